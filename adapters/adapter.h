@@ -1,0 +1,124 @@
+// The adapter interface: one database engine behind one small API, so that every workload runs
+// identically on every engine.
+//
+// An Adapter owns one open database in one directory. It hands out Sessions, one per thread; a Session
+// is not thread-safe, but different Sessions of one Adapter may be used concurrently from different
+// threads. Adapters never read a clock: timing lives in the harness.
+//
+// No exception crosses this interface; errors come back as Status, and NotFound is a normal result.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "common/function_ref.h"
+#include "common/reference_data.h"
+#include "common/status.h"
+
+namespace dbxb {
+
+/// What a successful commit promises to survive. Each adapter maps these to its engine's native
+/// settings and reports the mapping through Adapter::NativeSettings().
+enum class Durability {
+  kNone,    ///< Nothing beyond the process: no log, or a log never synced. A crash may lose everything.
+  kNormal,  ///< Logged, synced in the background or by the OS. A power loss may lose the last moments.
+  kFull,    ///< A commit returns only after its log record is on stable storage.
+};
+
+std::string_view DurabilityName(Durability d);
+/// Parses "none", "normal" or "full". Returns false on anything else.
+bool ParseDurability(std::string_view text, Durability* out);
+
+struct AdapterOptions {
+  /// Directory holding the database. Created if missing; the adapter owns its contents.
+  std::string dir;
+  /// What a commit must survive (see Durability).
+  Durability durability = Durability::kNormal;
+  /// Memory the engine may use to cache data pages/blocks, in bytes. Every engine gets the same budget.
+  uint64_t cache_bytes = 64ull << 20;
+  /// Used by the null adapter only: the rows a perfect store would hold. Real engines ignore it.
+  std::shared_ptr<const ReferenceData> reference;
+};
+
+/// The engine's native settings as actually applied, in order: ("journal_mode", "wal"), ...
+/// Read back from the engine where it can be (e.g. SQLite PRAGMA queries), not echoed from options.
+using Settings = std::vector<std::pair<std::string, std::string>>;
+
+/// Called once per row by Session::Scan, in key order. Return false to stop the scan early.
+/// The views are valid only during the call.
+using ScanVisitor = FunctionRef<bool(std::string_view key, std::string_view value)>;
+
+class Session {
+ public:
+  virtual ~Session() = default;
+
+  /// Stores value under key, replacing any previous value.
+  virtual Status Put(std::string_view key, std::string_view value) = 0;
+  /// Reads the value of key into *value. Returns NotFound when the key is absent.
+  virtual Status Get(std::string_view key, std::string* value) = 0;
+  /// Removes key. Deleting an absent key is OK.
+  virtual Status Delete(std::string_view key) = 0;
+  /// Visits rows with key >= start in ascending bytewise key order, at most `limit` of them
+  /// (0 = no limit), until the visitor returns false.
+  virtual Status Scan(std::string_view start, uint64_t limit, ScanVisitor visitor) = 0;
+  /// The exact number of live keys, by the engine's fastest exact means. Never an estimate.
+  virtual Status Count(uint64_t* count) = 0;
+
+  /// Starts a write batch or transaction: Puts and Deletes until Commit become visible to other
+  /// sessions atomically at Commit, or never after Abort. Whether Get/Scan inside the batch see the
+  /// batch's own writes is engine-specific; workloads must not rely on it.
+  /// REQUIRES: no batch open on this session.
+  virtual Status Begin() = 0;
+  /// REQUIRES: Begin() was called and returned OK.
+  virtual Status Commit() = 0;
+  virtual Status Abort() = 0;
+};
+
+class Adapter {
+ public:
+  virtual ~Adapter() = default;
+
+  /// Opens a new session for the calling thread. Sessions must be destroyed before the Adapter.
+  virtual Result<std::unique_ptr<Session>> NewSession() = 0;
+  /// The native settings the engine runs with (see Settings).
+  virtual Settings NativeSettings() = 0;
+  /// Flushes and closes the database. Called once; the destructor closes too if it was not called.
+  virtual Status Close() = 0;
+};
+
+/// A registered engine: its name, what it links against, and how to open it.
+struct AdapterFactory {
+  std::string name;         ///< "sqlite", "lmdb", "rocksdb", "dbx", "null"
+  std::string description;  ///< one line for `dbx-bench list`
+  /// The library and version actually linked, e.g. "SQLite 3.40.1".
+  std::function<std::string()> library_version;
+  /// The build of the library: e.g. "debian-package (assertions enabled)" or "release".
+  std::function<std::string()> library_build;
+  std::function<Result<std::unique_ptr<Adapter>>(const AdapterOptions&)> open;
+};
+
+/// The set of engines the tool knows, in registration order.
+class AdapterRegistry {
+ public:
+  /// Adds a factory. Returns InvalidArgument if the name is already registered.
+  Status Register(AdapterFactory factory);
+  /// Returns nullptr when no engine has that name.
+  const AdapterFactory* Find(std::string_view name) const;
+  const std::vector<AdapterFactory>& factories() const { return factories_; }
+
+ private:
+  std::vector<AdapterFactory> factories_;
+};
+
+/// Registers every adapter built into this binary (explicit, no static-initialiser magic).
+void RegisterBuiltinAdapters(AdapterRegistry* registry);
+
+/// The process-wide registry with the built-in adapters, created on first use.
+const AdapterRegistry& BuiltinAdapters();
+
+}  // namespace dbxb

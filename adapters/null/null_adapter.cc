@@ -1,0 +1,89 @@
+#include "adapters/null/null_adapter.h"
+
+#include <atomic>
+
+namespace dbxb {
+namespace {
+
+class NullSession final : public Session {
+ public:
+  explicit NullSession(const ReferenceData* ref) : ref_(ref) {}
+
+  Status Put(std::string_view, std::string_view) override { return Status::Ok(); }
+  Status Delete(std::string_view) override { return Status::Ok(); }
+
+  Status Get(std::string_view key, std::string* value) override {
+    if (ref_ == nullptr) return Status::NotFound();
+    uint64_t i = ref_->LowerBound(key);
+    if (i == ref_->size() || ref_->key(i) != key) return Status::NotFound();
+    value->assign(ref_->value(i));
+    return Status::Ok();
+  }
+
+  Status Scan(std::string_view start, uint64_t limit, ScanVisitor visitor) override {
+    if (ref_ == nullptr) return Status::Ok();
+    uint64_t n = ref_->size();
+    uint64_t seen = 0;
+    for (uint64_t i = ref_->LowerBound(start); i < n; ++i) {
+      if (limit != 0 && seen == limit) break;
+      ++seen;
+      if (!visitor(ref_->key(i), ref_->value(i))) break;
+    }
+    return Status::Ok();
+  }
+
+  Status Count(uint64_t* count) override {
+    *count = ref_ == nullptr ? 0 : ref_->size();
+    return Status::Ok();
+  }
+
+  Status Begin() override {
+    if (in_batch_) return Status::InvalidArgument("Begin: a batch is already open");
+    in_batch_ = true;
+    return Status::Ok();
+  }
+  Status Commit() override { return EndBatch("Commit"); }
+  Status Abort() override { return EndBatch("Abort"); }
+
+ private:
+  Status EndBatch(const char* what) {
+    if (!in_batch_) return Status::InvalidArgument(std::string(what) + ": no batch is open");
+    in_batch_ = false;
+    return Status::Ok();
+  }
+
+  const ReferenceData* ref_;
+  bool in_batch_ = false;
+};
+
+class NullAdapter final : public Adapter {
+ public:
+  explicit NullAdapter(std::shared_ptr<const ReferenceData> ref) : ref_(std::move(ref)) {}
+
+  Result<std::unique_ptr<Session>> NewSession() override {
+    return std::unique_ptr<Session>(new NullSession(ref_.get()));
+  }
+  Settings NativeSettings() override {
+    return {{"stores", "nothing"}, {"answers_from", ref_ ? "reference data" : "empty"}};
+  }
+  Status Close() override { return Status::Ok(); }
+
+ private:
+  std::shared_ptr<const ReferenceData> ref_;
+};
+
+}  // namespace
+
+AdapterFactory NullAdapterFactory() {
+  AdapterFactory f;
+  f.name = "null";
+  f.description = "stores nothing; measures the harness's own cost per operation";
+  f.library_version = [] { return std::string("none"); };
+  f.library_build = [] { return std::string("built-in"); };
+  f.open = [](const AdapterOptions& options) -> Result<std::unique_ptr<Adapter>> {
+    return std::unique_ptr<Adapter>(new NullAdapter(options.reference));
+  };
+  return f;
+}
+
+}  // namespace dbxb

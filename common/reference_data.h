@@ -1,0 +1,23 @@
+// ReferenceData: a read-only view of the rows a workload expects a store to hold, in key order.
+// Workloads provide it (workloads/dataset.h); the null adapter answers from it, so that it returns
+// what a perfect store would while storing nothing.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+namespace dbxb {
+
+class ReferenceData {
+ public:
+  virtual ~ReferenceData() = default;
+  /// Number of rows.
+  virtual uint64_t size() const = 0;
+  /// Index of the first row whose key is >= key (size() if none).
+  virtual uint64_t LowerBound(std::string_view key) const = 0;
+  /// REQUIRES: i < size(). Views stay valid for the object's lifetime.
+  virtual std::string_view key(uint64_t i) const = 0;
+  virtual std::string_view value(uint64_t i) const = 0;
+};
+
+}  // namespace dbxb

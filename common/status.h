@@ -1,0 +1,103 @@
+// Status and Result<T>: the one way errors come back from adapters, workloads, reports and the harness.
+//
+// NotFound is a normal result (a Get of an absent key), not an error. A Status is cheap to copy when OK.
+#pragma once
+
+#include <cassert>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <variant>
+
+namespace dbxb {
+
+class [[nodiscard]] Status {
+ public:
+  enum class Code { kOk, kNotFound, kInvalidArgument, kIOError, kCorruption, kConflict, kNotSupported, kInternal };
+
+  Status() = default;
+  static Status Ok() { return Status(); }
+  static Status NotFound(std::string_view msg = {}) { return Status(Code::kNotFound, msg); }
+  static Status InvalidArgument(std::string_view msg) { return Status(Code::kInvalidArgument, msg); }
+  static Status IOError(std::string_view msg) { return Status(Code::kIOError, msg); }
+  static Status Corruption(std::string_view msg) { return Status(Code::kCorruption, msg); }
+  static Status Conflict(std::string_view msg) { return Status(Code::kConflict, msg); }
+  static Status NotSupported(std::string_view msg) { return Status(Code::kNotSupported, msg); }
+  static Status Internal(std::string_view msg) { return Status(Code::kInternal, msg); }
+
+  bool ok() const { return code_ == Code::kOk; }
+  bool IsNotFound() const { return code_ == Code::kNotFound; }
+  bool IsInvalidArgument() const { return code_ == Code::kInvalidArgument; }
+  bool IsIOError() const { return code_ == Code::kIOError; }
+  bool IsCorruption() const { return code_ == Code::kCorruption; }
+  bool IsConflict() const { return code_ == Code::kConflict; }
+  bool IsNotSupported() const { return code_ == Code::kNotSupported; }
+  Code code() const { return code_; }
+  const std::string& message() const { return message_; }
+
+  /// "NotFound: key_00000001" style text for logs and result files.
+  std::string ToString() const {
+    if (ok()) return "OK";
+    std::string s(CodeName(code_));
+    if (!message_.empty()) s += ": " + message_;
+    return s;
+  }
+
+  /// Returns this status with `context` prepended to the message (e.g. the file name).
+  Status WithContext(std::string_view context) const {
+    if (ok()) return *this;
+    std::string m(context);
+    if (!message_.empty()) m += ": " + message_;
+    return Status(code_, m);
+  }
+
+  static const char* CodeName(Code c) {
+    switch (c) {
+      case Code::kOk: return "OK";
+      case Code::kNotFound: return "NotFound";
+      case Code::kInvalidArgument: return "InvalidArgument";
+      case Code::kIOError: return "IOError";
+      case Code::kCorruption: return "Corruption";
+      case Code::kConflict: return "Conflict";
+      case Code::kNotSupported: return "NotSupported";
+      case Code::kInternal: return "Internal";
+    }
+    return "Unknown";
+  }
+
+ private:
+  Status(Code code, std::string_view msg) : code_(code), message_(msg) {}
+  Code code_ = Code::kOk;
+  std::string message_;
+};
+
+/// A value or a non-OK Status. REQUIRES: the Status passed in is not OK.
+template <typename T>
+class [[nodiscard]] Result {
+ public:
+  Result(T value) : v_(std::move(value)) {}                         // NOLINT: implicit by design
+  Result(Status status) : v_(std::move(status)) { assert(!std::get<Status>(v_).ok()); }  // NOLINT
+
+  bool ok() const { return std::holds_alternative<T>(v_); }
+  const Status& status() const {
+    static const Status kOk;
+    return ok() ? kOk : std::get<Status>(v_);
+  }
+  T& value() & { return std::get<T>(v_); }
+  const T& value() const& { return std::get<T>(v_); }
+  T&& value() && { return std::get<T>(std::move(v_)); }
+  T* operator->() { return &value(); }
+  T& operator*() { return value(); }
+
+ private:
+  std::variant<T, Status> v_;
+};
+
+}  // namespace dbxb
+
+/// Returns early from the enclosing function when `expr` yields a non-OK Status.
+#define DBXB_RETURN_IF_ERROR(expr)            \
+  do {                                        \
+    ::dbxb::Status _st = (expr);              \
+    if (!_st.ok()) return _st;                \
+  } while (0)

@@ -1,0 +1,120 @@
+// The plain result records that reporters read. The runner fills them; reporters only format them.
+// One place for the results schema: reports/json_results.{h,cc} maps these records to results.json
+// (documented in docs/results-schema.md).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace dbxb {
+
+using KeyValues = std::vector<std::pair<std::string, std::string>>;
+
+/// A point estimate with its bootstrap confidence interval and standard error.
+struct Interval {
+  double point = 0;
+  double lower = 0;
+  double upper = 0;
+  double std_error = 0;
+};
+
+/// Estimates of the time of one iteration, in nanoseconds.
+struct Estimates {
+  Interval mean;
+  Interval median;
+  Interval std_dev;         ///< sample standard deviation (n - 1)
+  Interval median_abs_dev;  ///< MAD scaled by 1.4826 (consistent with sigma for normal data)
+  std::optional<Interval> slope;  ///< linear sampling only: sum(iters * time) / sum(iters^2)
+};
+
+/// Tukey's fences over the per-iteration times of the samples. Reported, never removed.
+struct OutlierCounts {
+  uint64_t low_severe = 0;
+  uint64_t low_mild = 0;
+  uint64_t high_mild = 0;
+  uint64_t high_severe = 0;
+  uint64_t total() const { return low_severe + low_mild + high_mild + high_severe; }
+};
+
+/// One measurement: `iterations` runs of the routine took `total_ns` of timed time.
+struct Sample {
+  uint64_t iterations = 0;
+  double total_ns = 0;
+};
+
+enum class SamplingMode { kLinear, kFlat };
+
+/// How a benchmark was sampled (Criterion's method).
+struct SamplingConfig {
+  double warmup_seconds = 3.0;
+  double measurement_seconds = 5.0;
+  uint64_t sample_count = 100;
+  uint64_t bootstrap_resamples = 100000;
+  double confidence_level = 0.95;
+  uint64_t seed = 0;
+};
+
+/// One micro-benchmark of one workload on one engine.
+struct BenchmarkResult {
+  std::string suite;     ///< "dbx-micro"
+  std::string workload;  ///< "insert", "get", "scan", "count"
+  std::string engine;    ///< "sqlite", ...
+  KeyValues parameters;  ///< ("records", "10000"), ("key_size", "12"), ...
+  KeyValues engine_settings;  ///< the adapter's NativeSettings()
+
+  SamplingMode sampling_mode = SamplingMode::kLinear;
+  uint64_t warmup_iterations = 0;
+  double warmup_ns = 0;
+  uint64_t elements_per_iteration = 0;  ///< records touched by one iteration (throughput unit)
+  std::vector<Sample> samples;
+
+  Estimates estimates;
+  OutlierCounts outliers;
+  Interval throughput;  ///< elements per second, from the mean (or slope) and its interval
+
+  std::string checksum;  ///< hex digest of the data the benchmark read, for cross-engine checking
+
+  bool error_occurred = false;
+  std::string error_message;  ///< why the benchmark failed (e.g. wrong value for key_00000042)
+};
+
+/// A library an engine was built against.
+struct LibraryInfo {
+  std::string engine;   ///< "rocksdb"
+  std::string version;  ///< "RocksDB 7.8.3"
+  std::string build;    ///< "debian-package (assertions enabled)" / "release (local build)"
+};
+
+/// Where, when and how a run was made: the `context` block of results.json.
+struct RunContext {
+  std::string date_utc;  ///< ISO 8601, e.g. 2026-11-30T15:34:56Z
+  std::string host_name;
+  std::string cpu_model;
+  uint64_t num_cpus = 0;
+  uint64_t memory_bytes = 0;
+  std::string kernel;
+  std::string compiler;
+  std::string compiler_flags;
+  std::string build_type;
+  std::string git_commit;
+  bool git_dirty = false;
+  std::string tool_version;
+  std::vector<LibraryInfo> libraries;
+  std::string command_line;
+  KeyValues configuration;  ///< every option of the run, as given or defaulted
+  uint64_t seed = 0;
+  SamplingConfig sampling;
+  /// The harness's own cost per operation, measured with the null adapter (ns), if measured.
+  std::optional<double> harness_overhead_ns_per_op;
+  bool incomplete = false;  ///< the run was interrupted; only finished benchmarks are present
+};
+
+struct RunResults {
+  RunContext context;
+  std::vector<BenchmarkResult> benchmarks;
+};
+
+}  // namespace dbxb

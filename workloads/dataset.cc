@@ -1,0 +1,68 @@
+#include "workloads/dataset.h"
+
+#include <algorithm>
+#include <fmt/format.h>
+
+namespace dbxb {
+namespace {
+
+constexpr uint64_t kMaxRecords = 100000000;  // %08d stays 8 digits, so key order == index order
+constexpr uint64_t kMinKeySize = 12;         // "key_00000000"
+constexpr uint64_t kMinValueSize = 19;       // "value_00000000_data"
+constexpr uint64_t kMaxItemSize = 64ull << 20;
+
+// Extends `base` to `size` bytes by repeating it ("padding the same pattern").
+std::string PadTo(std::string base, uint64_t size) {
+  if (base.size() >= size) {
+    base.resize(size);
+    return base;
+  }
+  std::string out;
+  out.reserve(size);
+  while (out.size() < size) out.append(base, 0, std::min<uint64_t>(base.size(), size - out.size()));
+  return out;
+}
+
+}  // namespace
+
+std::string DatasetKey(uint64_t i, uint64_t key_size) { return PadTo(fmt::format("key_{:08d}", i), key_size); }
+
+std::string DatasetValue(uint64_t i, uint64_t value_size) {
+  return PadTo(fmt::format("value_{:08d}_data", i), value_size);
+}
+
+Result<std::shared_ptr<const Dataset>> Dataset::Make(const DatasetShape& shape) {
+  if (shape.records == 0 || shape.records > kMaxRecords)
+    return Status::InvalidArgument(fmt::format("records must be between 1 and {}, got {}", kMaxRecords, shape.records));
+  if (shape.key_size < kMinKeySize || shape.key_size > kMaxItemSize)
+    return Status::InvalidArgument(
+        fmt::format("key size must be between {} and {} bytes, got {}", kMinKeySize, kMaxItemSize, shape.key_size));
+  if (shape.value_size < kMinValueSize || shape.value_size > kMaxItemSize)
+    return Status::InvalidArgument(fmt::format("value size must be between {} and {} bytes, got {}",
+                                               kMinValueSize, kMaxItemSize, shape.value_size));
+  if (shape.records * (shape.key_size + shape.value_size) > (64ull << 30))
+    return Status::InvalidArgument("data set larger than 64 GiB");
+  std::shared_ptr<Dataset> d(new Dataset(shape));
+  d->keys_.reserve(shape.records * shape.key_size);
+  d->values_.reserve(shape.records * shape.value_size);
+  for (uint64_t i = 0; i < shape.records; ++i) {
+    d->keys_ += DatasetKey(i, shape.key_size);
+    d->values_ += DatasetValue(i, shape.value_size);
+  }
+  return std::shared_ptr<const Dataset>(std::move(d));
+}
+
+uint64_t Dataset::LowerBound(std::string_view k) const {
+  // Binary search over the fixed-width rows.
+  uint64_t lo = 0, hi = shape_.records;
+  while (lo < hi) {
+    uint64_t mid = lo + (hi - lo) / 2;
+    if (key(mid) < k)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+}  // namespace dbxb
