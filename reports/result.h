@@ -19,6 +19,8 @@ struct Interval {
   double lower = 0;
   double upper = 0;
   double std_error = 0;
+
+  friend bool operator==(const Interval&, const Interval&) = default;
 };
 
 /// Estimates of the time of one iteration, in nanoseconds.
@@ -28,6 +30,8 @@ struct Estimates {
   Interval std_dev;         ///< sample standard deviation (n - 1)
   Interval median_abs_dev;  ///< MAD scaled by 1.4826 (consistent with sigma for normal data)
   std::optional<Interval> slope;  ///< linear sampling only: sum(iters * time) / sum(iters^2)
+
+  friend bool operator==(const Estimates&, const Estimates&) = default;
 };
 
 /// Tukey's fences over the per-iteration times of the samples. Reported, never removed.
@@ -37,12 +41,16 @@ struct OutlierCounts {
   uint64_t high_mild = 0;
   uint64_t high_severe = 0;
   uint64_t total() const { return low_severe + low_mild + high_mild + high_severe; }
+
+  friend bool operator==(const OutlierCounts&, const OutlierCounts&) = default;
 };
 
 /// One measurement: `iterations` runs of the routine took `total_ns` of timed time.
 struct Sample {
   uint64_t iterations = 0;
   double total_ns = 0;
+
+  friend bool operator==(const Sample&, const Sample&) = default;
 };
 
 enum class SamplingMode { kLinear, kFlat };
@@ -55,6 +63,8 @@ struct SamplingConfig {
   uint64_t bootstrap_resamples = 100000;
   double confidence_level = 0.95;
   uint64_t seed = 0;
+
+  friend bool operator==(const SamplingConfig&, const SamplingConfig&) = default;
 };
 
 /// One micro-benchmark of one workload on one engine.
@@ -79,6 +89,8 @@ struct BenchmarkResult {
 
   bool error_occurred = false;
   std::string error_message;  ///< why the benchmark failed (e.g. wrong value for key_00000042)
+
+  friend bool operator==(const BenchmarkResult&, const BenchmarkResult&) = default;
 };
 
 /// A library an engine was built against.
@@ -86,6 +98,8 @@ struct LibraryInfo {
   std::string engine;   ///< "rocksdb"
   std::string version;  ///< "RocksDB 7.8.3"
   std::string build;    ///< "debian-package (assertions enabled)" / "release (local build)"
+
+  friend bool operator==(const LibraryInfo&, const LibraryInfo&) = default;
 };
 
 /// Where, when and how a run was made: the `context` block of results.json.
@@ -110,11 +124,21 @@ struct RunContext {
   /// The harness's own cost per operation, measured with the null adapter (ns), if measured.
   std::optional<double> harness_overhead_ns_per_op;
   bool incomplete = false;  ///< the run was interrupted; only finished benchmarks are present
+  /// Nominal clock of one core in MHz (0 = unknown); Google Benchmark's `mhz_per_cpu`.
+  uint64_t cpu_mhz = 0;
+  /// Whether the CPU frequency governor may change the clock during the run (unknown = false).
+  bool cpu_scaling_enabled = false;
+  /// The 1, 5 and 15 minute load averages when the run started (empty = unknown).
+  std::vector<double> load_avg;
+
+  friend bool operator==(const RunContext&, const RunContext&) = default;
 };
 
 struct RunResults {
   RunContext context;
   std::vector<BenchmarkResult> benchmarks;
+
+  friend bool operator==(const RunResults&, const RunResults&) = default;
 };
 
 }  // namespace dbxb
