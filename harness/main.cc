@@ -1,7 +1,129 @@
-// Placeholder entry point until the CLI lands (harness/cli.cc).
-#include "adapters/adapter.h"
+// dbx-bench: the command line. Every error becomes one line on stderr and an exit code:
+// 0 success, 1 a benchmark failed (wrong result or engine error), 2 bad input.
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <exception>
 #include <fmt/format.h>
-int main() {
-  for (const auto& f : dbxb::BuiltinAdapters().factories()) fmt::print("{}\t{}\n", f.name, f.library_version());
-  return 0;
+#include <iostream>
+
+#include "adapters/adapter.h"
+#include "harness/context.h"
+#include "harness/run_options.h"
+#include "harness/runner.h"
+#include "workloads/micro_suite.h"
+
+namespace dbxb {
+namespace {
+
+constexpr int kExitOk = 0;
+constexpr int kExitFailed = 1;
+constexpr int kExitBadInput = 2;
+
+int Fail(int code, const std::string& message) {
+  std::cerr << "dbx-bench: " << message << "\n";
+  return code;
+}
+
+std::string CommandLine(int argc, char** argv) {
+  std::string out;
+  for (int i = 0; i < argc; ++i) {
+    std::string a = argv[i];
+    bool plain = !a.empty() && a.find_first_of(" \t\"'\\$`") == std::string::npos;
+    out += (i ? " " : "") + (plain ? a : "'" + a + "'");
+  }
+  return out;
+}
+
+int ListCommand() {
+  const AdapterRegistry& registry = BuiltinAdapters();
+  fmt::print("Engines:\n");
+  for (const auto& f : registry.factories())
+    fmt::print("  {:<8} {:<16} {:<42} {}\n", f.name, f.library_version(), f.library_build(), f.description);
+  fmt::print("Suites:\n");
+  for (const auto& s : SuiteNames()) {
+    fmt::print("  {:<10} workloads:", s);
+    for (const auto& w : MicroWorkloadNames()) fmt::print(" {}", w);
+    fmt::print("\n");
+  }
+  return kExitOk;
+}
+
+int RunCommand(const RunArgs& args, const std::string& command_line) {
+  RunPlan plan;
+  Status st = ValidateRunArgs(args, BuiltinAdapters(), &plan);
+  if (!st.ok()) return Fail(kExitBadInput, st.message());
+  RunEnvironment env;
+  env.command_line = command_line;
+  env.console = &std::cout;
+  env.console_is_tty = isatty(STDOUT_FILENO) != 0;
+  RunResults results;
+  st = ExecutePlan(plan, env, &results);
+  if (!st.ok()) return Fail(st.IsInvalidArgument() ? kExitBadInput : kExitFailed, st.ToString());
+  st = WriteOutputs(plan, results);
+  if (!st.ok()) return Fail(kExitFailed, st.ToString());
+  for (const auto& b : results.benchmarks)
+    if (b.error_occurred) return Fail(kExitFailed, fmt::format("{}/{}/{} failed: {}", b.suite, b.workload, b.engine, b.error_message));
+  return kExitOk;
+}
+
+int Main(int argc, char** argv) {
+  CLI::App app{"dbx-bench: identical workloads on DBX, SQLite, LMDB and RocksDB, with Criterion-grade statistics"};
+  app.name("dbx-bench");
+  app.set_version_flag("--version", ToolVersion());
+  app.require_subcommand(1);
+
+  app.add_subcommand("list", "List the engines (with library versions and builds), suites and workloads");
+
+  RunArgs run;
+  CLI::App* run_cmd = app.add_subcommand("run", "Run a suite on some engines and write results");
+  run_cmd->add_option("--suite", run.suite, "Suite to run (dbx-micro)")->capture_default_str();
+  run_cmd->add_option("--engines", run.engines, "Comma-separated engines (default: all but null)");
+  run_cmd->add_option("--workloads", run.workloads, "Comma-separated workloads of the suite (default: all)");
+  run_cmd->add_option("--records", run.records, "Records in the data set (10000, 10k, 1M)")->capture_default_str();
+  run_cmd->add_option("--key-size", run.key_size, "Key size in bytes (>= 12)")->capture_default_str();
+  run_cmd->add_option("--value-size", run.value_size, "Value size in bytes (>= 19)")->capture_default_str();
+  run_cmd->add_option("--durability", run.durability, "none | normal | full (dbx-micro default: none)");
+  run_cmd->add_option("--cache-size", run.cache_size, "Cache budget per engine (64MiB)")->capture_default_str();
+  run_cmd->add_option("--out", run.out_dir, "Output directory (default: results/<UTC time>)");
+  run_cmd->add_option("--data-dir", run.data_dir, "Where databases are created (default: system temp dir)");
+  run_cmd->add_option("--seed", run.seed, "Seed of every random choice")->capture_default_str();
+  run_cmd->add_option("--format", run.formats, "Comma-separated outputs: json, md, gbench")->capture_default_str();
+  run_cmd->add_option("--baseline", run.baseline, "Engine the Markdown table compares against (default: first)");
+  run_cmd->add_flag("--quick", run.quick, "Short sampling: 0.5 s warm-up, 1 s measurement, 20 samples");
+  run_cmd->add_option("--warmup", run.warmup, "Warm-up time (default 3s)");
+  run_cmd->add_option("--measurement", run.measurement, "Measurement time (default 5s)");
+  run_cmd->add_option("--samples", run.samples, "Samples per benchmark (default 100, at least 10)");
+  run_cmd->add_option("--resamples", run.resamples, "Bootstrap resamples (default 100000)");
+  run_cmd->add_flag("--no-overhead", run.no_overhead, "Skip measuring the harness overhead with the null adapter");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    return Fail(kExitBadInput, std::string(e.what()) + " (see --help)");
+  }
+
+  std::string command_line = CommandLine(argc, argv);
+  if (app.got_subcommand("list")) return ListCommand();
+  if (app.got_subcommand(run_cmd)) return RunCommand(run, command_line);
+  return Fail(kExitBadInput, "no command given (see --help)");
+}
+
+}  // namespace
+}  // namespace dbxb
+
+int main(int argc, char** argv) {
+  try {
+    return dbxb::Main(argc, argv);
+  } catch (const std::exception& e) {
+    return dbxb::Fail(dbxb::kExitFailed, std::string("internal error: ") + e.what());
+  } catch (...) {
+    return dbxb::Fail(dbxb::kExitFailed, "internal error");
+  }
 }

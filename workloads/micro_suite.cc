@@ -1,0 +1,288 @@
+#include "workloads/micro_suite.h"
+
+#include <filesystem>
+#include <fmt/format.h>
+#include <numeric>
+
+namespace dbxb {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr uint64_t kFnvOffset = 1469598103934665603ull;
+constexpr uint64_t kFnvPrime = 1099511628211ull;
+
+uint64_t Fnv1a(uint64_t h, std::string_view bytes) {
+  for (unsigned char c : bytes) h = (h ^ c) * kFnvPrime;
+  return h;
+}
+
+// splitmix64: a small seeded generator whose sequence is the same on every platform.
+uint64_t SplitMix64(uint64_t* state) {
+  uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+std::string Printable(std::string_view bytes) {
+  std::string out;
+  for (unsigned char c : bytes.substr(0, 64)) out += (c >= 0x20 && c < 0x7f) ? std::string(1, c) : fmt::format("\\x{:02x}", c);
+  if (bytes.size() > 64) out += "...";
+  return out;
+}
+
+Status RemoveTree(const std::string& dir) {
+  std::error_code ec;
+  fs::remove_all(dir, ec);
+  if (ec) return Status::IOError(fmt::format("cannot remove {}: {}", dir, ec.message()));
+  return Status::Ok();
+}
+
+// An open engine with one session, in a directory this object created and removes.
+class OpenDb {
+ public:
+  Status Open(const AdapterFactory& engine, AdapterOptions options) {
+    std::error_code ec;
+    fs::create_directories(options.dir, ec);
+    if (ec) return Status::IOError(fmt::format("cannot create {}: {}", options.dir, ec.message()));
+    dir_ = options.dir;
+    auto adapter = engine.open(options);
+    if (!adapter.ok()) return adapter.status().WithContext("open " + engine.name);
+    adapter_ = std::move(adapter).value();
+    auto session = adapter_->NewSession();
+    if (!session.ok()) return session.status().WithContext("session " + engine.name);
+    session_ = std::move(session).value();
+    settings_ = adapter_->NativeSettings();
+    return Status::Ok();
+  }
+
+  Status Close() {
+    Status st;
+    session_.reset();
+    if (adapter_) st = adapter_->Close();
+    adapter_.reset();
+    if (!dir_.empty()) {
+      Status rm = RemoveTree(dir_);
+      if (st.ok()) st = rm;
+      dir_.clear();
+    }
+    return st;
+  }
+
+  Session* session() { return session_.get(); }
+  const Settings& settings() const { return settings_; }
+
+ private:
+  std::string dir_;
+  std::unique_ptr<Adapter> adapter_;
+  std::unique_ptr<Session> session_;
+  Settings settings_;
+};
+
+// Writes rows [0, n) in batches of `batch` rows.
+Status Load(Session* s, const Dataset& data, uint64_t batch) {
+  for (uint64_t i = 0; i < data.size();) {
+    DBXB_RETURN_IF_ERROR(s->Begin());
+    uint64_t end = std::min(data.size(), i + batch);
+    for (; i < end; ++i) DBXB_RETURN_IF_ERROR(s->Put(data.key(i), data.value(i)));
+    DBXB_RETURN_IF_ERROR(s->Commit());
+  }
+  return Status::Ok();
+}
+
+// Reads the whole store in key order and checks it is exactly the data set. Returns the FNV digest.
+Status VerifyAll(Session* s, const Dataset& data, std::string* checksum) {
+  uint64_t i = 0, h = kFnvOffset;
+  Status mismatch;
+  DBXB_RETURN_IF_ERROR(s->Scan("", 0, [&](std::string_view k, std::string_view v) {
+    if (i >= data.size()) {
+      mismatch = Status::Corruption(fmt::format("scan returned an extra row '{}'", Printable(k)));
+      return false;
+    }
+    if (k != data.key(i) || v != data.value(i)) {
+      mismatch = Status::Corruption(fmt::format("row {}: expected '{}' = '{}', got '{}' = '{}'", i,
+                                                Printable(data.key(i)), Printable(data.value(i)), Printable(k),
+                                                Printable(v)));
+      return false;
+    }
+    h = Fnv1a(Fnv1a(h, k), v);
+    ++i;
+    return true;
+  }));
+  DBXB_RETURN_IF_ERROR(mismatch);
+  if (i != data.size()) return Status::Corruption(fmt::format("scan returned {} rows, expected {}", i, data.size()));
+  uint64_t count = 0;
+  DBXB_RETURN_IF_ERROR(s->Count(&count));
+  if (count != data.size()) return Status::Corruption(fmt::format("count is {}, expected {}", count, data.size()));
+  *checksum = fmt::format("fnv1a64:{:016x}", h);
+  return Status::Ok();
+}
+
+// Base for the benchmarks that load the data set once and then only read.
+class LoadedBenchmark : public MicroBenchmark {
+ public:
+  LoadedBenchmark(const AdapterFactory& engine, const MicroConfig& config, std::string name)
+      : engine_(engine), config_(config), data_(*config.dataset), name_(std::move(name)) {}
+
+  uint64_t elements_per_iteration() const override { return data_.size(); }
+  Status SetUp() override {
+    AdapterOptions options = config_.engine_options;
+    options.dir = fmt::format("{}/{}-{}", config_.work_dir, engine_.name, name_);
+    options.reference = config_.dataset;
+    DBXB_RETURN_IF_ERROR(db_.Open(engine_, options));
+    DBXB_RETURN_IF_ERROR(Load(db_.session(), data_, config_.load_batch).WithContext("load"));
+    return VerifyAll(db_.session(), data_, &checksum_).WithContext("verify after load");
+  }
+  Status TearDown() override { return db_.Close(); }
+  const Settings& engine_settings() const override { return db_.settings(); }
+  std::string checksum() const override { return checksum_; }
+
+ protected:
+  const AdapterFactory& engine_;
+  MicroConfig config_;
+  const Dataset& data_;
+  std::string name_;
+  OpenDb db_;
+  std::string checksum_;
+};
+
+class InsertBenchmark final : public MicroBenchmark {
+ public:
+  InsertBenchmark(const AdapterFactory& engine, const MicroConfig& config)
+      : engine_(engine), config_(config), data_(*config.dataset) {}
+
+  uint64_t elements_per_iteration() const override { return data_.size(); }
+  Status SetUp() override {
+    // One verified iteration up front: the data an insert leaves behind must be exactly the data set.
+    DBXB_RETURN_IF_ERROR(PrepareIteration());
+    DBXB_RETURN_IF_ERROR(RunIteration());
+    settings_ = db_.settings();
+    DBXB_RETURN_IF_ERROR(VerifyAll(db_.session(), data_, &checksum_).WithContext("verify after insert"));
+    return FinishIteration();
+  }
+  bool fresh_state_per_iteration() const override { return true; }
+  Status PrepareIteration() override {
+    AdapterOptions options = config_.engine_options;
+    options.dir = fmt::format("{}/{}-insert-{}", config_.work_dir, engine_.name, iteration_++);
+    options.reference = config_.dataset;
+    return db_.Open(engine_, options);
+  }
+  Status RunIteration() override {
+    Session* s = db_.session();
+    DBXB_RETURN_IF_ERROR(s->Begin());
+    const uint64_t n = data_.size();
+    for (uint64_t i = 0; i < n; ++i) DBXB_RETURN_IF_ERROR(s->Put(data_.key(i), data_.value(i)));
+    return s->Commit();
+  }
+  Status FinishIteration() override {
+    // Every iteration's result is checked by its exact count (cheap); the first was fully verified.
+    uint64_t count = 0;
+    Status st = db_.session()->Count(&count);
+    if (st.ok() && count != data_.size())
+      st = Status::Corruption(fmt::format("count after insert is {}, expected {}", count, data_.size()));
+    Status closed = db_.Close();
+    return st.ok() ? closed : st;
+  }
+  Status TearDown() override { return db_.Close(); }
+  const Settings& engine_settings() const override { return settings_; }
+  std::string checksum() const override { return checksum_; }
+
+ private:
+  const AdapterFactory& engine_;
+  MicroConfig config_;
+  const Dataset& data_;
+  OpenDb db_;
+  uint64_t iteration_ = 0;
+  Settings settings_;
+  std::string checksum_;
+};
+
+class GetBenchmark final : public LoadedBenchmark {
+ public:
+  GetBenchmark(const AdapterFactory& engine, const MicroConfig& config) : LoadedBenchmark(engine, config, "get") {
+    order_.resize(data_.size());
+    std::iota(order_.begin(), order_.end(), 0);
+    uint64_t state = config.seed;
+    for (uint64_t i = order_.size(); i > 1; --i) std::swap(order_[i - 1], order_[SplitMix64(&state) % i]);
+  }
+
+  Status RunIteration() override {
+    Session* s = db_.session();
+    for (uint64_t i : order_) {
+      Status st = s->Get(data_.key(i), &value_);
+      if (!st.ok()) {
+        if (st.IsNotFound()) return Status::Corruption(fmt::format("get: key '{}' not found", Printable(data_.key(i))));
+        return st;
+      }
+      if (value_ != data_.value(i))
+        return Status::Corruption(fmt::format("get: wrong value for '{}': '{}'", Printable(data_.key(i)), Printable(value_)));
+    }
+    return Status::Ok();
+  }
+
+ private:
+  std::vector<uint64_t> order_;  // a seeded random permutation of the rows
+  std::string value_;
+};
+
+class ScanBenchmark final : public LoadedBenchmark {
+ public:
+  using LoadedBenchmark::LoadedBenchmark;
+
+  Status RunIteration() override {
+    // Touch every key and value: count the rows and their bytes, check both against the data set.
+    uint64_t rows = 0, bytes = 0;
+    DBXB_RETURN_IF_ERROR(db_.session()->Scan("", 0, [&](std::string_view k, std::string_view v) {
+      ++rows;
+      bytes += k.size() + v.size() + static_cast<unsigned char>(k.back()) + (v.empty() ? 0 : static_cast<unsigned char>(v.back()));
+      return true;
+    }));
+    if (rows != data_.size()) return Status::Corruption(fmt::format("scan: {} rows, expected {}", rows, data_.size()));
+    if (bytes != ExpectedBytes()) return Status::Corruption("scan: the bytes read differ from the data set");
+    return Status::Ok();
+  }
+
+ private:
+  uint64_t ExpectedBytes() {
+    if (expected_bytes_ == 0) {
+      for (uint64_t i = 0; i < data_.size(); ++i) {
+        std::string_view k = data_.key(i), v = data_.value(i);
+        expected_bytes_ += k.size() + v.size() + static_cast<unsigned char>(k.back()) + static_cast<unsigned char>(v.back());
+      }
+    }
+    return expected_bytes_;
+  }
+  uint64_t expected_bytes_ = 0;
+};
+
+class CountBenchmark final : public LoadedBenchmark {
+ public:
+  using LoadedBenchmark::LoadedBenchmark;
+  uint64_t elements_per_iteration() const override { return 1; }  // one exact count per iteration
+  Status RunIteration() override {
+    uint64_t count = 0;
+    DBXB_RETURN_IF_ERROR(db_.session()->Count(&count));
+    if (count != data_.size()) return Status::Corruption(fmt::format("count: {}, expected {}", count, data_.size()));
+    return Status::Ok();
+  }
+};
+
+}  // namespace
+
+const std::vector<std::string>& MicroWorkloadNames() {
+  static const std::vector<std::string> names = {"insert", "get", "scan", "count"};
+  return names;
+}
+
+Result<std::unique_ptr<MicroBenchmark>> MakeMicroBenchmark(std::string_view workload, const AdapterFactory& engine,
+                                                           const MicroConfig& config) {
+  if (!config.dataset) return Status::InvalidArgument("dbx-micro: no data set");
+  if (workload == "insert") return std::unique_ptr<MicroBenchmark>(new InsertBenchmark(engine, config));
+  if (workload == "get") return std::unique_ptr<MicroBenchmark>(new GetBenchmark(engine, config));
+  if (workload == "scan") return std::unique_ptr<MicroBenchmark>(new ScanBenchmark(engine, config, "scan"));
+  if (workload == "count") return std::unique_ptr<MicroBenchmark>(new CountBenchmark(engine, config, "count"));
+  return Status::InvalidArgument(fmt::format("unknown dbx-micro workload '{}' (known: insert, get, scan, count)", workload));
+}
+
+}  // namespace dbxb

@@ -1,0 +1,65 @@
+// The dbx-micro suite: the DBX team's official comparison (INSERT / GET / SCAN of N records, plus an
+// exact COUNT), the same for every engine, every result verified.
+//
+// A MicroBenchmark is driven by the harness's sampler: SetUp once (untimed), then iterations of
+// RunIteration (timed), each framed by PrepareIteration / FinishIteration (untimed) when the
+// benchmark needs fresh state per iteration (Criterion's iter_batched). Workloads never read a clock.
+// A wrong answer (missing key, wrong value, wrong count) is returned as Status::Corruption naming
+// the key and the problem — a failed benchmark, never a fast wrong number.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "adapters/adapter.h"
+#include "workloads/dataset.h"
+
+namespace dbxb {
+
+/// The workloads of the suite, in their default order.
+const std::vector<std::string>& MicroWorkloadNames();
+
+struct MicroConfig {
+  std::shared_ptr<const Dataset> dataset;
+  /// Durability and cache budget for the engine; `dir` is set per database by the benchmark.
+  AdapterOptions engine_options;
+  /// A directory the benchmark may create databases in (it removes what it creates).
+  std::string work_dir;
+  uint64_t seed = 1;
+  /// Rows per write batch when loading the data set for get/scan/count.
+  uint64_t load_batch = 10000;
+};
+
+class MicroBenchmark {
+ public:
+  virtual ~MicroBenchmark() = default;
+
+  /// Records one iteration touches (the throughput unit).
+  virtual uint64_t elements_per_iteration() const = 0;
+  /// Untimed: opens the engine, loads and verifies the data set.
+  virtual Status SetUp() = 0;
+  /// True when each iteration needs fresh state, built by PrepareIteration outside the timed region.
+  virtual bool fresh_state_per_iteration() const { return false; }
+  virtual Status PrepareIteration() { return Status::Ok(); }
+  /// The timed body: one iteration, verified.
+  virtual Status RunIteration() = 0;
+  /// Untimed, after each iteration when fresh_state_per_iteration().
+  virtual Status FinishIteration() { return Status::Ok(); }
+  /// Untimed: closes the engine and removes the databases this benchmark created.
+  virtual Status TearDown() = 0;
+
+  /// The engine's native settings, as the adapter reported them (valid after SetUp).
+  virtual const Settings& engine_settings() const = 0;
+  /// Hex FNV-1a digest of the rows read back during verification, in key order. Equal across
+  /// engines holding the same data.
+  virtual std::string checksum() const = 0;
+};
+
+/// Creates one benchmark of the suite. InvalidArgument for an unknown workload name.
+Result<std::unique_ptr<MicroBenchmark>> MakeMicroBenchmark(std::string_view workload, const AdapterFactory& engine,
+                                                           const MicroConfig& config);
+
+}  // namespace dbxb

@@ -1,0 +1,141 @@
+#include "workloads/micro_suite.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "adapters/null/null_adapter.h"
+
+namespace dbxb {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A store that answers like the null adapter but corrupts one row, to prove verification catches it.
+class CorruptingSession final : public Session {
+ public:
+  CorruptingSession(std::unique_ptr<Session> inner, std::string bad_key)
+      : inner_(std::move(inner)), bad_key_(std::move(bad_key)) {}
+  Status Put(std::string_view k, std::string_view v) override { return inner_->Put(k, v); }
+  Status Delete(std::string_view k) override { return inner_->Delete(k); }
+  Status Get(std::string_view k, std::string* v) override {
+    Status st = inner_->Get(k, v);
+    if (st.ok() && k == bad_key_ && armed_) (*v)[0] ^= 1;
+    return st;
+  }
+  Status Scan(std::string_view start, uint64_t limit, ScanVisitor visitor) override {
+    return inner_->Scan(start, limit, visitor);
+  }
+  Status Count(uint64_t* c) override {
+    Status st = inner_->Count(c);
+    if (armed_count_) *c -= 1;
+    return st;
+  }
+  Status Begin() override { return inner_->Begin(); }
+  Status Commit() override { return inner_->Commit(); }
+  Status Abort() override { return inner_->Abort(); }
+
+  static inline bool armed_ = false;
+  static inline bool armed_count_ = false;
+
+ private:
+  std::unique_ptr<Session> inner_;
+  std::string bad_key_;
+};
+
+class CorruptingAdapter final : public Adapter {
+ public:
+  explicit CorruptingAdapter(std::unique_ptr<Adapter> inner) : inner_(std::move(inner)) {}
+  Result<std::unique_ptr<Session>> NewSession() override {
+    auto s = inner_->NewSession();
+    if (!s.ok()) return s.status();
+    return std::unique_ptr<Session>(new CorruptingSession(std::move(s).value(), "key_00000042"));
+  }
+  Settings NativeSettings() override { return inner_->NativeSettings(); }
+  Status Close() override { return inner_->Close(); }
+
+ private:
+  std::unique_ptr<Adapter> inner_;
+};
+
+class MicroSuiteTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("dbxb-micro-test-" + std::to_string(::getpid()));
+    fs::create_directories(dir_);
+    auto data = Dataset::Make({1000, 12, 19});
+    ASSERT_TRUE(data.ok());
+    config_.dataset = data.value();
+    config_.work_dir = dir_.string();
+    config_.seed = 7;
+    config_.load_batch = 300;
+    CorruptingSession::armed_ = false;
+    CorruptingSession::armed_count_ = false;
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  Status RunOnce(const AdapterFactory& engine, const std::string& workload, std::string* checksum = nullptr) {
+    auto bench = MakeMicroBenchmark(workload, engine, config_);
+    if (!bench.ok()) return bench.status();
+    MicroBenchmark& b = **bench;
+    DBXB_RETURN_IF_ERROR(b.SetUp());
+    for (int i = 0; i < 3; ++i) {
+      if (b.fresh_state_per_iteration()) DBXB_RETURN_IF_ERROR(b.PrepareIteration());
+      DBXB_RETURN_IF_ERROR(b.RunIteration());
+      if (b.fresh_state_per_iteration()) DBXB_RETURN_IF_ERROR(b.FinishIteration());
+    }
+    if (checksum) *checksum = b.checksum();
+    return b.TearDown();
+  }
+
+  fs::path dir_;
+  MicroConfig config_;
+};
+
+TEST_F(MicroSuiteTest, EveryWorkloadPassesOnAPerfectStore) {
+  AdapterFactory null = NullAdapterFactory();
+  std::string first;
+  for (const auto& w : MicroWorkloadNames()) {
+    std::string checksum;
+    Status st = RunOnce(null, w, &checksum);
+    ASSERT_TRUE(st.ok()) << w << ": " << st.ToString();
+    EXPECT_EQ(checksum.rfind("fnv1a64:", 0), 0u) << w;
+    if (first.empty()) first = checksum;
+    EXPECT_EQ(checksum, first) << "every workload reads back the same data set";
+  }
+  EXPECT_TRUE(fs::is_empty(dir_)) << "benchmarks remove the databases they create";
+}
+
+TEST_F(MicroSuiteTest, AWrongValueFailsTheGetBenchmark) {
+  AdapterFactory bad = NullAdapterFactory();
+  auto inner_open = bad.open;
+  bad.open = [inner_open](const AdapterOptions& o) -> Result<std::unique_ptr<Adapter>> {
+    auto a = inner_open(o);
+    if (!a.ok()) return a.status();
+    return std::unique_ptr<Adapter>(new CorruptingAdapter(std::move(a).value()));
+  };
+  CorruptingSession::armed_ = true;
+  Status st = RunOnce(bad, "get");
+  ASSERT_TRUE(st.IsCorruption()) << st.ToString();
+  EXPECT_NE(st.message().find("key_00000042"), std::string::npos) << st.message();
+}
+
+TEST_F(MicroSuiteTest, AWrongCountFailsCountAndInsert) {
+  AdapterFactory bad = NullAdapterFactory();
+  auto inner_open = bad.open;
+  bad.open = [inner_open](const AdapterOptions& o) -> Result<std::unique_ptr<Adapter>> {
+    auto a = inner_open(o);
+    if (!a.ok()) return a.status();
+    return std::unique_ptr<Adapter>(new CorruptingAdapter(std::move(a).value()));
+  };
+  CorruptingSession::armed_count_ = true;
+  EXPECT_TRUE(RunOnce(bad, "count").IsCorruption());
+  EXPECT_TRUE(RunOnce(bad, "insert").IsCorruption());
+}
+
+TEST_F(MicroSuiteTest, UnknownWorkloadIsInvalidArgument) {
+  EXPECT_TRUE(MakeMicroBenchmark("nosuch", NullAdapterFactory(), config_).status().IsInvalidArgument());
+}
+
+}  // namespace
+}  // namespace dbxb
