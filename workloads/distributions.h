@@ -111,7 +111,7 @@ class LatestChooser final : public KeyChooser {
  public:
   LatestChooser(uint64_t items, uint64_t seed, double theta = ZipfianRanks::kDefaultTheta)
       : ranks_(items, theta), rng_(seed) {}
-  uint64_t Next() override { return ranks_.items() - ranks_.Rank(rng_.NextDouble()); }
+  uint64_t Next() override { return ranks_.items() - 1 - ranks_.Rank(rng_.NextDouble()); }
   void SetItemCount(uint64_t n) override { ranks_.Resize(n); }
   uint64_t item_count() const override { return ranks_.items(); }
   std::string_view name() const override { return "latest"; }

@@ -59,7 +59,7 @@ ZipfianRanks::ZipfianRanks(uint64_t items, double theta, double zeta_items)
 void ZipfianRanks::UpdateEta() {
   // With one or two items Rank() never reaches the closed form (u * zeta < 1 + 2^-theta = zeta(2)).
   const double zeta2 = 1.0 + half_pow_theta_;
-  eta_ = items_ > 2 ? (1.0 - std::pow(2.0 / 1000.0, 1.0 - theta_)) / (1.0 - zeta2 / zeta_n_) : 0.0;
+  eta_ = items_ > 2 ? (1.0 - std::pow(2.0 / items_d_, 1.0 - theta_)) / (1.0 - zeta2 / zeta_n_) : 0.0;
 }
 
 void ZipfianRanks::Resize(uint64_t items) {
