@@ -63,6 +63,8 @@ struct SamplingConfig {
   uint64_t bootstrap_resamples = 100000;
   double confidence_level = 0.95;
   uint64_t seed = 0;
+  /// Linear or flat sampling as the user forced it; nullopt chooses as Criterion's Auto mode does.
+  std::optional<SamplingMode> forced_sampling_mode;
 
   friend bool operator==(const SamplingConfig&, const SamplingConfig&) = default;
 };
@@ -77,9 +79,12 @@ struct BenchmarkResult {
 
   SamplingMode sampling_mode = SamplingMode::kLinear;
   uint64_t warmup_iterations = 0;
-  double warmup_ns = 0;
+  double warmup_ns = 0;  ///< timed nanoseconds of the warm-up (untimed setup excluded)
   uint64_t elements_per_iteration = 0;  ///< records touched by one iteration (throughput unit)
   std::vector<Sample> samples;
+  /// Caveats of the sampling, one sentence each, for reporters to show (e.g. "Measurement stopped after
+  /// 10 of 100 samples: ..."). Empty when the run went as planned.
+  std::vector<std::string> sampling_notes;
 
   Estimates estimates;
   OutlierCounts outliers;
