@@ -54,6 +54,25 @@ class SteadyClock final : public WallClock {
 Routine::~Routine() = default;
 WallClock::~WallClock() = default;
 
+Status CallableRoutine::Run(uint64_t iterations, double* elapsed_ns) {
+  Stopwatch watch;
+  if (!setup_) {
+    Status status;
+    watch.Start();
+    for (uint64_t i = 0; i < iterations && status.ok(); ++i) status = body_();
+    watch.AddElapsedTo(elapsed_ns);
+    return status;
+  }
+  for (uint64_t i = 0; i < iterations; ++i) {
+    DBXB_RETURN_IF_ERROR(setup_());
+    watch.Start();
+    Status status = body_();
+    watch.AddElapsedTo(elapsed_ns);
+    DBXB_RETURN_IF_ERROR(status);
+  }
+  return Status::Ok();
+}
+
 WallClock* SteadyWallClock() {
   static SteadyClock clock;
   return &clock;

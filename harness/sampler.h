@@ -1,6 +1,6 @@
 // Criterion-style sampling of one routine: warm-up, choice of linear or flat sampling, the samples.
 //
-// The method (Criterion.rs's, reproduced; see docs of RunSampling for our two additions):
+// The method (Criterion.rs's, reproduced; RunSampling documents our additions for slow setup):
 //  1. Warm-up: run the routine 1, 2, 4, 8, ... iterations until more than warmup_seconds of timed
 //     time have been spent. The warm-up gives the mean cost of one iteration.
 //  2. Plan: with m the mean cost of an iteration, n samples and a measurement target T,
@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/status.h"
@@ -51,6 +52,22 @@ class Routine {
   /// Runs the measured body `iterations` times and adds the timed nanoseconds (setup excluded) to
   /// *elapsed_ns. A non-OK Status aborts sampling; RunSampling returns it.
   [[nodiscard]] virtual Status Run(uint64_t iterations, double* elapsed_ns) = 0;
+};
+
+/// A Routine made of callables, in the manner of Criterion's iter and iter_batched(PerIteration):
+/// without `setup` the whole loop of `body` calls is timed at once; with it, `setup` runs untimed
+/// before each iteration and only each `body` call is timed (two clock reads per iteration, so keep
+/// the no-setup form for bodies of a few nanoseconds). The first non-OK Status of either aborts Run and
+/// is returned; the time of the iterations already done is still added.
+class CallableRoutine final : public Routine {
+ public:
+  using Step = std::function<Status()>;
+  explicit CallableRoutine(Step body, Step setup = nullptr) : body_(std::move(body)), setup_(std::move(setup)) {}
+  [[nodiscard]] Status Run(uint64_t iterations, double* elapsed_ns) override;
+
+ private:
+  Step body_;
+  Step setup_;
 };
 
 /// The sampler's source of wall time (timed plus untimed), injectable so that tests can simulate slow

@@ -246,6 +246,57 @@ TEST(SamplerTest, SamplesFeedAnalyze) {
   EXPECT_DOUBLE_EQ(result.throughput.point, 4e6);
 }
 
+TEST(CallableRoutineTest, RunsBodyAndUntimedSetupPerIteration) {
+  int bodies = 0, setups = 0;
+  CallableRoutine plain([&] {
+    ++bodies;
+    return Status::Ok();
+  });
+  double elapsed = 0;
+  ASSERT_TRUE(plain.Run(5, &elapsed).ok());
+  EXPECT_EQ(bodies, 5);
+  EXPECT_GE(elapsed, 0.0);
+
+  bodies = 0;
+  CallableRoutine batched(
+      [&] {
+        EXPECT_EQ(setups, bodies + 1);  // setup ran just before this body
+        ++bodies;
+        return Status::Ok();
+      },
+      [&] {
+        ++setups;
+        return Status::Ok();
+      });
+  ASSERT_TRUE(batched.Run(7, &elapsed).ok());
+  EXPECT_EQ(bodies, 7);
+  EXPECT_EQ(setups, 7);
+}
+
+TEST(CallableRoutineTest, FirstErrorStopsTheLoop) {
+  int bodies = 0;
+  CallableRoutine failing([&] { return ++bodies == 3 ? Status::Corruption("bad value") : Status::Ok(); });
+  double elapsed = 0;
+  EXPECT_TRUE(failing.Run(10, &elapsed).IsCorruption());
+  EXPECT_EQ(bodies, 3);
+
+  int setups = 0;
+  bodies = 0;
+  CallableRoutine bad_setup(
+      [&] {
+        ++bodies;
+        return Status::Ok();
+      },
+      [&] { return ++setups == 2 ? Status::IOError("no space") : Status::Ok(); });
+  EXPECT_TRUE(bad_setup.Run(10, &elapsed).IsIOError());
+  EXPECT_EQ(bodies, 1);
+
+  // Through the sampler: the routine's Status comes back unchanged.
+  CallableRoutine always_failing([] { return Status::NotSupported("no scans"); });
+  SamplingConfig config;
+  EXPECT_TRUE(RunSampling(always_failing, config).status().IsNotSupported());
+}
+
 TEST(StopwatchTest, MeasuresForwardTime) {
   Stopwatch watch;
   watch.Start();

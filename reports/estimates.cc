@@ -1,6 +1,7 @@
 #include "reports/estimates.h"
 
 #include <cmath>
+#include <limits>
 #include <string>
 
 #include "reports/bootstrap.h"
@@ -20,6 +21,8 @@ Status ValidateBootstrapSettings(const SamplingConfig& config) {
 Status ValidateSamples(const std::vector<Sample>& samples) {
   if (samples.size() < 2)
     return Status::InvalidArgument("at least 2 samples are needed, got " + std::to_string(samples.size()));
+  if (samples.size() > std::numeric_limits<uint32_t>::max())  // BootstrapSamples counts in 32 bits
+    return Status::InvalidArgument("too many samples: " + std::to_string(samples.size()));
   for (size_t i = 0; i < samples.size(); ++i) {
     const Sample& s = samples[i];
     if (s.iterations == 0) return Status::InvalidArgument("sample " + std::to_string(i) + " has zero iterations");
