@@ -1,0 +1,70 @@
+#include "src/block.h"
+
+#include "src/coding.h"
+
+namespace dbx {
+
+void BlockBuilder::Add(std::string_view key, uint64_t tag, std::string_view value) {
+  offsets_.push_back(static_cast<uint32_t>(buf_.size()));
+  PutVarint32(&buf_, static_cast<uint32_t>(key.size()));
+  PutVarint32(&buf_, static_cast<uint32_t>(value.size()));
+  PutFixed64(&buf_, tag);
+  buf_.append(key);
+  buf_.append(value);
+}
+
+std::string BlockBuilder::Finish() {
+  for (uint32_t o : offsets_) PutFixed32(&buf_, o);
+  PutFixed32(&buf_, static_cast<uint32_t>(offsets_.size()));
+  std::string out = std::move(buf_);
+  buf_.clear();
+  offsets_.clear();
+  return out;
+}
+
+Status Block::Parse(std::string data, std::shared_ptr<const Block>* out) {
+  if (data.size() < 4) return Status::Corruption("block too short");
+  uint32_t n = DecodeFixed32(data.data() + data.size() - 4);
+  if (n == 0 || n > (data.size() - 4) / 4) return Status::Corruption("bad block entry count");
+  auto b = std::make_shared<Block>();
+  b->data_ = std::move(data);
+  b->n_ = n;
+  b->entries_end_ = b->data_.size() - 4 - 4 * static_cast<size_t>(n);
+  b->offsets_ = b->data_.data() + b->entries_end_;
+  *out = std::move(b);
+  return Status::Ok();
+}
+
+bool Block::Decode(uint32_t i, BlockEntry* e) const {
+  if (i >= n_) return false;
+  uint32_t off = DecodeFixed32(offsets_ + 4 * static_cast<size_t>(i));
+  if (off >= entries_end_) return false;
+  const char* p = data_.data() + off;
+  const char* limit = data_.data() + entries_end_;
+  uint32_t ks, vs;
+  if ((p = DecodeVarint32(p, limit, &ks)) == nullptr) return false;
+  if ((p = DecodeVarint32(p, limit, &vs)) == nullptr) return false;
+  if (static_cast<uint64_t>(limit - p) < 8ull + ks + vs) return false;
+  e->tag = DecodeFixed64(p);
+  p += 8;
+  e->key = std::string_view(p, ks);
+  e->value = std::string_view(p + ks, vs);
+  return true;
+}
+
+uint32_t Block::LowerBound(std::string_view target, bool* corrupt) const {
+  uint32_t lo = 0, hi = n_;
+  BlockEntry e;
+  while (lo < hi) {
+    uint32_t mid = lo + (hi - lo) / 2;
+    if (!Decode(mid, &e)) {
+      *corrupt = true;
+      return n_;
+    }
+    if (e.key < target) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+}  // namespace dbx

@@ -1,0 +1,55 @@
+// Data blocks of a segment: entries sorted by (key asc, seq desc), each
+//   varint key size | varint value size | fixed64 tag (seq << 8 | type) | key | value
+// followed by a fixed32 offset per entry and a fixed32 entry count. The offsets allow binary search.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "dbx/status.h"
+
+namespace dbx {
+
+class BlockBuilder {
+ public:
+  void Add(std::string_view key, uint64_t tag, std::string_view value);
+  /// Bytes the block would take if finished now.
+  size_t EstimatedSize() const { return buf_.size() + 4 * offsets_.size() + 4; }
+  bool empty() const { return offsets_.empty(); }
+  /// Returns the encoded block; the builder is reset.
+  std::string Finish();
+
+ private:
+  std::string buf_;
+  std::vector<uint32_t> offsets_;
+};
+
+struct BlockEntry {
+  std::string_view key;
+  std::string_view value;
+  uint64_t tag = 0;
+};
+
+/// A decoded (uncompressed), validated block. Immutable and thread-safe.
+class Block {
+ public:
+  /// Corruption when the layout is inconsistent; entries are validated lazily by Decode.
+  static Status Parse(std::string data, std::shared_ptr<const Block>* out);
+  uint32_t size() const { return n_; }
+  /// Decodes entry i. False when the entry is malformed.
+  bool Decode(uint32_t i, BlockEntry* e) const;
+  /// Index of the first entry with key >= target (size() when none). Sets *corrupt on bad entries.
+  uint32_t LowerBound(std::string_view target, bool* corrupt) const;
+  size_t charge() const { return data_.size() + sizeof(*this); }
+
+ private:
+  std::string data_;
+  const char* offsets_ = nullptr;
+  uint32_t n_ = 0;
+  size_t entries_end_ = 0;
+};
+
+}  // namespace dbx

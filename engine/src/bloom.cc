@@ -1,0 +1,44 @@
+#include "src/bloom.h"
+
+namespace dbx {
+
+std::string BloomBuilder::Finish() const {
+  if (bits_per_key_ <= 0) return {};
+  int probes = static_cast<int>(bits_per_key_ * 0.69);  // ln 2 * bits per key minimises false positives
+  if (probes < 1) probes = 1;
+  if (probes > 30) probes = 30;
+  uint64_t bits = hashes_.size() * static_cast<uint64_t>(bits_per_key_);
+  if (bits < 64) bits = 64;
+  uint64_t bytes = (bits + 7) / 8;
+  bits = bytes * 8;
+  std::string out(bytes, '\0');
+  for (uint64_t h : hashes_) {
+    uint32_t h1 = static_cast<uint32_t>(h), h2 = static_cast<uint32_t>(h >> 32) | 1;
+    for (int i = 0; i < probes; ++i) {
+      uint32_t pos = static_cast<uint32_t>((h1 + static_cast<uint64_t>(i) * h2) % bits);
+      out[pos / 8] = static_cast<char>(out[pos / 8] | (1 << (pos % 8)));
+    }
+  }
+  out.push_back(static_cast<char>(probes));
+  return out;
+}
+
+BloomFilter::BloomFilter(std::string data) : data_(std::move(data)) {
+  if (data_.size() < 2) return;
+  int probes = static_cast<unsigned char>(data_.back());
+  if (probes < 1 || probes > 30) return;  // unknown encoding: match everything
+  probes_ = probes;
+  bits_ = static_cast<uint32_t>((data_.size() - 1) * 8);
+}
+
+bool BloomFilter::MayContain(uint64_t h) const {
+  if (probes_ == 0) return true;
+  uint32_t h1 = static_cast<uint32_t>(h), h2 = static_cast<uint32_t>(h >> 32) | 1;
+  for (int i = 0; i < probes_; ++i) {
+    uint32_t pos = static_cast<uint32_t>((h1 + static_cast<uint64_t>(i) * h2) % bits_);
+    if ((data_[pos / 8] & (1 << (pos % 8))) == 0) return false;
+  }
+  return true;
+}
+
+}  // namespace dbx

@@ -1,0 +1,274 @@
+// Background work, on one lazily started thread: merging frozen deltas into the WOS, writing a full
+// (or flush-requested) WOS as a segment, compacting segments; plus, under Durability::kNormal, a
+// second thread that fsyncs the WAL at intervals.
+#include <chrono>
+
+#include "src/db_impl.h"
+#include "src/hash.h"
+#include "src/merging_iterator.h"
+#include "src/segment_writer.h"
+
+namespace dbx {
+
+void DBImpl::MaybeStartBackground() {
+  if (!bg_started_ && !shutting_down_) {
+    bg_started_ = true;
+    bg_thread_ = std::thread([this] { BackgroundLoop(); });
+  }
+  bg_cv_.notify_one();
+}
+
+bool DBImpl::BackgroundWorkPending() const {
+  if (!bg_error_.ok() || sv_ == nullptr) return false;
+  const SuperVersion& sv = *sv_;
+  if (!sv.frozen.empty()) return true;
+  if (sv.wos != nullptr && (sv.wos->table->MemoryUsage() >= options_.wos_flush_bytes || flush_target_ > flushed_up_to_))
+    return true;
+  if (compactions_requested_ > compactions_done_) return true;
+  if (!shutting_down_ && options_.compaction_trigger > 0 &&
+      sv.segments.size() >= static_cast<size_t>(options_.compaction_trigger))
+    return true;
+  return false;
+}
+
+void DBImpl::BackgroundLoop() {
+  std::unique_lock<std::mutex> l(mu_);
+  for (;;) {
+    while (!shutting_down_ && !BackgroundWorkPending()) bg_cv_.wait(l);
+    if (!BackgroundWorkPending()) break;
+    Status s;
+    const SuperVersion& sv = *sv_;
+    if (!sv.frozen.empty()) {
+      s = MergeOldestDelta(l);
+    } else if (sv.wos != nullptr &&
+               (sv.wos->table->MemoryUsage() >= options_.wos_flush_bytes || flush_target_ > flushed_up_to_)) {
+      s = FlushWos(l);
+    } else {
+      s = CompactSegments(l);
+    }
+    if (!s.ok() && bg_error_.ok()) bg_error_ = s;
+    SweepRetired();
+    done_cv_.notify_all();
+  }
+  done_cv_.notify_all();
+}
+
+void DBImpl::SyncLoop() {
+  std::unique_lock<std::mutex> l(mu_);
+  while (!shutting_down_) {
+    sync_cv_.wait_for(l, std::chrono::milliseconds(options_.wal_sync_interval_ms));
+    std::shared_ptr<WalWriter> w = wal_;
+    if (w == nullptr) continue;
+    l.unlock();
+    Status s = w->Sync();
+    stat_wal_syncs_.fetch_add(1, std::memory_order_relaxed);
+    l.lock();
+    if (!s.ok() && bg_error_.ok()) bg_error_ = s;
+  }
+}
+
+Status DBImpl::MergeOldestDelta(std::unique_lock<std::mutex>& l) {
+  FrozenDelta d = sv_->frozen.back();
+  std::shared_ptr<const WosState> w = sv_->wos;
+  uint64_t oldest = OldestSnapshot();
+  l.unlock();
+  std::shared_ptr<MemTable> table = d.table;
+  if (w != nullptr) {
+    // Merge in key order (ascending inserts are cheap), keeping only versions some snapshot may
+    // still read: every version newer than the oldest snapshot plus the newest one at or below it.
+    table = w->table;
+    std::vector<MemTable::Pending> chain;
+    for (const MemNode* n = d.table->First(); n != nullptr; n = n->Next(0)) {
+      chain.clear();
+      for (const MemVersion* v = n->head.load(std::memory_order_acquire); v != nullptr; v = v->older) {
+        chain.push_back({v->tag, v->value()});
+        if (v->seq() <= oldest) break;
+      }
+      table->AddChain(n->key(), Hash64(n->key()), chain.data(), chain.size());
+    }
+  }
+  l.lock();
+  auto nsv = std::make_shared<SuperVersion>(*sv_);
+  nsv->frozen.pop_back();  // still the oldest: the leader only adds at the front
+  auto ws = std::make_shared<WosState>();
+  ws->table = std::move(table);
+  ws->max_seq = d.max_seq;
+  ws->live_keys = d.live_keys;
+  ws->max_wal = std::max(w != nullptr ? w->max_wal : 0, d.wal_number);
+  nsv->wos = std::move(ws);
+  InstallSuperVersion(std::move(nsv));
+  return Status::Ok();
+}
+
+Status DBImpl::FinishSegmentFile(const std::string& path, uint64_t number, std::shared_ptr<SegmentReader>* reader) {
+  std::unique_ptr<RandomAccessFile> f;
+  DBX_RETURN_IF_ERROR(OpenRandomAccessFile(path, &f));
+  return SegmentReader::Open(std::move(f), number, block_cache_, reader);
+}
+
+Status DBImpl::WriteSegmentFromMemTable(const MemTable& t, uint64_t oldest, bool bottommost, uint64_t number,
+                                        std::shared_ptr<SegmentReader>* reader) {
+  reader->reset();
+  std::string path = dir_ + "/" + SegmentFileName(number);
+  std::unique_ptr<WritableFile> file;
+  DBX_RETURN_IF_ERROR(WritableFile::Create(path, &file));
+  SegmentWriter w(options_, std::move(file));
+  for (const MemNode* n = t.First(); n != nullptr; n = n->Next(0)) {
+    for (const MemVersion* v = n->head.load(std::memory_order_acquire); v != nullptr; v = v->older) {
+      if (v->seq() <= oldest) {
+        // The newest version at or below the oldest snapshot is the last one anyone can read; a
+        // tombstone there hides nothing when no older segment exists.
+        if (!(bottommost && v->type() == ValueType::kDelete)) w.Add(n->key(), v->tag, v->value());
+        break;
+      }
+      w.Add(n->key(), v->tag, v->value());
+    }
+  }
+  Status s = w.Finish();
+  if (!s.ok() || w.meta().entries == 0) {
+    (void)RemoveFile(path);
+    return s;
+  }
+  return FinishSegmentFile(path, number, reader);
+}
+
+void DBImpl::DeleteObsoleteWals(uint64_t max_wal) {
+  while (!live_wals_.empty() && *live_wals_.begin() <= max_wal) {
+    uint64_t n = *live_wals_.begin();
+    if (wal_ != nullptr && wal_->number() == n) break;  // never the file being written
+    (void)RemoveFile(dir_ + "/" + WalFileName(n));
+    live_wals_.erase(live_wals_.begin());
+  }
+}
+
+Status DBImpl::FlushWos(std::unique_lock<std::mutex>& l) {
+  std::shared_ptr<const WosState> w = sv_->wos;
+  {
+    auto nsv = std::make_shared<SuperVersion>(*sv_);
+    nsv->wos = nullptr;  // new deltas start a fresh WOS while this one is written
+    nsv->frozen_wos = w;
+    InstallSuperVersion(std::move(nsv));
+  }
+  uint64_t oldest = OldestSnapshot();
+  bool bottommost = sv_->segments.empty();
+  uint64_t number = next_file_number_++;
+  l.unlock();
+  std::shared_ptr<SegmentReader> reader;
+  Status s = WriteSegmentFromMemTable(*w->table, oldest, bottommost, number, &reader);
+  l.lock();
+  if (!s.ok()) return s;  // the frozen WOS stays readable; bg_error_ stops further writes
+  ManifestData m = manifest_;
+  m.next_file_number = next_file_number_;
+  m.flushed_seq = w->max_seq;
+  m.live_keys = w->live_keys;
+  if (reader != nullptr) m.segments.insert(m.segments.begin(), number);
+  l.unlock();
+  s = WriteManifest(dir_, m);
+  l.lock();
+  if (!s.ok()) return s;
+  manifest_ = m;
+  flushed_up_to_ = w->max_seq;
+  auto nsv = std::make_shared<SuperVersion>(*sv_);
+  nsv->frozen_wos = nullptr;
+  if (reader != nullptr) nsv->segments.insert(nsv->segments.begin(), std::move(reader));
+  InstallSuperVersion(std::move(nsv));
+  stat_flushes_.fetch_add(1, std::memory_order_relaxed);
+  DeleteObsoleteWals(w->max_wal);
+  return Status::Ok();
+}
+
+Status DBImpl::CompactSegments(std::unique_lock<std::mutex>& l) {
+  std::vector<std::shared_ptr<SegmentReader>> inputs = sv_->segments;
+  uint64_t requested = compactions_requested_;
+  if (inputs.empty()) {
+    compactions_done_ = requested;
+    return Status::Ok();
+  }
+  uint64_t oldest = OldestSnapshot();
+  uint64_t number = next_file_number_++;
+  l.unlock();
+
+  std::vector<std::unique_ptr<InternalIterator>> children;
+  for (const auto& r : inputs) children.push_back(r->NewIterator());
+  std::unique_ptr<InternalIterator> it = NewMergingIterator(std::move(children));
+  std::string path = dir_ + "/" + SegmentFileName(number);
+  std::unique_ptr<WritableFile> file;
+  Status s = WritableFile::Create(path, &file);
+  std::shared_ptr<SegmentReader> reader;
+  uint64_t entries = 0;
+  if (s.ok()) {
+    SegmentWriter w(options_, std::move(file));
+    std::string cur;
+    bool have_cur = false, done_with_key = false;
+    for (it->SeekToFirst(); it->Valid(); it->Next()) {
+      if (!have_cur || it->key() != cur) {
+        cur.assign(it->key());
+        have_cur = true;
+        done_with_key = false;
+      }
+      if (done_with_key) continue;  // shadowed below the oldest snapshot: nobody can read it
+      uint64_t tag = it->tag();
+      if (TagSeq(tag) <= oldest) {
+        done_with_key = true;
+        if (TagType(tag) == ValueType::kDelete) continue;  // all segments merged: nothing to hide
+      }
+      w.Add(it->key(), tag, it->value());
+    }
+    s = it->status();
+    Status f = w.Finish();
+    if (s.ok()) s = f;
+    entries = w.meta().entries;
+    if (s.ok() && entries > 0) s = FinishSegmentFile(path, number, &reader);
+    if (!s.ok() || entries == 0) (void)RemoveFile(path);
+  }
+  l.lock();
+  if (!s.ok()) return s;
+  ManifestData m = manifest_;
+  m.next_file_number = next_file_number_;
+  m.segments.clear();
+  if (reader != nullptr) m.segments.push_back(number);
+  l.unlock();
+  s = WriteManifest(dir_, m);
+  l.lock();
+  if (!s.ok()) return s;
+  manifest_ = m;
+  auto nsv = std::make_shared<SuperVersion>(*sv_);
+  nsv->segments.clear();  // only this thread changes segments, so they are still `inputs`
+  if (reader != nullptr) nsv->segments.push_back(std::move(reader));
+  InstallSuperVersion(std::move(nsv));
+  for (const auto& r : inputs) (void)RemoveFile(dir_ + "/" + SegmentFileName(r->number()));
+  compactions_done_ = requested;
+  stat_compactions_.fetch_add(1, std::memory_order_relaxed);
+  return Status::Ok();
+}
+
+Status DBImpl::WaitForFlush(uint64_t target) {
+  std::unique_lock<std::mutex> l(mu_);
+  if (target > flush_target_) flush_target_ = target;
+  MaybeStartBackground();
+  while (bg_error_.ok() && flushed_up_to_ < target &&
+         (!sv_->frozen.empty() || sv_->wos != nullptr || sv_->frozen_wos != nullptr))
+    done_cv_.wait(l);
+  return bg_error_;
+}
+
+Status DBImpl::Flush() {
+  uint64_t frozen = 0;
+  DBX_RETURN_IF_ERROR(WriteImpl(nullptr, false, 0, &frozen));
+  {
+    std::lock_guard<std::mutex> l(mu_);
+    if (flushed_up_to_ >= frozen) return bg_error_;
+  }
+  return WaitForFlush(frozen);
+}
+
+Status DBImpl::Compact() {
+  DBX_RETURN_IF_ERROR(Flush());
+  std::unique_lock<std::mutex> l(mu_);
+  uint64_t target = ++compactions_requested_;
+  MaybeStartBackground();
+  while (bg_error_.ok() && compactions_done_ < target) done_cv_.wait(l);
+  return bg_error_;
+}
+
+}  // namespace dbx

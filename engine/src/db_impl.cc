@@ -1,0 +1,230 @@
+#include "src/db_impl.h"
+
+#include "src/db_iter.h"
+#include "src/hash.h"
+
+namespace dbx {
+
+class DBImpl::SnapshotImpl final : public Snapshot {
+ public:
+  explicit SnapshotImpl(uint64_t seq) : Snapshot(seq) {}
+};
+
+const char* DurabilityName(Durability d) {
+  switch (d) {
+    case Durability::kNone: return "none";
+    case Durability::kNormal: return "normal";
+    case Durability::kFull: return "full";
+  }
+  return "unknown";
+}
+
+DBImpl::DBImpl(const Options& options, std::string dir)
+    : options_(options), dir_(std::move(dir)), block_cache_(std::make_shared<BlockCache>(options.block_cache_bytes)) {}
+
+DBImpl::~DBImpl() {
+  bool open;
+  {
+    std::lock_guard<std::mutex> l(mu_);
+    open = !closed_;
+  }
+  if (open) (void)Close();
+}
+
+void DBImpl::InstallSuperVersion(std::shared_ptr<SuperVersion> sv) {
+  std::shared_ptr<SuperVersion> old = std::move(sv_);
+  sv_ = std::move(sv);
+  sv_ptr_.store(sv_.get(), std::memory_order_seq_cst);
+  if (old != nullptr) retired_.emplace_back(epoch_.Retire(), std::move(old));
+  SweepRetired();
+}
+
+void DBImpl::SweepRetired() {
+  size_t keep = 0;
+  for (auto& r : retired_) {
+    if (!epoch_.SafeToFree(r.first)) retired_[keep++] = std::move(r);
+  }
+  retired_.resize(keep);
+}
+
+uint64_t DBImpl::OldestSnapshot() const {
+  uint64_t oldest = last_seq_.load(std::memory_order_acquire);
+  if (!snapshots_.empty() && *snapshots_.begin() < oldest) oldest = *snapshots_.begin();
+  return oldest;
+}
+
+void DBImpl::PinView(std::shared_ptr<const SuperVersion>* sv, uint64_t* seq) {
+  std::lock_guard<std::mutex> l(mu_);
+  *sv = sv_;
+  *seq = last_seq_.load(std::memory_order_acquire);
+  snapshots_.insert(*seq);
+}
+
+void DBImpl::UnpinSeq(uint64_t seq) {
+  std::lock_guard<std::mutex> l(mu_);
+  auto it = snapshots_.find(seq);
+  if (it != snapshots_.end()) snapshots_.erase(it);
+}
+
+Status DBImpl::Get(const ReadOptions& o, std::string_view key, std::string* value) {
+  uint64_t hash = Hash64(key);
+  Lookup result;
+  Status s;
+  {
+    Epoch::Guard guard(&epoch_);
+    const SuperVersion* sv;
+    uint64_t seq;
+    // Load the SuperVersion before the sequence and check it is still current: then it holds every
+    // version <= seq, and background GC (which only affects later SuperVersions) never hid one.
+    do {
+      sv = sv_ptr_.load(std::memory_order_seq_cst);
+      seq = o.snapshot != nullptr ? o.snapshot->sequence() : last_seq_.load(std::memory_order_acquire);
+    } while (sv != sv_ptr_.load(std::memory_order_seq_cst));
+    if (sv == nullptr) return Status::InvalidArgument("database is closed");
+    s = sv->Get(key, hash, seq, false, &result, value, nullptr);
+  }
+  if (!s.ok()) return s;
+  return result == Lookup::kValue ? Status::Ok() : Status::NotFound();
+}
+
+std::shared_ptr<const ColumnarCache> DBImpl::CurrentCache() {
+  std::lock_guard<std::mutex> l(cache_mu_);
+  return columnar_;
+}
+
+std::unique_ptr<Iterator> DBImpl::NewIterator(const ReadOptions& o) {
+  uint64_t want = o.snapshot != nullptr ? o.snapshot->sequence() : last_seq_.load(std::memory_order_acquire);
+  if (auto c = CurrentCache(); c != nullptr && c->seq() == want) return NewCacheIterator(std::move(c));
+  std::shared_ptr<const SuperVersion> sv;
+  uint64_t seq;
+  PinView(&sv, &seq);
+  if (o.snapshot != nullptr) {
+    UnpinSeq(seq);
+    return NewDBIter(std::move(sv), o.snapshot->sequence(), nullptr);
+  }
+  return NewDBIter(std::move(sv), seq, [this, seq] { UnpinSeq(seq); });
+}
+
+Status DBImpl::ScanWith(const ReadOptions& o, std::string_view start, std::string_view end, uint64_t limit,
+                        ScanFunction fn, void* ctx) {
+  uint64_t want = o.snapshot != nullptr ? o.snapshot->sequence() : last_seq_.load(std::memory_order_acquire);
+  if (options_.columnar_cache_bytes > 0) {
+    std::shared_ptr<const ColumnarCache> c = CurrentCache();
+    if (c != nullptr && c->seq() == want) {
+      // Tier 2 fast path: contiguous columns, no merging, no version resolution.
+      size_t n = c->size();
+      size_t i = start.empty() ? 0 : c->LowerBound(start);
+      if (end.empty() && limit == 0) {
+        for (; i < n; ++i)
+          if (!fn(ctx, c->key(i), c->value(i))) break;
+        return Status::Ok();
+      }
+      for (uint64_t seen = 0; i < n && (limit == 0 || seen < limit); ++i, ++seen) {
+        std::string_view k = c->key(i);
+        if (!end.empty() && k >= end) break;
+        if (!fn(ctx, k, c->value(i))) break;
+      }
+      return Status::Ok();
+    }
+  }
+  std::shared_ptr<const SuperVersion> sv;
+  uint64_t seq;
+  PinView(&sv, &seq);
+  if (sv == nullptr) {
+    UnpinSeq(seq);
+    return Status::InvalidArgument("database is closed");
+  }
+  bool pinned = true;
+  if (o.snapshot != nullptr) {
+    UnpinSeq(seq);
+    pinned = false;
+    seq = o.snapshot->sequence();
+  }
+  bool full = start.empty() && end.empty() && limit == 0 && options_.columnar_cache_bytes > 0;
+  Status s = ScanMerged(seq, std::move(sv), start, end, limit, fn, ctx, full);
+  if (pinned) UnpinSeq(seq);
+  return s;
+}
+
+Status DBImpl::ScanMerged(uint64_t seq, std::shared_ptr<const SuperVersion> sv, std::string_view start,
+                          std::string_view end, uint64_t limit, ScanFunction fn, void* ctx, bool build_cache) {
+  std::unique_ptr<Iterator> it = NewDBIter(std::move(sv), seq, nullptr);
+  std::unique_ptr<ColumnarCache::Builder> builder;
+  if (build_cache) builder = std::make_unique<ColumnarCache::Builder>(options_.columnar_cache_bytes);
+  if (start.empty()) it->SeekToFirst();
+  else it->Seek(start);
+  bool stopped = false;
+  for (uint64_t seen = 0; it->Valid() && (limit == 0 || seen < limit); it->Next(), ++seen) {
+    if (!end.empty() && it->key() >= end) break;
+    if (builder != nullptr) builder->Add(it->key(), it->value());
+    if (!fn(ctx, it->key(), it->value())) {
+      stopped = true;
+      break;
+    }
+  }
+  DBX_RETURN_IF_ERROR(it->status());
+  if (builder != nullptr && !stopped && !builder->full()) {
+    std::shared_ptr<const ColumnarCache> c = builder->Finish(seq);
+    std::lock_guard<std::mutex> l(cache_mu_);
+    if (columnar_ == nullptr || columnar_->seq() <= seq) columnar_ = std::move(c);
+    stat_cache_builds_.fetch_add(1, std::memory_order_relaxed);
+  }
+  return Status::Ok();
+}
+
+Status DBImpl::Count(const ReadOptions& o, uint64_t* count) {
+  if (o.snapshot == nullptr) {
+    // Maintained exactly by the commit leader, updated once per commit group.
+    *count = live_keys_.load(std::memory_order_acquire);
+    return Status::Ok();
+  }
+  if (auto c = CurrentCache(); c != nullptr && c->seq() == o.snapshot->sequence()) {
+    *count = c->size();
+    return Status::Ok();
+  }
+  uint64_t n = 0;
+  auto counter = [&n](std::string_view, std::string_view) {
+    ++n;
+    return true;
+  };
+  DBX_RETURN_IF_ERROR(Scan(o, {}, {}, 0, counter));
+  *count = n;
+  return Status::Ok();
+}
+
+const Snapshot* DBImpl::GetSnapshot() {
+  std::lock_guard<std::mutex> l(mu_);
+  uint64_t seq = last_seq_.load(std::memory_order_acquire);
+  snapshots_.insert(seq);
+  return new SnapshotImpl(seq);
+}
+
+void DBImpl::ReleaseSnapshot(const Snapshot* snapshot) {
+  if (snapshot == nullptr) return;
+  UnpinSeq(snapshot->sequence());
+  delete static_cast<const SnapshotImpl*>(snapshot);
+}
+
+DbStats DBImpl::GetStats() {
+  DbStats st;
+  std::lock_guard<std::mutex> l(mu_);
+  st.last_sequence = last_seq_.load();
+  st.live_keys = live_keys_.load();
+  if (sv_ != nullptr) {
+    st.delta_entries = sv_->active->entries();
+    st.frozen_deltas = sv_->frozen.size();
+    st.wos_entries = sv_->wos != nullptr ? sv_->wos->table->entries() : 0;
+    st.frozen_wos = sv_->frozen_wos != nullptr ? 1 : 0;
+    st.segments = sv_->segments.size();
+    for (const auto& s : sv_->segments) st.segment_entries += s->meta().entries;
+  }
+  st.flushes = stat_flushes_.load();
+  st.compactions = stat_compactions_.load();
+  st.columnar_cache_builds = stat_cache_builds_.load();
+  st.block_cache_hits = block_cache_->hits();
+  st.block_cache_misses = block_cache_->misses();
+  st.wal_syncs = stat_wal_syncs_.load();
+  return st;
+}
+
+}  // namespace dbx

@@ -1,0 +1,138 @@
+// DBImpl: the engine behind dbx::DB. Its work is split by concern:
+//   db_impl.cc        reads (Get, Scan, iterators, Count, snapshots), SuperVersion installation
+//   db_write.cc       the commit pipeline: writer queue, group commit, WAL, conflict checks, apply
+//   db_background.cc  background thread: delta -> WOS merges, WOS -> segment flushes, compaction,
+//                     WAL fsync at intervals (Durability::kNormal), obsolete-file deletion
+//   db_open.cc        Open, recovery (manifest + WAL replay), Close
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "dbx/db.h"
+#include "src/block_cache.h"
+#include "src/columnar_cache.h"
+#include "src/env.h"
+#include "src/epoch.h"
+#include "src/manifest.h"
+#include "src/super_version.h"
+#include "src/wal.h"
+
+namespace dbx {
+
+class DBImpl final : public DB {
+ public:
+  DBImpl(const Options& options, std::string dir);
+  ~DBImpl() override;
+
+  Status Put(const WriteOptions& o, std::string_view key, std::string_view value) override;
+  Status Delete(const WriteOptions& o, std::string_view key) override;
+  Status Write(const WriteOptions& o, const WriteBatch& batch) override;
+  Status Get(const ReadOptions& o, std::string_view key, std::string* value) override;
+  std::unique_ptr<Iterator> NewIterator(const ReadOptions& o) override;
+  Status ScanWith(const ReadOptions& o, std::string_view start, std::string_view end, uint64_t limit,
+                  ScanFunction fn, void* ctx) override;
+  Status Count(const ReadOptions& o, uint64_t* count) override;
+  const Snapshot* GetSnapshot() override;
+  void ReleaseSnapshot(const Snapshot* snapshot) override;
+  std::unique_ptr<Transaction> BeginTransaction(const WriteOptions& o) override;
+  Status Flush() override;
+  Status Compact() override;
+  Status Close() override;
+  DbStats GetStats() override;
+
+  /// Opening and recovery (db_open.cc).
+  Status Recover();
+
+  /// The commit pipeline entry: applies `batch` atomically. With check_conflicts, fails with
+  /// Conflict (applying nothing) when a key of the batch has a version newer than `snapshot`.
+  /// A null batch freezes the delta store instead; *frozen_seq then gets the last sequence frozen.
+  Status WriteImpl(const WriteBatch* batch, bool check_conflicts, uint64_t snapshot, uint64_t* frozen_seq = nullptr);
+
+ private:
+  class SnapshotImpl;
+  struct Writer;
+
+  // ---- db_impl.cc ----
+  void InstallSuperVersion(std::shared_ptr<SuperVersion> sv);  // REQUIRES: mu_ held
+  void SweepRetired();                                         // REQUIRES: mu_ held
+  uint64_t OldestSnapshot() const;                             // REQUIRES: mu_ held
+  /// A pinned view: the current SuperVersion and a registered snapshot (released by the caller).
+  void PinView(std::shared_ptr<const SuperVersion>* sv, uint64_t* seq);
+  void UnpinSeq(uint64_t seq);
+  std::shared_ptr<const ColumnarCache> CurrentCache();
+  Status ScanMerged(uint64_t seq, std::shared_ptr<const SuperVersion> sv, std::string_view start,
+                    std::string_view end, uint64_t limit, ScanFunction fn, void* ctx, bool build_cache);
+
+  // ---- db_write.cc ----
+  /// Applies a batch (sequence numbers from `seq`) to the active delta; returns the live-key delta.
+  Status ApplyBatch(const SuperVersion& sv, std::string_view rep, uint64_t seq, int64_t* live_delta);
+  Status CheckConflicts(const SuperVersion& sv, const Writer& w, const std::vector<Writer*>& group, size_t index);
+  void FreezeActive();  // REQUIRES: mu_ held, called by the commit leader (or with no writers)
+  Status EnsureWal();   // REQUIRES: mu_ held
+
+  // ---- db_background.cc ----
+  void MaybeStartBackground();  // REQUIRES: mu_ held
+  void BackgroundLoop();
+  void SyncLoop();
+  bool BackgroundWorkPending() const;  // REQUIRES: mu_ held
+  Status MergeOldestDelta(std::unique_lock<std::mutex>& l);
+  Status FlushWos(std::unique_lock<std::mutex>& l);
+  Status CompactSegments(std::unique_lock<std::mutex>& l);
+  /// Writes versions of a MemTable to a new segment; *reader is null when nothing survived GC.
+  Status WriteSegmentFromMemTable(const MemTable& t, uint64_t oldest, bool bottommost, uint64_t number,
+                                  std::shared_ptr<SegmentReader>* reader);
+  Status FinishSegmentFile(const std::string& path, uint64_t number, std::shared_ptr<SegmentReader>* reader);
+  void DeleteObsoleteWals(uint64_t max_wal);
+  Status WaitForFlush(uint64_t target);
+
+  const Options options_;
+  const std::string dir_;
+  std::unique_ptr<DirLock> lock_;
+  std::shared_ptr<BlockCache> block_cache_;
+
+  mutable std::mutex mu_;
+  std::condition_variable bg_cv_;    // wakes the background thread
+  std::condition_variable done_cv_;  // background progress (flushes, compactions)
+  std::condition_variable sync_cv_;  // wakes the WAL syncer early (shutdown)
+  std::deque<Writer*> writers_;                   // GUARDED_BY(mu_)
+  std::shared_ptr<SuperVersion> sv_;              // GUARDED_BY(mu_)
+  std::atomic<const SuperVersion*> sv_ptr_{nullptr};  // mirrors sv_ for lock-free Get
+  Epoch epoch_;
+  std::vector<std::pair<uint64_t, std::shared_ptr<SuperVersion>>> retired_;  // GUARDED_BY(mu_)
+  std::multiset<uint64_t> snapshots_;             // GUARDED_BY(mu_)
+
+  std::atomic<uint64_t> last_seq_{0};   // written by the commit leader only
+  std::atomic<uint64_t> live_keys_{0};  // written by the commit leader only
+  uint64_t next_file_number_ = 1;       // GUARDED_BY(mu_)
+  std::shared_ptr<WalWriter> wal_;      // GUARDED_BY(mu_)
+  std::string wal_buf_;                 // commit leader only
+  ManifestData manifest_;               // GUARDED_BY(mu_)
+
+  std::thread bg_thread_;       // started lazily on the first background work
+  std::thread sync_thread_;     // kNormal only, started with the first WAL
+  bool bg_started_ = false;     // GUARDED_BY(mu_)
+  bool sync_started_ = false;   // GUARDED_BY(mu_)
+  bool shutting_down_ = false;  // GUARDED_BY(mu_)
+  bool closed_ = false;         // GUARDED_BY(mu_)
+  Status bg_error_;             // GUARDED_BY(mu_)
+  uint64_t flush_target_ = 0;   // GUARDED_BY(mu_): flush everything up to this sequence
+  uint64_t flushed_up_to_ = 0;  // GUARDED_BY(mu_): all versions <= this are in segments
+  uint64_t compactions_requested_ = 0, compactions_done_ = 0;  // GUARDED_BY(mu_)
+  std::set<uint64_t> live_wals_;  // GUARDED_BY(mu_): WAL files on disk
+
+  std::mutex cache_mu_;
+  std::shared_ptr<const ColumnarCache> columnar_;  // GUARDED_BY(cache_mu_)
+
+  std::atomic<uint64_t> stat_flushes_{0}, stat_compactions_{0}, stat_cache_builds_{0}, stat_wal_syncs_{0};
+};
+
+}  // namespace dbx

@@ -1,0 +1,152 @@
+// Opening a database: lock the directory, read the manifest, open the live segments (loading their
+// indexes and bloom filters), replay the WAL over them, and make the replayed state durable as a
+// segment so the WAL files can go. Opening a new, empty directory is a mkdir, a lock and a listing.
+#include <algorithm>
+
+#include "src/db_impl.h"
+#include "src/write_batch_internal.h"
+
+namespace dbx {
+
+Status DB::Open(const Options& options, const std::string& dir, std::unique_ptr<DB>* db) {
+  if (options.delta_flush_entries == 0 || options.block_size == 0)
+    return Status::InvalidArgument("delta_flush_entries and block_size must be positive");
+  auto impl = std::make_unique<DBImpl>(options, dir);
+  Status s = impl->Recover();
+  if (!s.ok()) return s;  // the destructor releases what Recover acquired
+  *db = std::move(impl);
+  return Status::Ok();
+}
+
+Status DBImpl::Recover() {
+  std::unique_lock<std::mutex> l(mu_);
+  closed_ = true;  // until recovery succeeds, the destructor must not flush
+  if (!FileExists(dir_) && !options_.create_if_missing)
+    return Status::InvalidArgument(dir_ + " does not exist (create_if_missing is false)");
+  bool created = false;
+  DBX_RETURN_IF_ERROR(CreateDirIfMissing(dir_, &created));
+  DBX_RETURN_IF_ERROR(DirLock::Acquire(dir_, &lock_));
+
+  ManifestData m;
+  bool exists = false;
+  DBX_RETURN_IF_ERROR(ReadManifest(dir_, &m, &exists));
+  std::vector<std::string> names;
+  DBX_RETURN_IF_ERROR(ListDir(dir_, &names));
+  std::vector<uint64_t> wals;
+  uint64_t max_number = 0;
+  for (const std::string& name : names) {
+    uint64_t number;
+    std::string ext;
+    if (name.size() > 4 && name.compare(name.size() - 4, 4, ".tmp") == 0) {
+      (void)RemoveFile(dir_ + "/" + name);  // a manifest replacement that never completed
+      continue;
+    }
+    if (!ParseFileName(name, &number, &ext)) continue;
+    max_number = std::max(max_number, number);
+    if (ext == "wal") {
+      wals.push_back(number);
+    } else if (ext == "seg" && std::find(m.segments.begin(), m.segments.end(), number) == m.segments.end()) {
+      (void)RemoveFile(dir_ + "/" + name);  // written by a flush or compaction that did not commit
+    }
+  }
+  if (options_.error_if_exists && (exists || !wals.empty()))
+    return Status::InvalidArgument(dir_ + " already holds a database (error_if_exists)");
+  std::sort(wals.begin(), wals.end());
+
+  auto sv = std::make_shared<SuperVersion>();
+  sv->active = std::make_shared<MemTable>();
+  for (uint64_t number : m.segments) {
+    std::shared_ptr<SegmentReader> r;
+    std::string path = dir_ + "/" + SegmentFileName(number);
+    if (!FileExists(path)) return Status::Corruption("manifest names a missing segment: " + path);
+    DBX_RETURN_IF_ERROR(FinishSegmentFile(path, number, &r));
+    sv->segments.push_back(std::move(r));
+  }
+  manifest_ = m;
+  next_file_number_ = std::max(m.next_file_number, max_number + 1);
+  last_seq_.store(m.flushed_seq);
+  live_keys_.store(m.live_keys);
+  flushed_up_to_ = m.flushed_seq;
+
+  // Replay: every record newer than the segments, in order. Only the newest file may end torn (older
+  // ones were synced when rotated); its torn tail is cut: the state is flushed and the file removed.
+  int64_t delta = 0;
+  uint64_t replayed = 0;
+  for (size_t i = 0; i < wals.size(); ++i) {
+    std::string path = dir_ + "/" + WalFileName(wals[i]);
+    WalReadResult res;
+    Status s = ReadWalFile(path, [&](std::string_view payload) -> Status {
+      if (payload.size() < WriteBatchInternal::kHeader) return Status::Corruption(path + ": short WAL record");
+      uint64_t seq = DecodeFixed64(payload.data());
+      uint32_t count = DecodeFixed32(payload.data() + 8);
+      if (count == 0) return Status::Corruption(path + ": empty WAL record");
+      uint64_t last = last_seq_.load(std::memory_order_relaxed);
+      if (seq + count - 1 <= last) return Status::Ok();  // already in the segments
+      if (seq != last + 1) return Status::Corruption(path + ": WAL sequence gap");
+      DBX_RETURN_IF_ERROR(ApplyBatch(*sv, payload, seq, &delta));
+      last_seq_.store(seq + count - 1, std::memory_order_relaxed);
+      ++replayed;
+      return Status::Ok();
+    }, &res);
+    DBX_RETURN_IF_ERROR(s);
+    if (res.torn && i + 1 < wals.size())
+      return Status::Corruption(path + ": damaged record in a WAL file that is not the newest");
+  }
+  live_keys_.store(static_cast<uint64_t>(static_cast<int64_t>(live_keys_.load()) + delta));
+
+  if (replayed > 0) {
+    uint64_t number = next_file_number_++;
+    std::shared_ptr<SegmentReader> r;
+    DBX_RETURN_IF_ERROR(WriteSegmentFromMemTable(*sv->active, last_seq_.load(), sv->segments.empty(), number, &r));
+    ManifestData nm = manifest_;
+    nm.next_file_number = next_file_number_;
+    nm.flushed_seq = last_seq_.load();
+    nm.live_keys = live_keys_.load();
+    if (r != nullptr) {
+      nm.segments.insert(nm.segments.begin(), number);
+      sv->segments.insert(sv->segments.begin(), std::move(r));
+    }
+    DBX_RETURN_IF_ERROR(WriteManifest(dir_, nm));
+    manifest_ = nm;
+    flushed_up_to_ = nm.flushed_seq;
+    sv->active = std::make_shared<MemTable>();
+  }
+  for (uint64_t number : wals) (void)RemoveFile(dir_ + "/" + WalFileName(number));
+
+  InstallSuperVersion(std::move(sv));
+  closed_ = false;
+  if (options_.compaction_trigger > 0 && sv_->segments.size() >= static_cast<size_t>(options_.compaction_trigger))
+    MaybeStartBackground();
+  return Status::Ok();
+}
+
+Status DBImpl::Close() {
+  {
+    std::lock_guard<std::mutex> l(mu_);
+    if (closed_) return Status::InvalidArgument("database is already closed");
+  }
+  // Everything in memory goes to segments: with Durability::kNone this is what makes data durable.
+  Status s = Flush();
+  {
+    std::lock_guard<std::mutex> l(mu_);
+    shutting_down_ = true;
+  }
+  bg_cv_.notify_all();
+  sync_cv_.notify_all();
+  if (bg_thread_.joinable()) bg_thread_.join();
+  if (sync_thread_.joinable()) sync_thread_.join();
+  std::lock_guard<std::mutex> l(mu_);
+  if (wal_ != nullptr) {
+    Status w = wal_->Sync();
+    if (s.ok()) s = w;
+    wal_.reset();
+  }
+  closed_ = true;
+  sv_ptr_.store(nullptr, std::memory_order_seq_cst);
+  sv_.reset();
+  retired_.clear();  // REQUIRES of Close: no reader is running
+  lock_.reset();
+  return s;
+}
+
+}  // namespace dbx

@@ -1,0 +1,232 @@
+#include "src/env.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+namespace dbx {
+namespace {
+
+Status PosixError(const std::string& context, int err) {
+  return Status::IOError(context + ": " + std::strerror(err));
+}
+
+constexpr size_t kWriteBuffer = 64 * 1024;
+
+class PosixRandomAccessFile final : public RandomAccessFile {
+ public:
+  PosixRandomAccessFile(std::string name, int fd, uint64_t size) : name_(std::move(name)), fd_(fd), size_(size) {}
+  ~PosixRandomAccessFile() override { ::close(fd_); }
+  Status Read(uint64_t offset, size_t n, std::string* scratch, std::string_view* result) const override {
+    scratch->resize(n);
+    size_t done = 0;
+    while (done < n) {
+      ssize_t r = ::pread(fd_, scratch->data() + done, n - done, static_cast<off_t>(offset + done));
+      if (r < 0) {
+        if (errno == EINTR) continue;
+        return PosixError(name_, errno);
+      }
+      if (r == 0) break;
+      done += static_cast<size_t>(r);
+    }
+    *result = std::string_view(scratch->data(), done);
+    return Status::Ok();
+  }
+  uint64_t Size() const override { return size_; }
+  const std::string& name() const override { return name_; }
+
+ private:
+  std::string name_;
+  int fd_;
+  uint64_t size_;
+};
+
+class MemoryFile final : public RandomAccessFile {
+ public:
+  MemoryFile(std::string name, std::string contents) : name_(std::move(name)), data_(std::move(contents)) {}
+  Status Read(uint64_t offset, size_t n, std::string*, std::string_view* result) const override {
+    if (offset >= data_.size()) {
+      *result = {};
+      return Status::Ok();
+    }
+    *result = std::string_view(data_).substr(offset, n);
+    return Status::Ok();
+  }
+  uint64_t Size() const override { return data_.size(); }
+  const std::string& name() const override { return name_; }
+
+ private:
+  std::string name_;
+  std::string data_;
+};
+
+}  // namespace
+
+Status WritableFile::Create(const std::string& path, std::unique_ptr<WritableFile>* out) {
+  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) return PosixError(path, errno);
+  out->reset(new WritableFile(path, fd));
+  return Status::Ok();
+}
+
+WritableFile::~WritableFile() {
+  if (fd_ >= 0) (void)Close();
+}
+
+Status WritableFile::WriteRaw(const char* p, size_t n) {
+  while (n > 0) {
+    ssize_t r = ::write(fd_, p, n);
+    if (r < 0) {
+      if (errno == EINTR) continue;
+      return PosixError(path_, errno);
+    }
+    p += r;
+    n -= static_cast<size_t>(r);
+  }
+  return Status::Ok();
+}
+
+Status WritableFile::Append(std::string_view data) {
+  size_ += data.size();
+  if (buf_.size() + data.size() <= kWriteBuffer) {
+    buf_.append(data);
+    return Status::Ok();
+  }
+  DBX_RETURN_IF_ERROR(Flush());
+  if (data.size() >= kWriteBuffer) return WriteRaw(data.data(), data.size());
+  buf_.append(data);
+  return Status::Ok();
+}
+
+Status WritableFile::Flush() {
+  if (buf_.empty()) return Status::Ok();
+  Status s = WriteRaw(buf_.data(), buf_.size());
+  buf_.clear();
+  return s;
+}
+
+Status WritableFile::Sync() {
+  DBX_RETURN_IF_ERROR(Flush());
+  if (::fdatasync(fd_) != 0) return PosixError(path_, errno);
+  return Status::Ok();
+}
+
+Status WritableFile::SyncData() {
+  if (::fdatasync(fd_) != 0) return PosixError(path_, errno);
+  return Status::Ok();
+}
+
+Status WritableFile::Close() {
+  Status s = Flush();
+  if (fd_ >= 0 && ::close(fd_) != 0 && s.ok()) s = PosixError(path_, errno);
+  fd_ = -1;
+  return s;
+}
+
+Status OpenRandomAccessFile(const std::string& path, std::unique_ptr<RandomAccessFile>* out) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return PosixError(path, errno);
+  struct stat st;
+  if (::fstat(fd, &st) != 0) {
+    int e = errno;
+    ::close(fd);
+    return PosixError(path, e);
+  }
+  out->reset(new PosixRandomAccessFile(path, fd, static_cast<uint64_t>(st.st_size)));
+  return Status::Ok();
+}
+
+std::unique_ptr<RandomAccessFile> NewMemoryFile(std::string name, std::string contents) {
+  return std::make_unique<MemoryFile>(std::move(name), std::move(contents));
+}
+
+Status ReadFileToString(const std::string& path, std::string* out) {
+  std::unique_ptr<RandomAccessFile> f;
+  DBX_RETURN_IF_ERROR(OpenRandomAccessFile(path, &f));
+  std::string_view r;
+  DBX_RETURN_IF_ERROR(f->Read(0, f->Size(), out, &r));
+  if (r.data() != out->data()) out->assign(r);
+  out->resize(r.size());
+  return Status::Ok();
+}
+
+Status SyncDir(const std::string& dir) {
+  int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return PosixError(dir, errno);
+  Status s;
+  if (::fsync(fd) != 0) s = PosixError(dir, errno);
+  ::close(fd);
+  return s;
+}
+
+Status ReplaceFileAtomically(const std::string& dir, const std::string& name, std::string_view contents) {
+  std::string path = dir + "/" + name;
+  std::string tmp = path + ".tmp";
+  std::unique_ptr<WritableFile> f;
+  DBX_RETURN_IF_ERROR(WritableFile::Create(tmp, &f));
+  Status s = f->Append(contents);
+  if (s.ok()) s = f->Sync();
+  Status c = f->Close();
+  if (s.ok()) s = c;
+  if (s.ok() && ::rename(tmp.c_str(), path.c_str()) != 0) s = PosixError(path, errno);
+  if (!s.ok()) {
+    ::unlink(tmp.c_str());
+    return s;
+  }
+  return SyncDir(dir);
+}
+
+Status CreateDirIfMissing(const std::string& dir, bool* created) {
+  *created = false;
+  if (::mkdir(dir.c_str(), 0755) == 0) {
+    *created = true;
+    return Status::Ok();
+  }
+  if (errno == EEXIST) return Status::Ok();
+  return PosixError(dir, errno);
+}
+
+Status ListDir(const std::string& dir, std::vector<std::string>* names) {
+  names->clear();
+  DIR* d = ::opendir(dir.c_str());
+  if (d == nullptr) return PosixError(dir, errno);
+  while (struct dirent* e = ::readdir(d)) {
+    if (std::strcmp(e->d_name, ".") == 0 || std::strcmp(e->d_name, "..") == 0) continue;
+    names->emplace_back(e->d_name);
+  }
+  ::closedir(d);
+  return Status::Ok();
+}
+
+Status RemoveFile(const std::string& path) {
+  if (::unlink(path.c_str()) != 0 && errno != ENOENT) return PosixError(path, errno);
+  return Status::Ok();
+}
+
+bool FileExists(const std::string& path) { return ::access(path.c_str(), F_OK) == 0; }
+
+Status DirLock::Acquire(const std::string& dir, std::unique_ptr<DirLock>* out) {
+  std::string path = dir + "/LOCK";
+  int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0) return PosixError(path, errno);
+  if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    int e = errno;
+    ::close(fd);
+    if (e == EWOULDBLOCK) return Status::Busy(dir + " is open in another DB instance");
+    return PosixError(path, e);
+  }
+  out->reset(new DirLock(fd));
+  return Status::Ok();
+}
+
+DirLock::~DirLock() {
+  ::flock(fd_, LOCK_UN);
+  ::close(fd_);
+}
+
+}  // namespace dbx

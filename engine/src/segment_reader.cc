@@ -1,0 +1,190 @@
+#include "src/segment_reader.h"
+
+#include <algorithm>
+
+#include "src/compression.h"
+#include "src/crc32c.h"
+#include "src/mem_table.h"
+
+namespace dbx {
+
+Status SegmentReader::ReadRawBlock(const BlockHandle& h, std::string* out) const {
+  if (h.size < kBlockTrailer || h.offset > file_->Size() || h.size > file_->Size() - h.offset)
+    return Status::Corruption(file_->name() + ": block handle out of range");
+  std::string scratch;
+  std::string_view data;
+  DBX_RETURN_IF_ERROR(file_->Read(h.offset, h.size, &scratch, &data));
+  if (data.size() != h.size) return Status::Corruption(file_->name() + ": truncated block");
+  size_t n = h.size - kBlockTrailer;
+  uint32_t expected = crc32c::Unmask(DecodeFixed32(data.data() + n + 1));
+  if (crc32c::Value(data.data(), n + 1) != expected) return Status::Corruption(file_->name() + ": block checksum mismatch");
+  auto type = static_cast<Compression>(static_cast<unsigned char>(data[n]));
+  if (type == Compression::kNone) {
+    out->assign(data.data(), n);
+    return Status::Ok();
+  }
+  if (type != Compression::kLz4 && type != Compression::kZstd)
+    return Status::Corruption(file_->name() + ": unknown block compression");
+  Status s = UncompressBlock(type, data.substr(0, n), out);
+  if (!s.ok()) return Status::Corruption(file_->name() + ": " + s.message());
+  return Status::Ok();
+}
+
+Status SegmentReader::Open(std::unique_ptr<RandomAccessFile> file, uint64_t number, std::shared_ptr<BlockCache> cache,
+                           std::shared_ptr<SegmentReader>* out) {
+  std::shared_ptr<SegmentReader> r(new SegmentReader());
+  r->file_ = std::move(file);
+  r->number_ = number;
+  r->cache_ = std::move(cache);
+  r->cache_id_ = BlockCache::NewFileId();
+  const std::string& name = r->file_->name();
+  uint64_t size = r->file_->Size();
+  if (size < kFooterSize) return Status::Corruption(name + ": file too short for a segment");
+  std::string scratch;
+  std::string_view fdata;
+  DBX_RETURN_IF_ERROR(r->file_->Read(size - kFooterSize, kFooterSize, &scratch, &fdata));
+  SegmentFooter footer;
+  Status s = SegmentFooter::Decode(fdata, &footer);
+  if (!s.ok()) return Status::Corruption(name + ": " + s.message());
+
+  std::string block;
+  DBX_RETURN_IF_ERROR(r->ReadRawBlock(footer.meta, &block));
+  s = SegmentMeta::Decode(block, &r->meta_);
+  if (!s.ok()) return Status::Corruption(name + ": " + s.message());
+
+  DBX_RETURN_IF_ERROR(r->ReadRawBlock(footer.index, &block));
+  std::string_view in = block;
+  while (!in.empty()) {
+    IndexEntry e;
+    std::string_view k;
+    if (!GetLengthPrefixed(&in, &k) || !GetFixed64(&in, &e.handle.offset) || !GetFixed32(&in, &e.handle.size))
+      return Status::Corruption(name + ": bad index block");
+    if (!r->index_.empty() && k <= r->index_.back().last_key)
+      return Status::Corruption(name + ": index keys out of order");
+    e.last_key.assign(k);
+    r->index_.push_back(std::move(e));
+  }
+  if (r->index_.empty() != (r->meta_.entries == 0)) return Status::Corruption(name + ": index/meta mismatch");
+
+  DBX_RETURN_IF_ERROR(r->ReadRawBlock(footer.filter, &block));
+  r->bloom_ = BloomFilter(std::move(block));
+  *out = std::move(r);
+  return Status::Ok();
+}
+
+size_t SegmentReader::FindBlock(std::string_view key) const {
+  auto it = std::lower_bound(index_.begin(), index_.end(), key,
+                             [](const IndexEntry& e, std::string_view k) { return e.last_key < k; });
+  return static_cast<size_t>(it - index_.begin());
+}
+
+Status SegmentReader::ReadDataBlock(size_t i, std::shared_ptr<const Block>* out) const {
+  const BlockHandle& h = index_[i].handle;
+  if (cache_ != nullptr) {
+    *out = cache_->Lookup(cache_id_, h.offset);
+    if (*out != nullptr) return Status::Ok();
+  }
+  std::string raw;
+  DBX_RETURN_IF_ERROR(ReadRawBlock(h, &raw));
+  Status s = Block::Parse(std::move(raw), out);
+  if (!s.ok()) return Status::Corruption(file_->name() + ": " + s.message());
+  if (cache_ != nullptr) cache_->Insert(cache_id_, h.offset, *out);
+  return Status::Ok();
+}
+
+Status SegmentReader::Get(std::string_view key, uint64_t hash, uint64_t snapshot, Lookup* result, std::string* value,
+                          uint64_t* seq) const {
+  *result = Lookup::kAbsent;
+  if (index_.empty() || !bloom_.MayContain(hash)) return Status::Ok();
+  size_t bi = FindBlock(key);
+  if (bi == index_.size()) return Status::Ok();
+  std::shared_ptr<const Block> b;
+  DBX_RETURN_IF_ERROR(ReadDataBlock(bi, &b));
+  bool corrupt = false;
+  BlockEntry e;
+  for (uint32_t i = b->LowerBound(key, &corrupt); !corrupt && i < b->size(); ++i) {
+    if (!b->Decode(i, &e)) {
+      corrupt = true;
+      break;
+    }
+    if (e.key != key) break;
+    if (TagSeq(e.tag) > snapshot) continue;
+    *result = TagType(e.tag) == ValueType::kPut ? Lookup::kValue : Lookup::kDeleted;
+    if (*result == Lookup::kValue && value != nullptr) value->assign(e.value);
+    if (seq != nullptr) *seq = TagSeq(e.tag);
+    return Status::Ok();
+  }
+  if (corrupt) return Status::Corruption(file_->name() + ": malformed block entry");
+  return Status::Ok();
+}
+
+namespace {
+
+class SegmentIterator final : public InternalIterator {
+ public:
+  explicit SegmentIterator(const SegmentReader* r) : r_(r) {}
+  bool Valid() const override { return block_ != nullptr && status_.ok(); }
+  void SeekToFirst() override {
+    LoadBlock(0);
+    pos_ = 0;
+    DecodeOrAdvance();
+  }
+  void Seek(std::string_view target) override {
+    size_t lo = r_->FindBlock(target);
+    if (!LoadBlock(lo)) return;
+    bool corrupt = false;
+    pos_ = block_->LowerBound(target, &corrupt);
+    if (corrupt) return Corrupt();
+    DecodeOrAdvance();
+  }
+  void Next() override {
+    ++pos_;
+    DecodeOrAdvance();
+  }
+  std::string_view key() const override { return e_.key; }
+  uint64_t tag() const override { return e_.tag; }
+  std::string_view value() const override { return e_.value; }
+  Status status() const override { return status_; }
+
+ private:
+  bool LoadBlock(size_t i) {
+    block_index_ = i;
+    if (i >= r_->num_blocks()) {
+      block_ = nullptr;
+      return false;
+    }
+    Status s = r_->ReadDataBlock(i, &block_);
+    if (!s.ok()) {
+      status_ = s;
+      block_ = nullptr;
+      return false;
+    }
+    return true;
+  }
+  void DecodeOrAdvance() {
+    while (block_ != nullptr && pos_ >= block_->size()) {
+      if (!LoadBlock(block_index_ + 1)) return;
+      pos_ = 0;
+    }
+    if (block_ != nullptr && !block_->Decode(pos_, &e_)) Corrupt();
+  }
+  void Corrupt() {
+    status_ = Status::Corruption("segment " + std::to_string(r_->number()) + ": malformed block entry");
+    block_ = nullptr;
+  }
+
+  const SegmentReader* r_;
+  std::shared_ptr<const Block> block_;
+  size_t block_index_ = 0;
+  uint32_t pos_ = 0;
+  BlockEntry e_;
+  Status status_;
+};
+
+}  // namespace
+
+std::unique_ptr<InternalIterator> SegmentReader::NewIterator() const {
+  return std::make_unique<SegmentIterator>(this);
+}
+
+}  // namespace dbx

@@ -1,0 +1,62 @@
+// Reads one immutable segment file. Open() loads tier 4 — the sparse block index and the bloom
+// filter — into memory, so a point lookup costs at most one block read (usually a block-cache hit).
+// Thread-safe. Corrupt bytes yield Corruption, never a crash: Open over a memory file is a fuzzing
+// entry point.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "src/block.h"
+#include "src/block_cache.h"
+#include "src/bloom.h"
+#include "src/env.h"
+#include "src/internal_iterator.h"
+#include "src/segment_format.h"
+
+namespace dbx {
+
+class SegmentReader {
+ public:
+  /// `cache` may be null (no caching). `number` is the file number in the DB directory.
+  static Status Open(std::unique_ptr<RandomAccessFile> file, uint64_t number, std::shared_ptr<BlockCache> cache,
+                     std::shared_ptr<SegmentReader>* out);
+
+  /// The newest version of key with seq <= snapshot. On kValue, *value is set (if non-null);
+  /// *seq gets the version's sequence (if non-null).
+  Status Get(std::string_view key, uint64_t hash, uint64_t snapshot, Lookup* result, std::string* value,
+             uint64_t* seq) const;
+  /// Iterates every version in the segment.
+  std::unique_ptr<InternalIterator> NewIterator() const;
+
+  const SegmentMeta& meta() const { return meta_; }
+  uint64_t number() const { return number_; }
+  uint64_t file_size() const { return file_->Size(); }
+  size_t num_blocks() const { return index_.size(); }
+
+  /// Index of the first data block whose last key >= key (num_blocks() when none).
+  size_t FindBlock(std::string_view key) const;
+  /// Reads (through the cache) data block i.
+  Status ReadDataBlock(size_t i, std::shared_ptr<const Block>* out) const;
+
+ private:
+  struct IndexEntry {
+    std::string last_key;
+    BlockHandle handle;
+  };
+  SegmentReader() = default;
+  Status ReadRawBlock(const BlockHandle& h, std::string* out) const;
+
+  std::unique_ptr<RandomAccessFile> file_;
+  uint64_t number_ = 0;
+  uint64_t cache_id_ = 0;
+  std::shared_ptr<BlockCache> cache_;
+  std::vector<IndexEntry> index_;
+  BloomFilter bloom_;
+  SegmentMeta meta_;
+};
+
+}  // namespace dbx

@@ -1,0 +1,73 @@
+#include "src/segment_writer.h"
+
+#include "src/compression.h"
+#include "src/crc32c.h"
+#include "src/hash.h"
+#include "src/mem_table.h"
+
+namespace dbx {
+
+SegmentWriter::SegmentWriter(const Options& options, std::unique_ptr<WritableFile> file)
+    : compression_(options.compression),
+      block_size_(options.block_size),
+      file_(std::move(file)),
+      bloom_(options.bloom_bits_per_key) {}
+
+Status SegmentWriter::WriteStored(std::string_view payload, Compression type, BlockHandle* handle) {
+  handle->offset = file_->size();
+  handle->size = static_cast<uint32_t>(payload.size() + kBlockTrailer);
+  char trailer[kBlockTrailer];
+  trailer[0] = static_cast<char>(type);
+  uint32_t crc = crc32c::Extend(crc32c::Value(payload.data(), payload.size()), trailer, 1);
+  EncodeFixed32(trailer + 1, crc32c::Mask(crc));
+  DBX_RETURN_IF_ERROR(file_->Append(payload));
+  return file_->Append(std::string_view(trailer, kBlockTrailer));
+}
+
+void SegmentWriter::FlushBlock() {
+  if (block_.empty() || !status_.ok()) return;
+  std::string raw = block_.Finish();
+  BlockHandle h;
+  scratch_.clear();
+  if (compression_ != Compression::kNone && CompressBlock(compression_, raw, &scratch_)) {
+    status_ = WriteStored(scratch_, compression_, &h);
+  } else {
+    status_ = WriteStored(raw, Compression::kNone, &h);
+  }
+  PutLengthPrefixed(&index_, last_key_);
+  PutFixed64(&index_, h.offset);
+  PutFixed32(&index_, h.size);
+}
+
+void SegmentWriter::Add(std::string_view key, uint64_t tag, std::string_view value) {
+  bool new_key = meta_.entries == 0 || key != last_key_;
+  // Cut blocks only between keys, so that one block read answers a point lookup.
+  if (new_key && !block_.empty() && block_.EstimatedSize() >= block_size_) FlushBlock();
+  block_.Add(key, tag, value);
+  if (new_key) {
+    bloom_.AddHash(Hash64(key));
+    meta_.keys++;
+    if (meta_.entries == 0) meta_.smallest.assign(key);
+    last_key_.assign(key);
+  }
+  uint64_t seq = TagSeq(tag);
+  if (meta_.entries == 0 || seq < meta_.min_seq) meta_.min_seq = seq;
+  if (seq > meta_.max_seq) meta_.max_seq = seq;
+  meta_.entries++;
+}
+
+Status SegmentWriter::Finish() {
+  FlushBlock();
+  meta_.largest = last_key_;
+  SegmentFooter footer;
+  if (status_.ok()) status_ = WriteStored(bloom_.Finish(), Compression::kNone, &footer.filter);
+  if (status_.ok()) status_ = WriteStored(index_, Compression::kNone, &footer.index);
+  if (status_.ok()) status_ = WriteStored(meta_.Encode(), Compression::kNone, &footer.meta);
+  if (status_.ok()) status_ = file_->Append(footer.Encode());
+  if (status_.ok()) status_ = file_->Sync();
+  Status c = file_->Close();
+  if (status_.ok()) status_ = c;
+  return status_;
+}
+
+}  // namespace dbx

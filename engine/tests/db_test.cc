@@ -1,0 +1,264 @@
+// End-to-end behaviour of dbx::DB through its public API, tier by tier.
+#include "dbx/db.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+
+#include "tests/test_util.h"
+
+namespace dbx {
+namespace {
+
+std::string Key(int i) {
+  char buf[16];
+  std::snprintf(buf, sizeof(buf), "key_%08d", i);
+  return buf;
+}
+std::string Value(int i) { return "value_" + std::to_string(i) + "_data"; }
+
+class DBTest : public ::testing::TestWithParam<Durability> {
+ protected:
+  Options SmallOptions() {
+    Options o;
+    o.durability = GetParam();
+    o.delta_flush_entries = 100;
+    o.wos_flush_bytes = 64 << 10;
+    o.block_size = 256;
+    o.compaction_trigger = 3;
+    o.wal_sync_interval_ms = 5;
+    return o;
+  }
+  void Open(const Options& o) {
+    db_.reset();
+    ASSERT_TRUE(DB::Open(o, dir_.Sub("db"), &db_).ok());
+  }
+  std::string Get(const std::string& k, const Snapshot* snap = nullptr) {
+    ReadOptions ro;
+    ro.snapshot = snap;
+    std::string v;
+    Status s = db_->Get(ro, k, &v);
+    if (s.IsNotFound()) return "NOT_FOUND";
+    EXPECT_TRUE(s.ok()) << s.ToString();
+    return v;
+  }
+  std::map<std::string, std::string> ScanAll(const Snapshot* snap = nullptr) {
+    std::map<std::string, std::string> out;
+    ReadOptions ro;
+    ro.snapshot = snap;
+    std::string prev;
+    EXPECT_TRUE(db_->Scan(ro, {}, {}, 0, [&](std::string_view k, std::string_view v) {
+      EXPECT_TRUE(out.empty() || std::string(k) > prev);
+      prev.assign(k);
+      out.emplace(k, v);
+      return true;
+    }).ok());
+    return out;
+  }
+  uint64_t Count() {
+    uint64_t n = ~0ull;
+    EXPECT_TRUE(db_->Count(ReadOptions(), &n).ok());
+    return n;
+  }
+
+  test::TempDir dir_;
+  // Bulk writes in small batches: with Durability::kFull each commit costs an fsync.
+  void PutRange(int from, int to, int step, const std::string& value = {}) {
+    WriteBatch b;
+    for (int i = from; i < to; i += step) {
+      b.Put(Key(i), value.empty() ? Value(i) : value);
+      if (b.Count() == 50) {
+        ASSERT_TRUE(db_->Write(WriteOptions(), b).ok());
+        b.Clear();
+      }
+    }
+    ASSERT_TRUE(db_->Write(WriteOptions(), b).ok());
+  }
+
+  std::unique_ptr<DB> db_;
+};
+
+TEST_P(DBTest, PutGetDeleteAcrossAllTiers) {
+  Open(SmallOptions());
+  WriteOptions wo;
+  for (int i = 0; i < 300; ++i) ASSERT_TRUE(db_->Put(wo, Key(i), Value(i)).ok());
+  PutRange(300, 3000, 1);
+  for (int i = 0; i < 300; i += 3) ASSERT_TRUE(db_->Delete(wo, Key(i)).ok());
+  WriteBatch dels;
+  for (int i = 300; i < 3000; i += 3) dels.Delete(Key(i));
+  ASSERT_TRUE(db_->Write(wo, dels).ok());
+  PutRange(0, 3000, 7, "updated");
+  DbStats st = db_->GetStats();
+  EXPECT_GT(st.flushes + st.segments + st.wos_entries + st.frozen_deltas, 0u);
+  auto check = [&] {
+    uint64_t live = 0;
+    for (int i = 0; i < 3000; ++i) {
+      std::string want = i % 7 == 0 ? "updated" : i % 3 == 0 ? "NOT_FOUND" : Value(i);
+      ASSERT_EQ(Get(Key(i)), want) << i;
+      live += want != "NOT_FOUND";
+    }
+    EXPECT_EQ(Count(), live);
+    EXPECT_EQ(ScanAll().size(), live);
+  };
+  check();
+  ASSERT_TRUE(db_->Flush().ok());
+  EXPECT_GE(db_->GetStats().segments, 1u);
+  EXPECT_EQ(db_->GetStats().delta_entries, 0u);
+  check();
+  ASSERT_TRUE(db_->Compact().ok());
+  EXPECT_EQ(db_->GetStats().segments, 1u);
+  check();
+  ASSERT_TRUE(db_->Close().ok());
+  Open(SmallOptions());
+  check();
+}
+
+TEST_P(DBTest, ReopenWithoutCloseRecoversFromWal) {
+  if (GetParam() == Durability::kNone) GTEST_SKIP() << "no WAL without durability";
+  Options o = SmallOptions();
+  o.delta_flush_entries = 1000000;  // keep everything in the delta store: only the WAL has it
+  Open(o);
+  for (int i = 0; i < 20; ++i) ASSERT_TRUE(db_->Put(WriteOptions(), Key(i), Value(i)).ok());
+  PutRange(20, 500, 1);
+  ASSERT_TRUE(db_->Delete(WriteOptions(), Key(7)).ok());
+  // Simulate a crash: leak the DB object (no Close, no flush), release only the directory lock by
+  // opening a copy of the files elsewhere.
+  std::string copy = dir_.Sub("copy");
+  ASSERT_EQ(std::system(("cp -r " + dir_.Sub("db") + " " + copy).c_str()), 0);
+  std::unique_ptr<DB> db2;
+  ASSERT_TRUE(DB::Open(o, copy, &db2).ok());
+  std::string v;
+  for (int i = 0; i < 500; ++i) {
+    Status s = db2->Get(ReadOptions(), Key(i), &v);
+    if (i == 7) {
+      EXPECT_TRUE(s.IsNotFound());
+    } else {
+      ASSERT_TRUE(s.ok()) << i;
+      EXPECT_EQ(v, Value(i));
+    }
+  }
+  uint64_t n;
+  ASSERT_TRUE(db2->Count(ReadOptions(), &n).ok());
+  EXPECT_EQ(n, 499u);
+}
+
+TEST_P(DBTest, SnapshotsSeeAConsistentPast) {
+  Open(SmallOptions());
+  WriteOptions wo;
+  ASSERT_TRUE(db_->Put(wo, "a", "1").ok());
+  ASSERT_TRUE(db_->Put(wo, "b", "1").ok());
+  const Snapshot* s1 = db_->GetSnapshot();
+  ASSERT_TRUE(db_->Put(wo, "a", "2").ok());
+  ASSERT_TRUE(db_->Delete(wo, "b").ok());
+  ASSERT_TRUE(db_->Put(wo, "c", "2").ok());
+  PutRange(0, 2000, 1);  // push the old versions through the tiers
+  ASSERT_TRUE(db_->Flush().ok());
+  ASSERT_TRUE(db_->Compact().ok());
+  EXPECT_EQ(Get("a", s1), "1");
+  EXPECT_EQ(Get("b", s1), "1");
+  EXPECT_EQ(Get("c", s1), "NOT_FOUND");
+  EXPECT_EQ(Get("a"), "2");
+  EXPECT_EQ(Get("b"), "NOT_FOUND");
+  auto old = ScanAll(s1);
+  EXPECT_EQ(old.size(), 2u);
+  uint64_t n;
+  ReadOptions ro;
+  ro.snapshot = s1;
+  ASSERT_TRUE(db_->Count(ro, &n).ok());
+  EXPECT_EQ(n, 2u);
+  db_->ReleaseSnapshot(s1);
+  ASSERT_TRUE(db_->Compact().ok());
+  EXPECT_EQ(Get("a"), "2");
+  EXPECT_EQ(Count(), 2002u);
+}
+
+TEST_P(DBTest, IteratorAndBoundedScans) {
+  Open(SmallOptions());
+  WriteBatch b;
+  for (int i = 0; i < 1000; ++i) b.Put(Key(i), Value(i));
+  ASSERT_TRUE(db_->Write(WriteOptions(), b).ok());
+  b.Clear();
+  for (int i = 0; i < 1000; i += 2) b.Delete(Key(i));
+  ASSERT_TRUE(db_->Write(WriteOptions(), b).ok());
+  for (int pass = 0; pass < 3; ++pass) {  // merged, then columnar cache, then after a flush
+    auto it = db_->NewIterator(ReadOptions());
+    it->Seek(Key(100));
+    ASSERT_TRUE(it->Valid());
+    EXPECT_EQ(it->key(), Key(101));
+    int n = 0;
+    for (; it->Valid(); it->Next()) ++n;
+    EXPECT_EQ(n, 450);
+    EXPECT_TRUE(it->status().ok());
+    it.reset();
+    std::vector<std::string> keys;
+    ASSERT_TRUE(db_->Scan(ReadOptions(), Key(10), Key(20), 0, [&](std::string_view k, std::string_view) {
+      keys.emplace_back(k);
+      return true;
+    }).ok());
+    EXPECT_EQ(keys, (std::vector<std::string>{Key(11), Key(13), Key(15), Key(17), Key(19)}));
+    keys.clear();
+    ASSERT_TRUE(db_->Scan(ReadOptions(), Key(990), {}, 3, [&](std::string_view k, std::string_view) {
+      keys.emplace_back(k);
+      return true;
+    }).ok());
+    EXPECT_EQ(keys, (std::vector<std::string>{Key(991), Key(993), Key(995)}));
+    EXPECT_EQ(ScanAll().size(), 500u);  // builds the columnar cache on the first pass
+    if (pass == 1) {
+      ASSERT_TRUE(db_->Flush().ok());
+    }
+  }
+  EXPECT_GE(db_->GetStats().columnar_cache_builds, 1u);
+}
+
+TEST_P(DBTest, ColumnarCacheIsInvalidatedByWrites) {
+  Open(SmallOptions());
+  ASSERT_TRUE(db_->Put(WriteOptions(), "a", "1").ok());
+  EXPECT_EQ(ScanAll().size(), 1u);
+  EXPECT_EQ(ScanAll().size(), 1u);
+  uint64_t builds = db_->GetStats().columnar_cache_builds;
+  ASSERT_TRUE(db_->Put(WriteOptions(), "b", "2").ok());
+  auto all = ScanAll();
+  EXPECT_EQ(all.size(), 2u);
+  EXPECT_EQ(all["b"], "2");
+  EXPECT_EQ(db_->GetStats().columnar_cache_builds, builds + 1);
+  ASSERT_TRUE(db_->Delete(WriteOptions(), "a").ok());
+  EXPECT_EQ(ScanAll().size(), 1u);
+}
+
+TEST_P(DBTest, ErrorsAreStatuses) {
+  Options o = SmallOptions();
+  o.create_if_missing = false;
+  std::unique_ptr<DB> db;
+  EXPECT_TRUE(DB::Open(o, dir_.Sub("missing"), &db).IsInvalidArgument());
+  Open(SmallOptions());
+  std::unique_ptr<DB> second;
+  EXPECT_TRUE(DB::Open(SmallOptions(), dir_.Sub("db"), &second).IsBusy());
+  ASSERT_TRUE(db_->Put(WriteOptions(), "k", "v").ok());
+  ASSERT_TRUE(db_->Close().ok());
+  EXPECT_TRUE(db_->Close().IsInvalidArgument());
+  EXPECT_TRUE(db_->Put(WriteOptions(), "k", "v").IsInvalidArgument());
+  o = SmallOptions();
+  o.error_if_exists = true;
+  EXPECT_TRUE(DB::Open(o, dir_.Sub("db"), &db).IsInvalidArgument());
+}
+
+TEST_P(DBTest, EmptyValuesAndBinaryKeys) {
+  Open(SmallOptions());
+  std::string bin("a\0b\xff", 4);
+  ASSERT_TRUE(db_->Put(WriteOptions(), bin, "").ok());
+  ASSERT_TRUE(db_->Put(WriteOptions(), "", "empty key").ok());
+  EXPECT_EQ(Get(bin), "");
+  EXPECT_EQ(Get(""), "empty key");
+  ASSERT_TRUE(db_->Close().ok());
+  Open(SmallOptions());
+  EXPECT_EQ(Get(bin), "");
+  EXPECT_EQ(Get(""), "empty key");
+  EXPECT_EQ(Count(), 2u);
+}
+
+INSTANTIATE_TEST_SUITE_P(Durabilities, DBTest,
+                         ::testing::Values(Durability::kNone, Durability::kNormal, Durability::kFull),
+                         [](const auto& info) { return std::string(DurabilityName(info.param)); });
+
+}  // namespace
+}  // namespace dbx

@@ -1,0 +1,34 @@
+// Helpers shared by the engine tests: a fresh temporary directory per test.
+#pragma once
+
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+
+#include <gtest/gtest.h>
+
+namespace dbx::test {
+
+/// A new empty directory under $TMPDIR (or /tmp), removed when the object dies.
+class TempDir {
+ public:
+  TempDir() {
+    const char* base = std::getenv("TMPDIR");
+    std::string tmpl = std::string(base != nullptr ? base : "/tmp") + "/dbx_test_XXXXXX";
+    char* p = ::mkdtemp(tmpl.data());
+    if (p == nullptr) ADD_FAILURE() << "mkdtemp failed";
+    path_ = tmpl;
+  }
+  ~TempDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path_, ec);
+  }
+  const std::string& path() const { return path_; }
+  /// A subdirectory name that does not exist yet.
+  std::string Sub(const std::string& name) const { return path_ + "/" + name; }
+
+ private:
+  std::string path_;
+};
+
+}  // namespace dbx::test
