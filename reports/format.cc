@@ -110,6 +110,8 @@ std::string FormatCount(double value) {
   return sign + WithThousandsSeparators(fmt::format("{:.0f}", v));
 }
 
+std::string FormatInteger(uint64_t value) { return WithThousandsSeparators(std::to_string(value)); }
+
 std::string FormatPercent(double fraction, int decimals) {
   std::string special;
   if (FormatSpecial(fraction, &special)) return special;

@@ -2,6 +2,7 @@
 // reads the same everywhere. Pure functions of their arguments; locale-independent.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -26,6 +27,9 @@ std::string FormatThroughput(double elements_per_second, int significant_digits 
 /// Values below 100 in magnitude keep 3 significant digits instead ("42.5", "0.123"), since rounding
 /// them to an integer would lose the number. NaN and infinities as in FormatDuration.
 std::string FormatCount(double value);
+
+/// An integer with thousands separators: 100000 -> "100,000".
+std::string FormatInteger(uint64_t value);
 
 /// A fraction as a percentage: FormatPercent(0.03) == "3.00%".
 std::string FormatPercent(double fraction, int decimals = 2);

@@ -60,6 +60,13 @@ TEST(FormatCount, ThousandsSeparators) {
   EXPECT_EQ(FormatCount(std::numeric_limits<double>::quiet_NaN()), "NaN");
 }
 
+TEST(FormatInteger, ThousandsSeparators) {
+  EXPECT_EQ(FormatInteger(0), "0");
+  EXPECT_EQ(FormatInteger(999), "999");
+  EXPECT_EQ(FormatInteger(100000), "100,000");
+  EXPECT_EQ(FormatInteger(18446744073709551615ull), "18,446,744,073,709,551,615");
+}
+
 TEST(FormatPercent, Decimals) {
   EXPECT_EQ(FormatPercent(0.03), "3.00%");
   EXPECT_EQ(FormatPercent(0.12345, 1), "12.3%");

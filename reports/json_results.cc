@@ -50,7 +50,9 @@ Json ContextToJson(const RunContext& c) {
                 {"sample_count", s.sample_count},
                 {"bootstrap_resamples", s.bootstrap_resamples},
                 {"confidence_level", Number(s.confidence_level)},
-                {"seed", s.seed}};
+                {"seed", s.seed},
+                {"forced_sampling_mode",
+                 s.forced_sampling_mode ? Json(SamplingModeName(*s.forced_sampling_mode)) : Json(nullptr)}};
   return Json{{"date_utc", c.date_utc},
               {"host_name", c.host_name},
               {"cpu_model", c.cpu_model},
@@ -96,6 +98,7 @@ Json BenchmarkToJson(const BenchmarkResult& b) {
               {"warmup", Json{{"iterations", b.warmup_iterations}, {"total_ns", Number(b.warmup_ns)}}},
               {"elements_per_iteration", b.elements_per_iteration},
               {"samples", std::move(samples)},
+              {"sampling_notes", b.sampling_notes},
               {"estimates", std::move(estimates)},
               {"outliers", std::move(outliers)},
               {"throughput", IntervalToJson(b.throughput)},
@@ -216,6 +219,15 @@ Status GetKeyValues(const Json& obj, const std::string& path, std::string_view k
   return Status::Ok();
 }
 
+Status ParseSamplingMode(const Json& j, const std::string& path, SamplingMode* out) {
+  if (!j.is_string()) return TypeError(path, "\"linear\" or \"flat\"", j);
+  const std::string& s = j.get_ref<const std::string&>();
+  if (s == "linear") *out = SamplingMode::kLinear;
+  else if (s == "flat") *out = SamplingMode::kFlat;
+  else return Status::InvalidArgument(fmt::format("{}: expected \"linear\" or \"flat\", got \"{}\"", path, s));
+  return Status::Ok();
+}
+
 Status IntervalFromJson(const Json& j, const std::string& path, Interval* out) {
   DBXB_RETURN_IF_ERROR(AsObject(j, path));
   DBXB_RETURN_IF_ERROR(GetDouble(j, path, "point", &out->point));
@@ -237,7 +249,16 @@ Status SamplingFromJson(const Json& j, const std::string& path, SamplingConfig* 
   DBXB_RETURN_IF_ERROR(GetUint(j, path, "sample_count", &s->sample_count));
   DBXB_RETURN_IF_ERROR(GetUint(j, path, "bootstrap_resamples", &s->bootstrap_resamples));
   DBXB_RETURN_IF_ERROR(GetDouble(j, path, "confidence_level", &s->confidence_level));
-  return GetUint(j, path, "seed", &s->seed);
+  DBXB_RETURN_IF_ERROR(GetUint(j, path, "seed", &s->seed));
+  const Json* forced;
+  DBXB_RETURN_IF_ERROR(Find(j, path, "forced_sampling_mode", true, &forced));
+  s->forced_sampling_mode.reset();
+  if (forced != nullptr && !forced->is_null()) {
+    SamplingMode mode;
+    DBXB_RETURN_IF_ERROR(ParseSamplingMode(*forced, Member(path, "forced_sampling_mode"), &mode));
+    s->forced_sampling_mode = mode;
+  }
+  return Status::Ok();
 }
 
 Status ContextFromJson(const Json& j, const std::string& path, RunContext* c) {
@@ -318,11 +339,9 @@ Status BenchmarkFromJson(const Json& j, const std::string& path, BenchmarkResult
   DBXB_RETURN_IF_ERROR(GetString(j, path, "engine", &b->engine));
   DBXB_RETURN_IF_ERROR(GetKeyValues(j, path, "parameters", &b->parameters));
   DBXB_RETURN_IF_ERROR(GetKeyValues(j, path, "engine_settings", &b->engine_settings));
-  std::string mode;
-  DBXB_RETURN_IF_ERROR(GetString(j, path, "sampling_mode", &mode));
-  if (mode == "linear") b->sampling_mode = SamplingMode::kLinear;
-  else if (mode == "flat") b->sampling_mode = SamplingMode::kFlat;
-  else return Status::InvalidArgument(fmt::format("{}: expected \"linear\" or \"flat\", got \"{}\"", Member(path, "sampling_mode"), mode));
+  const Json* mode;
+  DBXB_RETURN_IF_ERROR(Find(j, path, "sampling_mode", false, &mode));
+  DBXB_RETURN_IF_ERROR(ParseSamplingMode(*mode, Member(path, "sampling_mode"), &b->sampling_mode));
   const Json* warmup;
   DBXB_RETURN_IF_ERROR(GetObject(j, path, "warmup", &warmup));
   DBXB_RETURN_IF_ERROR(GetUint(*warmup, Member(path, "warmup"), "iterations", &b->warmup_iterations));
@@ -339,6 +358,14 @@ Status BenchmarkFromJson(const Json& j, const std::string& path, BenchmarkResult
     DBXB_RETURN_IF_ERROR(GetUint(s, here, "iterations", &sample.iterations));
     DBXB_RETURN_IF_ERROR(GetDouble(s, here, "total_ns", &sample.total_ns));
     b->samples.push_back(sample);
+  }
+  const Json* notes;
+  DBXB_RETURN_IF_ERROR(GetArray(j, path, "sampling_notes", &notes));
+  b->sampling_notes.clear();
+  for (size_t i = 0; i < notes->size(); ++i) {
+    const Json& note = (*notes)[i];
+    if (!note.is_string()) return TypeError(Element(Member(path, "sampling_notes"), i), "string", note);
+    b->sampling_notes.push_back(note.get<std::string>());
   }
   const Json* estimates;
   DBXB_RETURN_IF_ERROR(Find(j, path, "estimates", false, &estimates));

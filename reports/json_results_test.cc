@@ -165,7 +165,7 @@ TEST(JsonResults, EveryWrongTypeIsNamedByItsPath) {
 
 TEST(JsonResults, EveryMissingRequiredFieldIsNamed) {
   const Json good = ToJson(testdata::SampleRunResults());
-  const std::set<std::string> optional = {"slope", "harness_overhead_ns_per_op"};
+  const std::set<std::string> optional = {"slope", "harness_overhead_ns_per_op", "forced_sampling_mode"};
   const std::set<std::string> free_form = {"parameters", "engine_settings", "configuration"};
   int checked = 0;
   // Walk every object of the document that has a fixed set of fields.
@@ -204,6 +204,19 @@ TEST(JsonResults, OptionalFieldsMayBeNullOrAbsent) {
   EXPECT_FALSE(out.benchmarks[4].estimates.slope.has_value());
   EXPECT_FALSE(out.context.harness_overhead_ns_per_op.has_value());
   EXPECT_EQ(ToJson(out)["benchmarks"][0]["estimates"]["slope"], nullptr);
+}
+
+TEST(JsonResults, ForcedSamplingModeRoundTrips) {
+  RunResults in = testdata::SampleRunResults();
+  in.context.sampling.forced_sampling_mode = SamplingMode::kFlat;
+  Json j = ToJson(in);
+  EXPECT_EQ(j["context"]["sampling"]["forced_sampling_mode"], "flat");
+  RunResults out;
+  ASSERT_TRUE(FromJson(j, &out).ok());
+  EXPECT_TRUE(out == in);
+  j["context"]["sampling"]["forced_sampling_mode"] = "auto";
+  EXPECT_EQ(FromJson(j, &out).message(),
+            "context.sampling.forced_sampling_mode: expected \"linear\" or \"flat\", got \"auto\"");
 }
 
 TEST(JsonResults, UnknownFieldsAreIgnored) {
