@@ -53,6 +53,8 @@ ZipfianRanks::ZipfianRanks(uint64_t items, double theta, double zeta_items)
       zeta_n_(zeta_items) {
   assert(items >= 1);
   assert(theta > 0 && theta < 1);
+  const double rounded = std::round(alpha_);
+  int_alpha_ = std::fabs(alpha_ - rounded) < 1e-9 * alpha_ && rounded <= 1024 ? static_cast<unsigned>(rounded) : 0;
   UpdateEta();
 }
 

@@ -3,6 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <vector>
+
+#include "workloads/prng.h"
 
 namespace dbxb {
 namespace {
@@ -16,7 +19,7 @@ double NaiveZeta(uint64_t from, uint64_t to, double theta) {
 TEST(ZetaTest, EulerMaclaurinAgreesWithTermByTermSummation) {
   // Spans above 131,072 terms take the Euler-Maclaurin path.
   for (double theta : {0.99, 0.5}) {
-    for (auto [from, to] : {std::pair<uint64_t, uint64_t>{0, 1000}, {0, 300'000}, {70'000, 250'000}, {5, 150'000}}) {
+    for (auto [from, to] : {std::pair<uint64_t, uint64_t>{0, 1000}, {0, 200'000}, {70'000, 210'000}, {5, 140'000}}) {
       const double want = NaiveZeta(from, to, theta);
       EXPECT_NEAR(ZetaRange(from, to, theta), want, 1e-12 * want) << theta << " " << from << ".." << to;
     }
@@ -82,6 +85,46 @@ TEST(ZipfianRanksTest, GrowingOneItemAtATimeEqualsBuildingForTheNewCount) {
   grown.Resize(500);  // shrinking recomputes
   EXPECT_NEAR(grown.zeta(), Zeta(500, 0.99), 1e-12);
   EXPECT_EQ(grown.items(), 500u);
+}
+
+TEST(ZipfianRanksTest, IntegerPowerPathAgreesWithPow) {
+  // theta = 0.99 takes the repeated-squaring path; recompute each rank with pow() as YCSB does.
+  ZipfianRanks z(10'000'000);
+  const double zeta = z.zeta(), theta = 0.99, alpha = 1 / (1 - theta), n = 1e7;
+  const double eta = (1 - std::pow(2.0 / n, 1 - theta)) / (1 - (1 + std::pow(0.5, theta)) / zeta);
+  Xoshiro256 rng(5);
+  int differ = 0;
+  for (int i = 0; i < 200000; ++i) {
+    const double u = rng.NextDouble();
+    if (u * zeta < 1 + std::pow(0.5, theta)) continue;
+    const auto want = static_cast<uint64_t>(n * std::pow(eta * u - eta + 1, alpha));
+    const uint64_t got = z.Rank(u);
+    ASSERT_LE(got > want ? got - want : want - got, 1u) << u;
+    differ += got != want;
+  }
+  EXPECT_LE(differ, 5);  // only draws within ~1e-14 of a rank boundary may move
+}
+
+// Samples `z` and checks the counts of ranks 0..49 (and the rest as one cell) by chi-square.
+void ExpectSamplesFit(const ZipfianRanks& z, uint64_t seed) {
+  constexpr int kCells = 50, kSamples = 500000;
+  std::vector<double> counts(kCells + 1, 0);
+  Xoshiro256 rng(seed);
+  for (int i = 0; i < kSamples; ++i) ++counts[std::min<uint64_t>(z.Rank(rng.NextDouble()), kCells)];
+  double chi2 = 0, rest = 1;
+  for (int r = 0; r <= kCells; ++r) {
+    const double p = r < kCells ? z.RankProbability(r) : rest;
+    rest -= p;
+    const double d = counts[r] - p * kSamples;
+    chi2 += d * d / (p * kSamples);
+  }
+  EXPECT_LT(std::fabs(chi2 - kCells), 5 * std::sqrt(2.0 * kCells)) << "theta " << z.theta() << " chi2 " << chi2;
+}
+
+TEST(ZipfianRanksTest, OtherThetasSampleTheirDistribution) {
+  ExpectSamplesFit(ZipfianRanks(100000, 0.5), 1);   // alpha = 2: repeated squaring
+  ExpectSamplesFit(ZipfianRanks(100000, 0.7), 2);   // alpha = 3.33...: pow()
+  ExpectSamplesFit(ZipfianRanks(100000, 0.99), 3);
 }
 
 }  // namespace
