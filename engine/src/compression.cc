@@ -8,7 +8,21 @@
 namespace dbx {
 namespace {
 constexpr uint64_t kMaxBlockBytes = 64u << 20;  // a sanity bound for decoded sizes
+
+// zstd contexts are expensive to create (they allocate and clear large tables): one per thread.
+struct ZstdContexts {
+  ZSTD_CCtx* c = ZSTD_createCCtx();
+  ZSTD_DCtx* d = ZSTD_createDCtx();
+  ~ZstdContexts() {
+    ZSTD_freeCCtx(c);
+    ZSTD_freeDCtx(d);
+  }
+};
+ZstdContexts& Zstd() {
+  thread_local ZstdContexts ctx;
+  return ctx;
 }
+}  // namespace
 
 const char* CompressionName(Compression c) {
   switch (c) {
@@ -35,7 +49,7 @@ bool CompressBlock(Compression type, std::string_view raw, std::string* out) {
   } else if (type == Compression::kZstd) {
     size_t bound = ZSTD_compressBound(raw.size());
     out->resize(at + header + bound);
-    size_t n = ZSTD_compress(out->data() + at + header, bound, raw.data(), raw.size(), 3);
+    size_t n = ZSTD_compressCCtx(Zstd().c, out->data() + at + header, bound, raw.data(), raw.size(), 3);
     if (ZSTD_isError(n)) {
       out->resize(at);
       return false;
@@ -64,7 +78,7 @@ Status UncompressBlock(Compression type, std::string_view stored, std::string* o
     return Status::Ok();
   }
   if (type == Compression::kZstd) {
-    size_t n = ZSTD_decompress(out->data(), raw_size, stored.data(), stored.size());
+    size_t n = ZSTD_decompressDCtx(Zstd().d, out->data(), raw_size, stored.data(), stored.size());
     if (ZSTD_isError(n) || n != raw_size) return Status::Corruption("bad zstd block");
     return Status::Ok();
   }

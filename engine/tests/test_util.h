@@ -9,11 +9,15 @@
 
 namespace dbx::test {
 
-/// A new empty directory under $TMPDIR (or /tmp), removed when the object dies.
+/// A new empty directory, removed when the object dies: under $DBX_TEST_DIR if set, else /dev/shm
+/// when present (fsync is free on tmpfs, which keeps flush-heavy tests fast; the crash tests kill
+/// processes, not the machine, so tmpfs keeps their semantics), else $TMPDIR or /tmp.
 class TempDir {
  public:
   TempDir() {
-    const char* base = std::getenv("TMPDIR");
+    const char* base = std::getenv("DBX_TEST_DIR");
+    if (base == nullptr && std::filesystem::is_directory("/dev/shm")) base = "/dev/shm";
+    if (base == nullptr) base = std::getenv("TMPDIR");
     std::string tmpl = std::string(base != nullptr ? base : "/tmp") + "/dbx_test_XXXXXX";
     char* p = ::mkdtemp(tmpl.data());
     if (p == nullptr) ADD_FAILURE() << "mkdtemp failed";
