@@ -147,6 +147,12 @@ constexpr std::array<std::string_view, 5> kRequestDistributions = {"uniform", "z
 
 Status ReadProperties(const PropertyReader& r, YcsbWorkload* w) {
   DBXB_RETURN_IF_ERROR(r.String("workload", &w->workload_class));
+  // Old files name the class by its pre-2018 package (com.yahoo.ycsb); both mean CoreWorkload.
+  if (w->workload_class != "site.ycsb.workloads.CoreWorkload" &&
+      w->workload_class != "com.yahoo.ycsb.workloads.CoreWorkload")
+    return r.Error("workload", fmt::format("workload: '{}' is not YCSB's CoreWorkload, the only workload class "
+                                           "dbx-bench implements",
+                                           w->workload_class));
   DBXB_RETURN_IF_ERROR(r.U64("recordcount", &w->record_count));
   DBXB_RETURN_IF_ERROR(r.U64("operationcount", &w->operation_count));
   DBXB_RETURN_IF_ERROR(r.Fraction("readproportion", &w->read_proportion));

@@ -8,7 +8,8 @@
 //  - the five operation proportions must sum to 1 within 1e-6. YCSB silently rescales them by their
 //    sum, so a typo such as readproportion=0.5 with updateproportion=0.6 would run a 45/55 mix that
 //    nobody asked for; 1e-6 still accepts decimal renderings such as 0.333333 three times;
-//  - distributions must be ones dbx-bench implements (exponential and histogram are refused by name);
+//  - distributions must be ones dbx-bench implements (exponential and histogram are refused by name),
+//    and the workload class must be CoreWorkload;
 //  - combinations YCSB rejects or mishandles (insertstart + insertcount > recordcount, scans with
 //    maxscanlength < 1 or minscanlength > maxscanlength, dataintegrity without constant field lengths).
 // Property names are case-sensitive, as in Java. Properties that are not CoreWorkload's (e.g. YCSB
@@ -32,7 +33,9 @@ struct YcsbWorkload {
   enum class InsertOrder { kHashed, kOrdered };
 
   std::string source;  ///< the file (or source name) it was read from
-  std::string workload_class = "site.ycsb.workloads.CoreWorkload";  ///< `workload`, recorded as given
+  /// `workload`, recorded as given: site.ycsb.workloads.CoreWorkload or its old name
+  /// com.yahoo.ycsb.workloads.CoreWorkload (any other class is refused).
+  std::string workload_class = "site.ycsb.workloads.CoreWorkload";
 
   uint64_t record_count = 0;     ///< `recordcount`: records loaded; at least 1
   uint64_t operation_count = 0;  ///< `operationcount`: 0 (YCSB's default) means not bounded by count

@@ -261,6 +261,12 @@ TEST(YcsbWorkloadTest, MoreValidation) {
             "v:3: hotspotdatafraction: a hotspot distribution needs a hot set above 0");
   EXPECT_EQ(err("recordcount=10\ninsertorder=random"), "v:2: insertorder: unknown value 'random' (supported: hashed, ordered)");
   EXPECT_EQ(err("recordcount=10\nzeropadding=0"), "v:2: zeropadding: must be at least 1");
+  EXPECT_EQ(err("recordcount=10\nworkload=site.ycsb.workloads.TimeSeriesWorkload"),
+            "v:2: workload: 'site.ycsb.workloads.TimeSeriesWorkload' is not YCSB's CoreWorkload, the only workload "
+            "class dbx-bench implements");
+  auto old_name = ParseYcsbWorkload("recordcount=10\nworkload=com.yahoo.ycsb.workloads.CoreWorkload", "v");
+  ASSERT_TRUE(old_name.ok());
+  EXPECT_EQ(old_name.value().workload_class, "com.yahoo.ycsb.workloads.CoreWorkload");
   // Scan settings do not matter when there are no scans (YCSB's defaults, e.g. maxscanlength=0, pass).
   EXPECT_TRUE(ParseYcsbWorkload("recordcount=10\nmaxscanlength=0", "v").ok());
 }

@@ -7,6 +7,9 @@
 // as in a closed-loop worker.
 #include <benchmark/benchmark.h>
 #include <time.h>
+#if defined(__x86_64__)
+#include <x86intrin.h>
+#endif
 
 #include <chrono>
 #include <cstdint>
@@ -43,6 +46,15 @@ void BM_ClockGettimeMonotonic(benchmark::State& state) {
   for (auto _ : state) benchmark::DoNotOptimize(MonotonicNowNs());
 }
 BENCHMARK(BM_ClockGettimeMonotonic);
+
+#if defined(__x86_64__)
+// For reference only: the raw time-stamp counter, the floor under any clock read. Using it would need
+// calibration to nanoseconds and trust in an invariant, synchronised TSC; the runner does not.
+void BM_RdtscReference(benchmark::State& state) {
+  for (auto _ : state) benchmark::DoNotOptimize(__rdtsc());
+}
+BENCHMARK(BM_RdtscReference);
+#endif
 
 // Latencies spread over 100 ns .. 10 ms, precomputed so that only Record() is measured.
 std::vector<uint64_t> SampleLatencies() {
