@@ -94,6 +94,7 @@ int Main(int argc, char** argv) {
   run_cmd->add_option("--warmup", run.warmup, "Warm-up time (default 3s)");
   run_cmd->add_option("--measurement", run.measurement, "Measurement time (default 5s)");
   run_cmd->add_option("--samples", run.samples, "Samples per benchmark (default 100, at least 10)");
+  run_cmd->add_option("--sampling", run.sampling_mode, "auto | linear | flat (default auto, as Criterion)");
   run_cmd->add_option("--resamples", run.resamples, "Bootstrap resamples (default 100000)");
   run_cmd->add_flag("--no-overhead", run.no_overhead, "Skip measuring the harness overhead with the null adapter");
 

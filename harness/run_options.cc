@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <ctime>
 
 #include "harness/units.h"
 #include "workloads/micro_suite.h"
@@ -49,6 +50,16 @@ Status DurationOption(std::string_view option, const std::string& text, double m
   if (v < min) return Status::InvalidArgument(fmt::format("--{}: '{}' is shorter than {} s", option, text, min));
   *out = v;
   return Status::Ok();
+}
+
+// results/<UTC time>: a new directory per run, so that no earlier result is overwritten by default.
+std::string DefaultOutDir() {
+  std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y%m%dT%H%M%SZ", &tm);
+  return std::string("results/") + buf;
 }
 
 }  // namespace
@@ -129,7 +140,18 @@ Status ValidateRunArgs(const RunArgs& args, const AdapterRegistry& registry, Run
     if (!found)
       return Status::InvalidArgument(fmt::format("--baseline: engine '{}' is not among --engines", args.baseline));
   }
-  p.baseline = args.baseline.empty() ? p.engines.front()->name : args.baseline;
+  if (args.baseline.empty()) {
+    // The first real engine: comparing against the null adapter says nothing about engines.
+    p.baseline = p.engines.front()->name;
+    for (const auto* f : p.engines) {
+      if (f->name != "null") {
+        p.baseline = f->name;
+        break;
+      }
+    }
+  } else {
+    p.baseline = args.baseline;
+  }
 
   // Sampling: Criterion's defaults, --quick shortens them, explicit options override both.
   SamplingConfig& s = p.sampling;
@@ -144,9 +166,14 @@ Status ValidateRunArgs(const RunArgs& args, const AdapterRegistry& registry, Run
   if (!args.samples.empty()) DBXB_RETURN_IF_ERROR(CountOption("samples", args.samples, 10, 100000, &s.sample_count));
   if (!args.resamples.empty())
     DBXB_RETURN_IF_ERROR(CountOption("resamples", args.resamples, 1000, 10000000, &s.bootstrap_resamples));
+  if (!args.sampling_mode.empty() && args.sampling_mode != "auto") {
+    if (args.sampling_mode == "linear") s.forced_sampling_mode = SamplingMode::kLinear;
+    else if (args.sampling_mode == "flat") s.forced_sampling_mode = SamplingMode::kFlat;
+    else return Status::InvalidArgument(fmt::format("--sampling: '{}' is not one of auto, linear, flat", args.sampling_mode));
+  }
   s.seed = p.seed;
 
-  p.out_dir = args.out_dir;
+  p.out_dir = args.out_dir.empty() ? DefaultOutDir() : args.out_dir;
   p.data_dir = args.data_dir;
   p.measure_overhead = !args.no_overhead;
 
@@ -166,6 +193,7 @@ Status ValidateRunArgs(const RunArgs& args, const AdapterRegistry& registry, Run
       {"measurement_seconds", fmt::format("{}", s.measurement_seconds)},
       {"samples", std::to_string(s.sample_count)},
       {"bootstrap_resamples", std::to_string(s.bootstrap_resamples)},
+      {"sampling_mode", args.sampling_mode.empty() ? "auto" : args.sampling_mode},
       {"confidence_level", fmt::format("{}", s.confidence_level)},
   };
   *plan = std::move(p);

@@ -1,9 +1,251 @@
 #include "harness/runner.h"
 
-namespace dbxb {
+#include <stdlib.h>
+#include <unistd.h>
 
-// Being written: the sampler, statistics and reporters land first.
-Status ExecutePlan(const RunPlan&, const RunEnvironment&, RunResults*) { return Status::NotSupported("run: not built yet"); }
-Status WriteOutputs(const RunPlan&, const RunResults&) { return Status::NotSupported("run: not built yet"); }
+#include <filesystem>
+#include <fmt/format.h>
+#include <fstream>
+#include <sstream>
+
+#include "harness/context.h"
+#include "harness/sampler.h"
+#include "reports/atomic_file.h"
+#include "reports/console_reporter.h"
+#include "reports/estimates.h"
+#include "reports/gbench_reporter.h"
+#include "reports/json_results.h"
+#include "reports/markdown_reporter.h"
+#include "workloads/micro_suite.h"
+
+namespace dbxb {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr const char* kOwnedMarker = ".dbx-bench-owned";
+
+// Drives a MicroBenchmark as a sampler Routine: only RunIteration is timed.
+class MicroRoutine final : public Routine {
+ public:
+  explicit MicroRoutine(MicroBenchmark* bench) : bench_(bench) {}
+
+  Status Run(uint64_t iterations, double* elapsed_ns) override {
+    Stopwatch watch;
+    if (!bench_->fresh_state_per_iteration()) {
+      watch.Start();
+      for (uint64_t i = 0; i < iterations; ++i) DBXB_RETURN_IF_ERROR(bench_->RunIteration());
+      watch.AddElapsedTo(elapsed_ns);
+      return Status::Ok();
+    }
+    for (uint64_t i = 0; i < iterations; ++i) {
+      DBXB_RETURN_IF_ERROR(bench_->PrepareIteration());
+      watch.Start();
+      Status st = bench_->RunIteration();
+      watch.AddElapsedTo(elapsed_ns);
+      Status finished = bench_->FinishIteration();
+      DBXB_RETURN_IF_ERROR(st);
+      DBXB_RETURN_IF_ERROR(finished);
+    }
+    return Status::Ok();
+  }
+
+ private:
+  MicroBenchmark* bench_;
+};
+
+// A directory this run creates (and marks) for its databases, removed at the end. The tool never
+// deletes a path the user named: it works in a fresh sub-directory of it.
+class WorkDir {
+ public:
+  ~WorkDir() { Remove(); }
+  Status Create(const std::string& base_option) {
+    std::error_code ec;
+    fs::path base = base_option.empty() ? fs::temp_directory_path(ec) : fs::path(base_option);
+    if (ec) return Status::IOError("no temporary directory: " + ec.message());
+    if (!base_option.empty()) {
+      if (fs::exists(base, ec) && !fs::is_directory(base, ec))
+        return Status::InvalidArgument(fmt::format("--data-dir: '{}' is not a directory", base_option));
+      fs::create_directories(base, ec);
+      if (ec) return Status::InvalidArgument(fmt::format("--data-dir: cannot create '{}': {}", base_option, ec.message()));
+    }
+    std::string templ = (base / "dbx-bench-XXXXXX").string();
+    if (mkdtemp(templ.data()) == nullptr)
+      return Status::InvalidArgument(fmt::format("--data-dir: cannot create a directory in '{}': {}", base.string(),
+                                                 std::strerror(errno)));
+    path_ = templ;
+    std::ofstream marker(fs::path(path_) / kOwnedMarker);
+    marker << "created by dbx-bench; removed when the run ends\n";
+    return Status::Ok();
+  }
+  void Remove() {
+    // Only a directory that carries our marker is ever removed.
+    std::error_code ec;
+    if (!path_.empty() && fs::exists(fs::path(path_) / kOwnedMarker, ec)) fs::remove_all(path_, ec);
+    path_.clear();
+  }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+Status PrepareOutputDir(const std::string& dir) {
+  std::error_code ec;
+  if (fs::exists(dir, ec) && !fs::is_directory(dir, ec))
+    return Status::InvalidArgument(fmt::format("--out: '{}' exists and is not a directory", dir));
+  fs::create_directories(dir, ec);
+  if (ec) return Status::InvalidArgument(fmt::format("--out: cannot create '{}': {}", dir, ec.message()));
+  if (access(dir.c_str(), W_OK | X_OK) != 0)
+    return Status::InvalidArgument(fmt::format("--out: '{}' is not writable", dir));
+  return Status::Ok();
+}
+
+KeyValues BenchmarkParameters(const RunPlan& plan) {
+  return {{"records", std::to_string(plan.shape.records)},
+          {"key_size", std::to_string(plan.shape.key_size)},
+          {"value_size", std::to_string(plan.shape.value_size)},
+          {"durability", std::string(DurabilityName(plan.durability))},
+          {"cache_bytes", std::to_string(plan.cache_bytes)}};
+}
+
+struct Measurement {
+  const RunPlan& plan;
+  MicroConfig config;
+  ProgressLine* progress;  // may be null
+};
+
+// One benchmark, start to finish. Failures become data in the result, never an abort of the run.
+BenchmarkResult RunOne(const Measurement& m, const std::string& workload, const AdapterFactory& engine,
+                       const SamplingConfig& sampling) {
+  BenchmarkResult r;
+  r.suite = m.plan.suite;
+  r.workload = workload;
+  r.engine = engine.name;
+  r.parameters = BenchmarkParameters(m.plan);
+  auto fail = [&](const Status& st) {
+    r.error_occurred = true;
+    r.error_message = st.ToString();
+  };
+
+  auto made = MakeMicroBenchmark(workload, engine, m.config);
+  if (!made.ok()) {
+    fail(made.status());
+    return r;
+  }
+  MicroBenchmark& bench = *made.value();
+  r.elements_per_iteration = bench.elements_per_iteration();
+  Status st = bench.SetUp();
+  if (st.ok()) {
+    r.engine_settings = bench.engine_settings();
+    r.checksum = bench.checksum();
+    MicroRoutine routine(&bench);
+    ProgressFn progress;
+    std::string name = BenchmarkName(r);
+    if (m.progress) {
+      progress = [&](const SamplingProgress& p) {
+        if (p.phase == SamplingProgress::Phase::kWarmingUp)
+          m.progress->WarmingUp(name, sampling.warmup_seconds);
+        else
+          m.progress->Collecting(name, p.samples_done, p.sample_count);
+      };
+    }
+    auto run = RunSampling(routine, sampling, progress);
+    if (run.ok()) {
+      RecordSampling(run.value(), &r);
+      if (m.progress) m.progress->Analyzing(name);
+      st = Analyze(r.samples, r.sampling_mode, r.elements_per_iteration, sampling, &r);
+    } else {
+      st = run.status();
+    }
+  }
+  Status down = bench.TearDown();
+  if (st.ok()) st = down;
+  if (!st.ok()) fail(st);
+  return r;
+}
+
+// The harness's own cost per operation: the get workload on the null adapter, briefly sampled.
+std::optional<double> MeasureOverhead(const Measurement& m) {
+  const AdapterFactory* null = BuiltinAdapters().Find("null");
+  if (null == nullptr) return std::nullopt;
+  SamplingConfig quick = m.plan.sampling;
+  quick.warmup_seconds = 0.2;
+  quick.measurement_seconds = 0.5;
+  quick.sample_count = 10;
+  quick.bootstrap_resamples = 1000;
+  Measurement silent{m.plan, m.config, nullptr};
+  BenchmarkResult r = RunOne(silent, "get", *null, quick);
+  if (r.error_occurred || r.elements_per_iteration == 0) return std::nullopt;
+  return r.estimates.median.point / static_cast<double>(r.elements_per_iteration);
+}
+
+}  // namespace
+
+Status ExecutePlan(const RunPlan& plan, const RunEnvironment& env, RunResults* results) {
+  DBXB_RETURN_IF_ERROR(PrepareOutputDir(plan.out_dir));
+  WorkDir work;
+  DBXB_RETURN_IF_ERROR(work.Create(plan.data_dir));
+
+  auto dataset = Dataset::Make(plan.shape);
+  if (!dataset.ok()) return Status::InvalidArgument(dataset.status().message());
+
+  RunContext& ctx = results->context;
+  CollectMachineAndBuild(&ctx);
+  for (const auto* f : plan.engines) ctx.libraries.push_back(DescribeLibrary(*f));
+  ctx.command_line = env.command_line;
+  ctx.configuration = plan.configuration;
+  ctx.configuration.emplace_back("data_dir", work.path());
+  ctx.configuration.emplace_back("data_dir_filesystem", FileSystemType(work.path()));
+  ctx.configuration.emplace_back("out_dir", plan.out_dir);
+  ctx.seed = plan.seed;
+  ctx.sampling = plan.sampling;
+
+  ConsoleReporter console(plan.baseline);
+  std::unique_ptr<ProgressLine> progress;
+  if (env.console) progress = std::make_unique<ProgressLine>(*env.console, env.console_is_tty);
+
+  Measurement m{plan, {}, progress.get()};
+  m.config.dataset = dataset.value();
+  m.config.engine_options.durability = plan.durability;
+  m.config.engine_options.cache_bytes = plan.cache_bytes;
+  m.config.work_dir = work.path();
+  m.config.seed = plan.seed;
+
+  if (plan.measure_overhead) ctx.harness_overhead_ns_per_op = MeasureOverhead(m);
+
+  for (const auto& workload : plan.workloads) {
+    for (const auto* engine : plan.engines) {
+      results->benchmarks.push_back(RunOne(m, workload, *engine, plan.sampling));
+      if (env.console) {
+        progress->Clear();
+        console.ReportBenchmark(results->benchmarks.back(), *env.console);
+      }
+    }
+  }
+  if (env.console) console.ReportSummary(*results, *env.console);
+  return Status::Ok();
+}
+
+Status WriteOutputs(const RunPlan& plan, const RunResults& results) {
+  for (const auto& format : plan.formats) {
+    std::ostringstream text;
+    std::string file;
+    if (format == "json") {
+      file = "results.json";
+      DBXB_RETURN_IF_ERROR(JsonReporter().Write(results, text));
+    } else if (format == "md") {
+      file = "results.md";
+      DBXB_RETURN_IF_ERROR(MarkdownReporter(plan.baseline).Write(results, text));
+    } else if (format == "gbench") {
+      file = "results.gbench.json";
+      DBXB_RETURN_IF_ERROR(GbenchReporter().Write(results, text));
+    } else {
+      return Status::InvalidArgument("--format: unknown format '" + format + "'");
+    }
+    DBXB_RETURN_IF_ERROR(WriteFileAtomically((fs::path(plan.out_dir) / file).string(), text.str()));
+  }
+  return Status::Ok();
+}
 
 }  // namespace dbxb

@@ -1,0 +1,131 @@
+// End-to-end tests of the built binary: what a user sees on the command line and in the files.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Output {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+// Runs the tool with `args` (shell words), capturing stdout and stderr.
+Output RunTool(const std::string& args, const fs::path& dir) {
+  fs::path out_file = dir / "stdout.txt", err_file = dir / "stderr.txt";
+  std::string cmd = std::string(DBXB_TOOL) + " " + args + " >" + out_file.string() + " 2>" + err_file.string() + " </dev/null";
+  int rc = std::system(cmd.c_str());
+  Output o;
+  o.exit_code = WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+  auto slurp = [](const fs::path& p) {
+    std::ifstream in(p);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+  };
+  o.out = slurp(out_file);
+  o.err = slurp(err_file);
+  return o;
+}
+
+class CliTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("dbxb-cli-test-" + std::to_string(::getpid()) + "-" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  fs::path dir_;
+};
+
+int CountLines(const std::string& s) {
+  int n = 0;
+  for (char c : s) n += c == '\n';
+  return n;
+}
+
+TEST_F(CliTest, ListNamesEveryEngineWithItsVersion) {
+  Output o = RunTool("list", dir_);
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  for (const char* engine : {"sqlite", "lmdb", "rocksdb", "null"}) EXPECT_NE(o.out.find(engine), std::string::npos) << engine;
+  EXPECT_NE(o.out.find("SQLite 3."), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("RocksDB 7."), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("assertions"), std::string::npos) << "RocksDB's build flavour is shown: " << o.out;
+  EXPECT_NE(o.out.find("dbx-micro"), std::string::npos);
+}
+
+TEST_F(CliTest, VersionAndHelp) {
+  Output v = RunTool("--version", dir_);
+  EXPECT_EQ(v.exit_code, 0);
+  EXPECT_NE(v.out.find("0."), std::string::npos) << v.out;
+  for (const char* cmd : {"--help", "list --help", "run --help"}) {
+    Output h = RunTool(cmd, dir_);
+    EXPECT_EQ(h.exit_code, 0) << cmd;
+    EXPECT_NE(h.out.find("Usage"), std::string::npos) << cmd << ": " << h.out;
+  }
+}
+
+// Bad input: one line on stderr naming the input and the problem, exit code 2, nothing written.
+TEST_F(CliTest, BadInputIsOneLineAndExitTwo) {
+  fs::path out = dir_ / "out";
+  struct Case {
+    std::string args;
+    std::string names;  // what the message must mention
+  };
+  const Case cases[] = {
+      {"run --engines nosuch", "nosuch"},
+      {"run --engines sqlite,sqlite", "sqlite"},
+      {"run --records abc", "--records"},
+      {"run --records 0", "--records"},
+      {"run --records -5", "--records"},
+      {"run --records 99999999999999999999999", "--records"},
+      {"run --key-size 4", "--key-size"},
+      {"run --durability sometimes", "--durability"},
+      {"run --cache-size 12XB", "--cache-size"},
+      {"run --format xml", "--format"},
+      {"run --suite nosuch", "--suite"},
+      {"run --workloads insert,fly", "fly"},
+      {"run --warmup 5x", "--warmup"},
+      {"run --measurement -1s", "--measurement"},
+      {"run --samples 3", "--samples"},
+      {"run --seed x", "--seed"},
+      {"run --baseline lmdb --engines sqlite", "--baseline"},
+      {"run --nosuchflag", "nosuchflag"},
+      {"frobnicate", "frobnicate"},
+      {"", "subcommand"},
+  };
+  for (const auto& c : cases) {
+    Output o = RunTool(c.args + " --out " + out.string(), dir_);
+    if (c.args.empty() || c.args == "frobnicate") o = RunTool(c.args, dir_);
+    EXPECT_EQ(o.exit_code, 2) << c.args << "\n" << o.err;
+    EXPECT_EQ(CountLines(o.err), 1) << c.args << "\n" << o.err;
+    EXPECT_NE(o.err.find(c.names), std::string::npos) << c.args << "\n" << o.err;
+    EXPECT_FALSE(fs::exists(out)) << c.args << ": nothing may be written on bad input";
+  }
+}
+
+TEST_F(CliTest, UnwritableOrFileOutputDirectoryIsBadInput) {
+  fs::path file = dir_ / "a-file";
+  std::ofstream(file) << "precious";
+  Output o = RunTool("run --engines null --quick --out " + file.string(), dir_);
+  EXPECT_EQ(o.exit_code, 2) << o.err;
+  EXPECT_EQ(CountLines(o.err), 1) << o.err;
+  std::ifstream in(file);
+  std::string content;
+  in >> content;
+  EXPECT_EQ(content, "precious") << "a file named as --out is never overwritten";
+}
+
+}  // namespace
