@@ -1,6 +1,7 @@
 #include "adapters/adapter.h"
 
 #include "adapters/null/null_adapter.h"
+#include "adapters/sqlite/sqlite_adapter.h"
 
 namespace dbxb {
 
@@ -35,6 +36,7 @@ const AdapterFactory* AdapterRegistry::Find(std::string_view name) const {
 
 void RegisterBuiltinAdapters(AdapterRegistry* registry) {
   // One line per engine. The order is the default engine order of a run.
+  (void)registry->Register(SqliteAdapterFactory());
   (void)registry->Register(NullAdapterFactory());
 }
 
