@@ -44,6 +44,8 @@ struct EngineCase {
 
 const EngineCase kEngines[] = {
     {"sqlite", true, true, {{"journal_mode", "wal", "wal", "wal"}, {"synchronous", "off", "normal", "full"}}},
+    {"lmdb", false, true,
+     {{"env_flags", "MDB_NOSYNC|MDB_NOMETASYNC|MDB_NOTLS", "MDB_NOMETASYNC|MDB_NOTLS", "MDB_NOTLS"}}},
 };
 
 void PrintTo(const EngineCase& engine, std::ostream* os) { *os << engine.name; }

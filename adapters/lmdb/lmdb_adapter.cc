@@ -1,0 +1,514 @@
+#include "adapters/lmdb/lmdb_adapter.h"
+
+#include <lmdb.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <mutex>
+#include <shared_mutex>
+#include <string>
+#include <system_error>
+#include <utility>
+#include <vector>
+
+namespace dbxb {
+namespace {
+
+constexpr size_t kMinMapBytes = size_t{1} << 20;
+
+Status LmdbError(int rc, std::string_view what) {
+  std::string msg = std::string(what) + ": " + mdb_strerror(rc);
+  switch (rc) {
+    case MDB_CORRUPTED:
+    case MDB_PAGE_NOTFOUND:
+    case MDB_INVALID:
+    case MDB_VERSION_MISMATCH: return Status::Corruption(msg);
+    case MDB_BAD_VALSIZE:
+    case EINVAL: return Status::InvalidArgument(msg);
+    default: return Status::IOError(msg);
+  }
+}
+
+MDB_val Val(std::string_view bytes) { return MDB_val{bytes.size(), const_cast<char*>(bytes.data())}; }
+std::string_view View(const MDB_val& v) { return {static_cast<const char*>(v.mv_data), v.mv_size}; }
+
+// mdb_env_set_mapsize may only run while no transaction of this process is active. Every transaction
+// therefore holds this gate shared; growing the map holds it exclusively. The turnstile stops new shared
+// holders while a grower waits, so a steady stream of readers cannot starve it. A thread that already
+// holds the gate (its batch is open while it reads through another session) must not queue behind a
+// grower that waits for that very batch: it skips the turnstile, which the reader-preferring
+// std::shared_mutex of glibc admits even while a grower waits.
+class MapGate {
+ public:
+  void LockShared() {
+    int& depth = Depth();
+    if (depth == 0) {
+      std::lock_guard<std::mutex> turn(turnstile_);
+      rw_.lock_shared();
+    } else {
+      rw_.lock_shared();
+    }
+    ++depth;
+  }
+  void UnlockShared() {
+    --Depth();
+    rw_.unlock_shared();
+  }
+  void LockExclusive() {
+    turnstile_.lock();
+    rw_.lock();
+  }
+  void UnlockExclusive() {
+    rw_.unlock();
+    turnstile_.unlock();
+  }
+
+ private:
+  // How often the calling thread holds this gate shared.
+  int& Depth() {
+    thread_local std::vector<std::pair<const MapGate*, int>> depths;
+    for (auto& [gate, depth] : depths)
+      if (gate == this) return depth;
+    for (auto& [gate, depth] : depths)
+      if (depth == 0) {
+        gate = this;
+        return depth;
+      }
+    return depths.emplace_back(this, 0).second;
+  }
+
+  std::mutex turnstile_;
+  std::shared_mutex rw_;
+};
+
+class SharedHold {
+ public:
+  explicit SharedHold(MapGate* gate) : gate_(gate) { gate_->LockShared(); }
+  ~SharedHold() { gate_->UnlockShared(); }
+  SharedHold(const SharedHold&) = delete;
+  SharedHold& operator=(const SharedHold&) = delete;
+
+ private:
+  MapGate* gate_;
+};
+
+// The environment, shared by the adapter and its sessions.
+struct LmdbEnv {
+  MDB_env* env = nullptr;
+  MDB_dbi dbi = 0;
+  size_t max_key = 0;
+  MapGate gate;
+
+  // REQUIRES: the gate is held (shared or exclusive).
+  size_t MapSize() const {
+    MDB_envinfo info;
+    mdb_env_info(env, &info);
+    return info.me_mapsize;
+  }
+
+  // Doubles the map, unless another session already grew it since `seen_map_size` was read.
+  // REQUIRES: the calling thread holds no transaction and does not hold the gate.
+  Status Grow(size_t seen_map_size) {
+    gate.LockExclusive();
+    int rc = 0;
+    if (MapSize() == seen_map_size) rc = mdb_env_set_mapsize(env, seen_map_size * 2);
+    gate.UnlockExclusive();
+    return rc == 0 ? Status::Ok() : LmdbError(rc, "grow map");
+  }
+};
+
+enum class Op : char { kPut = 'P', kDelete = 'D' };
+
+int Apply(const LmdbEnv& e, MDB_txn* txn, Op op, std::string_view key, std::string_view value) {
+  MDB_val k = Val(key);
+  if (op == Op::kDelete) {
+    int rc = mdb_del(txn, e.dbi, &k, nullptr);
+    return rc == MDB_NOTFOUND ? 0 : rc;
+  }
+  MDB_val v = Val(value);
+  return mdb_put(txn, e.dbi, &k, &v, 0);
+}
+
+// A batch's writes in order, kept until Commit so the batch can be replayed after growing the map.
+class BatchLog {
+ public:
+  void Clear() { bytes_.clear(); }
+  void Append(Op op, std::string_view key, std::string_view value) {
+    uint64_t sizes[2] = {key.size(), value.size()};
+    bytes_.push_back(static_cast<char>(op));
+    bytes_.append(reinterpret_cast<const char*>(sizes), sizeof(sizes));
+    bytes_.append(key);
+    bytes_.append(value);
+  }
+  // Calls fn(op, key, value) for each write in order; stops at and returns the first non-zero result.
+  template <typename Fn>
+  int ForEach(Fn&& fn) const {
+    size_t pos = 0;
+    while (pos < bytes_.size()) {
+      Op op = static_cast<Op>(bytes_[pos]);
+      uint64_t sizes[2];
+      std::memcpy(sizes, bytes_.data() + pos + 1, sizeof(sizes));
+      pos += 1 + sizeof(sizes);
+      std::string_view key(bytes_.data() + pos, sizes[0]);
+      std::string_view value(bytes_.data() + pos + sizes[0], sizes[1]);
+      pos += sizes[0] + sizes[1];
+      if (int rc = fn(op, key, value); rc != 0) return rc;
+    }
+    return 0;
+  }
+
+ private:
+  std::string bytes_;
+};
+
+class LmdbSession final : public Session {
+ public:
+  static Result<std::unique_ptr<Session>> Open(LmdbEnv* env) {
+    std::unique_ptr<LmdbSession> session(new LmdbSession(env));
+    SharedHold hold(&env->gate);
+    int rc = mdb_txn_begin(env->env, nullptr, MDB_RDONLY, &session->read_txn_);
+    if (rc != 0) return LmdbError(rc, "begin read transaction");
+    rc = mdb_cursor_open(session->read_txn_, env->dbi, &session->read_cursor_);
+    mdb_txn_reset(session->read_txn_);
+    if (rc != 0) return LmdbError(rc, "open cursor");
+    return std::unique_ptr<Session>(std::move(session));
+  }
+
+  ~LmdbSession() override {
+    if (write_txn_ != nullptr) EndBatch();
+    if (read_cursor_ != nullptr) mdb_cursor_close(read_cursor_);
+    if (read_txn_ != nullptr) mdb_txn_abort(read_txn_);
+  }
+
+  Status Put(std::string_view key, std::string_view value) override {
+    if (key.empty()) return Status::InvalidArgument("LMDB does not allow an empty key");
+    if (key.size() > e_->max_key)
+      return Status::InvalidArgument("key longer than LMDB's maximum of " + std::to_string(e_->max_key));
+    return Write(Op::kPut, key, value);
+  }
+
+  Status Delete(std::string_view key) override {
+    if (key.empty() || key.size() > e_->max_key) return Status::Ok();  // cannot be stored, so absent
+    return Write(Op::kDelete, key, {});
+  }
+
+  Status Get(std::string_view key, std::string* value) override {
+    if (key.empty() || key.size() > e_->max_key) return Status::NotFound();
+    return Read([&](MDB_txn* txn) {
+      MDB_val k = Val(key), v;
+      int rc = mdb_get(txn, e_->dbi, &k, &v);
+      if (rc == MDB_NOTFOUND) return Status::NotFound();
+      if (rc != 0) return LmdbError(rc, "Get");
+      value->assign(View(v));
+      return Status::Ok();
+    });
+  }
+
+  Status Scan(std::string_view start, uint64_t limit, ScanVisitor visitor) override {
+    return Read([&](MDB_txn* txn) {
+      MDB_cursor* cursor = read_cursor_;
+      int rc = txn == read_txn_ ? mdb_cursor_renew(txn, cursor) : mdb_cursor_open(txn, e_->dbi, &cursor);
+      if (rc != 0) return LmdbError(rc, "Scan cursor");
+      Status s = ScanWith(cursor, start, limit, visitor);
+      if (cursor != read_cursor_) mdb_cursor_close(cursor);
+      return s;
+    });
+  }
+
+  Status Count(uint64_t* count) override {
+    return Read([&](MDB_txn* txn) {
+      MDB_stat stat;
+      int rc = mdb_stat(txn, e_->dbi, &stat);
+      if (rc != 0) return LmdbError(rc, "Count");
+      *count = stat.ms_entries;
+      return Status::Ok();
+    });
+  }
+
+  Status Begin() override {
+    if (in_batch_) return Status::InvalidArgument("Begin: a batch is already open");
+    log_.Clear();
+    e_->gate.LockShared();
+    int rc = mdb_txn_begin(e_->env, nullptr, 0, &write_txn_);
+    if (rc != 0) {
+      write_txn_ = nullptr;
+      e_->gate.UnlockShared();
+      return LmdbError(rc, "Begin");
+    }
+    in_batch_ = true;
+    return Status::Ok();
+  }
+
+  Status Commit() override {
+    if (!in_batch_) return Status::InvalidArgument("Commit: no batch is open");
+    in_batch_ = false;
+    if (write_txn_ == nullptr) return batch_error_;  // the batch failed earlier and is gone
+    for (;;) {
+      size_t seen = e_->MapSize();
+      int rc = mdb_txn_commit(write_txn_);  // frees the transaction whatever the outcome
+      write_txn_ = nullptr;
+      if (rc != MDB_MAP_FULL) {
+        e_->gate.UnlockShared();
+        log_.Clear();
+        return rc == 0 ? Status::Ok() : LmdbError(rc, "Commit");
+      }
+      if (Status s = GrowAndReplay(seen); !s.ok()) return s;
+    }
+  }
+
+  Status Abort() override {
+    if (!in_batch_) return Status::InvalidArgument("Abort: no batch is open");
+    in_batch_ = false;
+    if (write_txn_ != nullptr) EndBatch();
+    return Status::Ok();
+  }
+
+ private:
+  explicit LmdbSession(LmdbEnv* env) : e_(env) {}
+
+  // Runs fn(txn) on a fresh snapshot: the session's read transaction, renewed for the call and reset
+  // after it. Inside a batch, on the write transaction instead (LMDB allows one transaction per thread).
+  template <typename Fn>
+  Status Read(Fn&& fn) {
+    if (write_txn_ != nullptr) return fn(write_txn_);
+    SharedHold hold(&e_->gate);
+    int rc = mdb_txn_renew(read_txn_);
+    if (rc != 0) return LmdbError(rc, "renew read transaction");
+    Status s = fn(read_txn_);
+    mdb_txn_reset(read_txn_);
+    return s;
+  }
+
+  Status ScanWith(MDB_cursor* cursor, std::string_view start, uint64_t limit, ScanVisitor visitor) {
+    // LMDB cannot seek to an empty key or to one longer than its maximum: seek to the first key, or to
+    // the longest allowed prefix of `start` and skip the keys that sort before `start`.
+    MDB_val k = Val(start.substr(0, e_->max_key)), v;
+    int rc = mdb_cursor_get(cursor, &k, &v, start.empty() ? MDB_FIRST : MDB_SET_RANGE);
+    while (rc == 0 && start.size() > e_->max_key && View(k) < start)
+      rc = mdb_cursor_get(cursor, &k, &v, MDB_NEXT);
+    for (uint64_t seen = 0; rc == 0; rc = mdb_cursor_get(cursor, &k, &v, MDB_NEXT)) {
+      if (limit != 0 && seen == limit) return Status::Ok();
+      ++seen;
+      if (!visitor(View(k), View(v))) return Status::Ok();
+    }
+    return rc == MDB_NOTFOUND ? Status::Ok() : LmdbError(rc, "Scan");
+  }
+
+  Status Write(Op op, std::string_view key, std::string_view value) {
+    if (in_batch_) return BatchWrite(op, key, value);
+    for (;;) {  // autocommit: one write transaction per call
+      size_t seen;
+      int rc;
+      {
+        SharedHold hold(&e_->gate);
+        seen = e_->MapSize();
+        MDB_txn* txn = nullptr;
+        rc = mdb_txn_begin(e_->env, nullptr, 0, &txn);
+        if (rc == 0) {
+          rc = Apply(*e_, txn, op, key, value);
+          if (rc == 0) {
+            rc = mdb_txn_commit(txn);
+          } else {
+            mdb_txn_abort(txn);
+          }
+        }
+      }
+      if (rc != MDB_MAP_FULL)
+        return rc == 0 ? Status::Ok() : LmdbError(rc, op == Op::kPut ? "Put" : "Delete");
+      DBXB_RETURN_IF_ERROR(e_->Grow(seen));
+    }
+  }
+
+  Status BatchWrite(Op op, std::string_view key, std::string_view value) {
+    if (write_txn_ == nullptr) return batch_error_;
+    for (;;) {
+      int rc = Apply(*e_, write_txn_, op, key, value);
+      if (rc == 0) break;
+      if (rc != MDB_MAP_FULL) return FailBatch(LmdbError(rc, op == Op::kPut ? "Put" : "Delete"));
+      size_t seen = e_->MapSize();
+      mdb_txn_abort(write_txn_);
+      write_txn_ = nullptr;
+      DBXB_RETURN_IF_ERROR(GrowAndReplay(seen));
+    }
+    log_.Append(op, key, value);
+    return Status::Ok();
+  }
+
+  // The batch's transaction has ended with MDB_MAP_FULL (still holding the gate shared): grow the map,
+  // start a new transaction and replay the batch's writes so far, as often as needed.
+  Status GrowAndReplay(size_t seen) {
+    for (;;) {
+      e_->gate.UnlockShared();
+      Status grown = e_->Grow(seen);
+      e_->gate.LockShared();
+      if (!grown.ok()) return FailBatch(grown);
+      seen = e_->MapSize();
+      int rc = mdb_txn_begin(e_->env, nullptr, 0, &write_txn_);
+      if (rc != 0) {
+        write_txn_ = nullptr;
+        return FailBatch(LmdbError(rc, "Begin (after growing the map)"));
+      }
+      rc = log_.ForEach(
+          [&](Op op, std::string_view k, std::string_view v) { return Apply(*e_, write_txn_, op, k, v); });
+      if (rc == 0) return Status::Ok();
+      mdb_txn_abort(write_txn_);
+      write_txn_ = nullptr;
+      if (rc != MDB_MAP_FULL) return FailBatch(LmdbError(rc, "replay batch"));
+    }
+  }
+
+  // Ends a failed batch: its transaction is aborted, and the session stays in the batch (later writes
+  // and Commit return `error`) until the caller's Commit or Abort.
+  Status FailBatch(Status error) {
+    if (write_txn_ != nullptr) mdb_txn_abort(write_txn_);
+    write_txn_ = nullptr;
+    e_->gate.UnlockShared();
+    log_.Clear();
+    batch_error_ = error;
+    return error;
+  }
+
+  void EndBatch() {
+    mdb_txn_abort(write_txn_);
+    write_txn_ = nullptr;
+    e_->gate.UnlockShared();
+    log_.Clear();
+  }
+
+  LmdbEnv* e_;
+  MDB_txn* read_txn_ = nullptr;      // reset while idle
+  MDB_cursor* read_cursor_ = nullptr;  // bound to read_txn_, renewed per scan
+  bool in_batch_ = false;            // between Begin and Commit/Abort
+  MDB_txn* write_txn_ = nullptr;     // the batch's transaction; the gate is held shared while set
+  Status batch_error_;               // why write_txn_ is gone while in_batch_
+  BatchLog log_;
+};
+
+unsigned EnvFlagsFor(Durability d) {
+  switch (d) {
+    case Durability::kNone: return MDB_NOTLS | MDB_NOSYNC | MDB_NOMETASYNC;
+    case Durability::kNormal: return MDB_NOTLS | MDB_NOMETASYNC;
+    case Durability::kFull: return MDB_NOTLS;
+  }
+  return MDB_NOTLS;
+}
+
+std::string FlagNames(unsigned flags) {
+  static const struct {
+    unsigned flag;
+    const char* name;
+  } kFlags[] = {
+      {MDB_FIXEDMAP, "MDB_FIXEDMAP"}, {MDB_NOSUBDIR, "MDB_NOSUBDIR"},   {MDB_NOSYNC, "MDB_NOSYNC"},
+      {MDB_RDONLY, "MDB_RDONLY"},     {MDB_NOMETASYNC, "MDB_NOMETASYNC"}, {MDB_WRITEMAP, "MDB_WRITEMAP"},
+      {MDB_MAPASYNC, "MDB_MAPASYNC"}, {MDB_NOTLS, "MDB_NOTLS"},         {MDB_NOLOCK, "MDB_NOLOCK"},
+      {MDB_NORDAHEAD, "MDB_NORDAHEAD"}, {MDB_NOMEMINIT, "MDB_NOMEMINIT"},
+  };
+  std::string names;
+  for (const auto& f : kFlags) {
+    if ((flags & f.flag) == 0) continue;
+    if (!names.empty()) names += '|';
+    names += f.name;
+  }
+  return names.empty() ? "0" : names;
+}
+
+class LmdbAdapter final : public Adapter {
+ public:
+  static Result<std::unique_ptr<Adapter>> Open(const AdapterOptions& options) {
+    std::error_code ec;
+    std::filesystem::create_directories(options.dir, ec);
+    if (ec) return Status::IOError("create directory " + options.dir + ": " + ec.message());
+
+    std::unique_ptr<LmdbAdapter> adapter(new LmdbAdapter());
+    LmdbEnv& e = adapter->env_;
+    int rc = mdb_env_create(&e.env);
+    if (rc != 0) return LmdbError(rc, "mdb_env_create");
+    // An existing database larger than this keeps its size: LMDB never maps less than the used pages.
+    size_t map_bytes = std::max<uint64_t>(kMinMapBytes, 2 * options.cache_bytes);
+    rc = mdb_env_set_mapsize(e.env, map_bytes);
+    if (rc == 0) rc = mdb_env_open(e.env, options.dir.c_str(), EnvFlagsFor(options.durability), 0644);
+    if (rc != 0) return LmdbError(rc, "open " + options.dir);
+    adapter->opened_ = true;
+    e.max_key = static_cast<size_t>(mdb_env_get_maxkeysize(e.env));
+
+    MDB_txn* txn = nullptr;
+    rc = mdb_txn_begin(e.env, nullptr, 0, &txn);
+    if (rc != 0) return LmdbError(rc, "open main database");
+    rc = mdb_dbi_open(txn, nullptr, 0, &e.dbi);
+    if (rc != 0) {
+      mdb_txn_abort(txn);
+      return LmdbError(rc, "open main database");
+    }
+    rc = mdb_txn_commit(txn);
+    if (rc != 0) return LmdbError(rc, "open main database");
+    return std::unique_ptr<Adapter>(std::move(adapter));
+  }
+
+  ~LmdbAdapter() override { (void)Close(); }
+
+  Result<std::unique_ptr<Session>> NewSession() override {
+    if (env_.env == nullptr) return Status::InvalidArgument("NewSession: adapter is closed");
+    return LmdbSession::Open(&env_);
+  }
+
+  Settings NativeSettings() override {
+    Settings settings;
+    if (env_.env == nullptr) return settings;
+    unsigned flags = 0;
+    mdb_env_get_flags(env_.env, &flags);
+    unsigned max_readers = 0;
+    mdb_env_get_maxreaders(env_.env, &max_readers);
+    MDB_envinfo info;
+    MDB_stat stat;
+    {
+      SharedHold hold(&env_.gate);
+      mdb_env_info(env_.env, &info);
+      mdb_env_stat(env_.env, &stat);
+    }
+    settings.emplace_back("env_flags", FlagNames(flags));
+    settings.emplace_back("map_size_bytes", std::to_string(info.me_mapsize));
+    settings.emplace_back("map_growth", "doubles on MDB_MAP_FULL; starts at max(1 MiB, 2 x cache_bytes)");
+    settings.emplace_back("page_size", std::to_string(stat.ms_psize));
+    settings.emplace_back("max_readers", std::to_string(max_readers));
+    settings.emplace_back("max_key_size", std::to_string(env_.max_key));
+    settings.emplace_back("cache", "none of its own: reads go through the OS page cache");
+    settings.emplace_back("read_txn", "one per session, renewed before and reset after each read");
+    settings.emplace_back("write_txn", "one per batch; one per Put/Delete outside a batch");
+    return settings;
+  }
+
+  // A forced sync first, so that even with MDB_NOSYNC a clean Close leaves everything on disk.
+  Status Close() override {
+    if (env_.env == nullptr) return Status::Ok();
+    int rc = opened_ ? mdb_env_sync(env_.env, 1) : 0;
+    mdb_env_close(env_.env);
+    env_.env = nullptr;
+    return rc == 0 ? Status::Ok() : LmdbError(rc, "sync on close");
+  }
+
+ private:
+  LmdbAdapter() = default;
+
+  LmdbEnv env_;
+  bool opened_ = false;  // mdb_env_open succeeded
+};
+
+}  // namespace
+
+AdapterFactory LmdbAdapterFactory() {
+  AdapterFactory f;
+  f.name = "lmdb";
+  f.description = "LMDB: copy-on-write B+tree in a memory map, one write transaction at a time";
+  f.library_version = [] {
+    int major = 0, minor = 0, patch = 0;
+    mdb_version(&major, &minor, &patch);
+    return "LMDB " + std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(patch);
+  };
+  f.library_build = [] { return std::string("debian-package"); };
+  f.open = [](const AdapterOptions& options) { return LmdbAdapter::Open(options); };
+  return f;
+}
+
+}  // namespace dbxb
