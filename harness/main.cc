@@ -98,6 +98,13 @@ int Main(int argc, char** argv) {
   run_cmd->add_option("--resamples", run.resamples, "Bootstrap resamples (default 100000)");
   run_cmd->add_flag("--no-overhead", run.no_overhead, "Skip measuring the harness overhead with the null adapter");
 
+  auto is_command = [&](const std::string& word) {
+    for (const CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; }))
+      if (sub->get_name() == word) return true;
+    return false;
+  };
+  if (argc > 1 && argv[1][0] != '-' && !is_command(argv[1]))
+    return Fail(kExitBadInput, fmt::format("unknown command '{}' (commands: list, run; see --help)", argv[1]));
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
