@@ -48,6 +48,7 @@ class DBImpl final : public DB {
   Status Compact() override;
   Status Close() override;
   DbStats GetStats() override;
+  const Options& GetOptions() const override { return options_; }
 
   /// Opening and recovery (db_open.cc).
   Status Recover();

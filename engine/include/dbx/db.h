@@ -113,6 +113,8 @@ class DB {
   virtual Status Close() = 0;
 
   virtual DbStats GetStats() = 0;
+  /// The options the database runs with (as validated at Open).
+  virtual const Options& GetOptions() const = 0;
 };
 
 }  // namespace dbx
