@@ -2,6 +2,7 @@
 
 #include "adapters/lmdb/lmdb_adapter.h"
 #include "adapters/null/null_adapter.h"
+#include "adapters/rocksdb/rocksdb_adapter.h"
 #include "adapters/sqlite/sqlite_adapter.h"
 
 namespace dbxb {
@@ -39,6 +40,7 @@ void RegisterBuiltinAdapters(AdapterRegistry* registry) {
   // One line per engine. The order is the default engine order of a run.
   (void)registry->Register(SqliteAdapterFactory());
   (void)registry->Register(LmdbAdapterFactory());
+  (void)registry->Register(RocksdbAdapterFactory());
   (void)registry->Register(NullAdapterFactory());
 }
 

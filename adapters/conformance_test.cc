@@ -46,6 +46,8 @@ const EngineCase kEngines[] = {
     {"sqlite", true, true, {{"journal_mode", "wal", "wal", "wal"}, {"synchronous", "off", "normal", "full"}}},
     {"lmdb", false, true,
      {{"env_flags", "MDB_NOSYNC|MDB_NOMETASYNC|MDB_NOTLS", "MDB_NOMETASYNC|MDB_NOTLS", "MDB_NOTLS"}}},
+    {"rocksdb", true, true,
+     {{"write_options.disableWAL", "true", "false", "false"}, {"write_options.sync", "false", "false", "true"}}},
 };
 
 void PrintTo(const EngineCase& engine, std::ostream* os) { *os << engine.name; }

@@ -1,0 +1,231 @@
+#include "adapters/rocksdb/rocksdb_adapter.h"
+
+#include <rocksdb/cache.h>
+#include <rocksdb/convenience.h>
+#include <rocksdb/db.h>
+#include <rocksdb/filter_policy.h>
+#include <rocksdb/options.h>
+#include <rocksdb/table.h>
+#include <rocksdb/version.h>
+#include <rocksdb/write_batch.h>
+
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <system_error>
+
+#ifndef DBXB_ROCKSDB_BUILD
+#error "DBXB_ROCKSDB_BUILD must name the RocksDB build linked (set by cmake/rocksdb.cmake)"
+#endif
+
+namespace dbxb {
+namespace {
+
+Status FromRocks(const rocksdb::Status& s, std::string_view what) {
+  if (s.ok()) return Status::Ok();
+  std::string msg = std::string(what) + ": " + s.ToString();
+  if (s.IsNotFound()) return Status::NotFound(msg);
+  if (s.IsCorruption()) return Status::Corruption(msg);
+  if (s.IsInvalidArgument()) return Status::InvalidArgument(msg);
+  if (s.IsNotSupported()) return Status::NotSupported(msg);
+  if (s.IsBusy() || s.IsTryAgain()) return Status::Conflict(msg);
+  return Status::IOError(msg);
+}
+
+rocksdb::Slice ToSlice(std::string_view s) { return rocksdb::Slice(s.data(), s.size()); }
+std::string_view ToView(const rocksdb::Slice& s) { return std::string_view(s.data(), s.size()); }
+
+rocksdb::WriteOptions WriteOptionsFor(Durability d) {
+  rocksdb::WriteOptions wo;
+  wo.disableWAL = d == Durability::kNone;
+  wo.sync = d == Durability::kFull;
+  return wo;
+}
+
+class RocksdbSession final : public Session {
+ public:
+  RocksdbSession(rocksdb::DB* db, const rocksdb::WriteOptions* write_options)
+      : db_(db), write_options_(write_options) {}
+
+  Status Put(std::string_view key, std::string_view value) override {
+    if (in_batch_) return FromRocks(batch_.Put(ToSlice(key), ToSlice(value)), "Put");
+    return FromRocks(db_->Put(*write_options_, ToSlice(key), ToSlice(value)), "Put");
+  }
+
+  Status Get(std::string_view key, std::string* value) override {
+    rocksdb::Status s = db_->Get(rocksdb::ReadOptions(), ToSlice(key), value);
+    if (s.IsNotFound()) return Status::NotFound();
+    return FromRocks(s, "Get");
+  }
+
+  Status Delete(std::string_view key) override {
+    if (in_batch_) return FromRocks(batch_.Delete(ToSlice(key)), "Delete");
+    return FromRocks(db_->Delete(*write_options_, ToSlice(key)), "Delete");
+  }
+
+  Status Scan(std::string_view start, uint64_t limit, ScanVisitor visitor) override {
+    std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(rocksdb::ReadOptions()));
+    uint64_t seen = 0;
+    for (it->Seek(ToSlice(start)); it->Valid(); it->Next()) {
+      if (limit != 0 && seen == limit) break;
+      ++seen;
+      if (!visitor(ToView(it->key()), ToView(it->value()))) break;
+    }
+    return FromRocks(it->status(), "Scan");
+  }
+
+  Status Count(uint64_t* count) override {
+    rocksdb::ReadOptions ro;
+    ro.fill_cache = false;  // a full pass would otherwise evict the workload's cached blocks
+    std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(ro));
+    uint64_t n = 0;
+    for (it->SeekToFirst(); it->Valid(); it->Next()) ++n;
+    DBXB_RETURN_IF_ERROR(FromRocks(it->status(), "Count"));
+    *count = n;
+    return Status::Ok();
+  }
+
+  Status Begin() override {
+    if (in_batch_) return Status::InvalidArgument("Begin: a batch is already open");
+    batch_.Clear();
+    in_batch_ = true;
+    return Status::Ok();
+  }
+
+  Status Commit() override {
+    if (!in_batch_) return Status::InvalidArgument("Commit: no batch is open");
+    in_batch_ = false;
+    Status s = FromRocks(db_->Write(*write_options_, &batch_), "Commit");
+    batch_.Clear();
+    return s;
+  }
+
+  Status Abort() override {
+    if (!in_batch_) return Status::InvalidArgument("Abort: no batch is open");
+    in_batch_ = false;
+    batch_.Clear();
+    return Status::Ok();
+  }
+
+ private:
+  rocksdb::DB* db_;
+  const rocksdb::WriteOptions* write_options_;
+  rocksdb::WriteBatch batch_;
+  bool in_batch_ = false;
+};
+
+std::string Bool(bool b) { return b ? "true" : "false"; }
+
+std::string CompressionName(rocksdb::CompressionType type) {
+  std::string name;
+  if (!rocksdb::GetStringFromCompressionType(&name, type).ok()) name = std::to_string(static_cast<int>(type));
+  return name;
+}
+
+std::string CompactionStyleName(rocksdb::CompactionStyle style) {
+  switch (style) {
+    case rocksdb::kCompactionStyleLevel: return "level";
+    case rocksdb::kCompactionStyleUniversal: return "universal";
+    case rocksdb::kCompactionStyleFIFO: return "fifo";
+    case rocksdb::kCompactionStyleNone: return "none";
+  }
+  return std::to_string(static_cast<int>(style));
+}
+
+class RocksdbAdapter final : public Adapter {
+ public:
+  static Result<std::unique_ptr<Adapter>> Open(const AdapterOptions& options) {
+    std::error_code ec;
+    std::filesystem::create_directories(options.dir, ec);
+    if (ec) return Status::IOError("create directory " + options.dir + ": " + ec.message());
+
+    rocksdb::Options db_options;
+    db_options.create_if_missing = true;
+    rocksdb::BlockBasedTableOptions table;
+    table.block_cache = rocksdb::NewLRUCache(options.cache_bytes);
+    db_options.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
+
+    rocksdb::DB* db = nullptr;
+    DBXB_RETURN_IF_ERROR(FromRocks(rocksdb::DB::Open(db_options, options.dir, &db), "open " + options.dir));
+    return std::unique_ptr<Adapter>(new RocksdbAdapter(db, WriteOptionsFor(options.durability)));
+  }
+
+  ~RocksdbAdapter() override { (void)Close(); }
+
+  Result<std::unique_ptr<Session>> NewSession() override {
+    if (db_ == nullptr) return Status::InvalidArgument("NewSession: adapter is closed");
+    return std::unique_ptr<Session>(new RocksdbSession(db_.get(), &write_options_));
+  }
+
+  // Read back from the open DB (its options as applied) plus the WriteOptions every write uses.
+  Settings NativeSettings() override {
+    Settings s;
+    if (db_ == nullptr) return s;
+    rocksdb::Options o = db_->GetOptions();
+    s.emplace_back("write_options.disableWAL", Bool(write_options_.disableWAL));
+    s.emplace_back("write_options.sync", Bool(write_options_.sync));
+    s.emplace_back("use_fsync", Bool(o.use_fsync));
+    s.emplace_back("manual_wal_flush", Bool(o.manual_wal_flush));
+    const auto* table = o.table_factory->GetOptions<rocksdb::BlockBasedTableOptions>();
+    if (table != nullptr) {
+      s.emplace_back("block_cache_capacity",
+                     table->block_cache ? std::to_string(table->block_cache->GetCapacity()) : "none");
+      s.emplace_back("block_cache", table->block_cache ? table->block_cache->Name() : "none");
+      s.emplace_back("block_size", std::to_string(table->block_size));
+      s.emplace_back("filter_policy", table->filter_policy ? table->filter_policy->Name() : "none");
+      s.emplace_back("cache_index_and_filter_blocks", Bool(table->cache_index_and_filter_blocks));
+      s.emplace_back("format_version", std::to_string(table->format_version));
+    } else {
+      s.emplace_back("table_factory", o.table_factory->Name());
+    }
+    s.emplace_back("compression", CompressionName(o.compression));
+    s.emplace_back("bottommost_compression", CompressionName(o.bottommost_compression));
+    s.emplace_back("compaction_style", CompactionStyleName(o.compaction_style));
+    s.emplace_back("num_levels", std::to_string(o.num_levels));
+    s.emplace_back("write_buffer_size", std::to_string(o.write_buffer_size));
+    s.emplace_back("max_write_buffer_number", std::to_string(o.max_write_buffer_number));
+    s.emplace_back("level0_file_num_compaction_trigger", std::to_string(o.level0_file_num_compaction_trigger));
+    s.emplace_back("target_file_size_base", std::to_string(o.target_file_size_base));
+    s.emplace_back("max_bytes_for_level_base", std::to_string(o.max_bytes_for_level_base));
+    s.emplace_back("max_background_jobs", std::to_string(o.max_background_jobs));
+    s.emplace_back("max_open_files", std::to_string(o.max_open_files));
+    s.emplace_back("bytes_per_sync", std::to_string(o.bytes_per_sync));
+    s.emplace_back("wal_bytes_per_sync", std::to_string(o.wal_bytes_per_sync));
+    s.emplace_back("allow_mmap_reads", Bool(o.allow_mmap_reads));
+    s.emplace_back("use_direct_reads", Bool(o.use_direct_reads));
+    s.emplace_back("batch", "WriteBatch written by DB::Write at Commit");
+    return s;
+  }
+
+  // With the WAL off the memtables hold the only copy of recent writes: flush them explicitly (rather
+  // than rely on avoid_flush_during_shutdown's default) so a clean Close keeps them.
+  Status Close() override {
+    if (db_ == nullptr) return Status::Ok();
+    Status s;
+    if (write_options_.disableWAL) s = FromRocks(db_->Flush(rocksdb::FlushOptions()), "flush on close");
+    Status closed = FromRocks(db_->Close(), "close");
+    db_.reset();
+    return s.ok() ? closed : s;
+  }
+
+ private:
+  RocksdbAdapter(rocksdb::DB* db, rocksdb::WriteOptions write_options)
+      : db_(db), write_options_(write_options) {}
+
+  std::unique_ptr<rocksdb::DB> db_;
+  const rocksdb::WriteOptions write_options_;
+};
+
+}  // namespace
+
+AdapterFactory RocksdbAdapterFactory() {
+  AdapterFactory f;
+  f.name = "rocksdb";
+  f.description = "RocksDB: LSM tree with a WAL, WriteBatch per batch, LRU block cache";
+  f.library_version = [] { return "RocksDB " + rocksdb::GetRocksVersionAsString(true); };
+  f.library_build = [] { return std::string(DBXB_ROCKSDB_BUILD); };
+  f.open = [](const AdapterOptions& options) { return RocksdbAdapter::Open(options); };
+  return f;
+}
+
+}  // namespace dbxb
