@@ -1,5 +1,6 @@
 #include "adapters/adapter.h"
 
+#include "adapters/dbx/dbx_adapter.h"
 #include "adapters/lmdb/lmdb_adapter.h"
 #include "adapters/null/null_adapter.h"
 #include "adapters/rocksdb/rocksdb_adapter.h"
@@ -38,6 +39,7 @@ const AdapterFactory* AdapterRegistry::Find(std::string_view name) const {
 
 void RegisterBuiltinAdapters(AdapterRegistry* registry) {
   // One line per engine. The order is the default engine order of a run.
+  (void)registry->Register(DbxAdapterFactory());
   (void)registry->Register(SqliteAdapterFactory());
   (void)registry->Register(LmdbAdapterFactory());
   (void)registry->Register(RocksdbAdapterFactory());

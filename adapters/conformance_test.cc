@@ -43,6 +43,7 @@ struct EngineCase {
 };
 
 const EngineCase kEngines[] = {
+    {"dbx", true, true, {{"wal", "off", "on", "on"}, {"wal_sync", "never", "background", "per_commit_group"}}},
     {"sqlite", true, true, {{"journal_mode", "wal", "wal", "wal"}, {"synchronous", "off", "normal", "full"}}},
     {"lmdb", false, true,
      {{"env_flags", "MDB_NOSYNC|MDB_NOMETASYNC|MDB_NOTLS", "MDB_NOMETASYNC|MDB_NOTLS", "MDB_NOTLS"}}},

@@ -1,0 +1,151 @@
+#include "adapters/dbx/dbx_adapter.h"
+
+#include <string>
+
+#include "dbx/db.h"
+
+namespace dbxb {
+namespace {
+
+Status FromDbx(const dbx::Status& s) {
+  using C = dbx::Status::Code;
+  switch (s.code()) {
+    case C::kOk: return Status::Ok();
+    case C::kNotFound: return Status::NotFound(s.message());
+    case C::kInvalidArgument: return Status::InvalidArgument(s.message());
+    case C::kIOError: return Status::IOError(s.message());
+    case C::kCorruption: return Status::Corruption(s.message());
+    case C::kConflict: return Status::Conflict(s.message());
+    case C::kNotSupported: return Status::NotSupported(s.message());
+    case C::kBusy: return Status::IOError("busy: " + s.message());
+  }
+  return Status::Internal(s.ToString());
+}
+
+dbx::Durability ToDbx(Durability d) {
+  switch (d) {
+    case Durability::kNone: return dbx::Durability::kNone;
+    case Durability::kNormal: return dbx::Durability::kNormal;
+    case Durability::kFull: return dbx::Durability::kFull;
+  }
+  return dbx::Durability::kFull;
+}
+
+class DbxSession final : public Session {
+ public:
+  explicit DbxSession(dbx::DB* db) : db_(db) {}
+
+  Status Put(std::string_view key, std::string_view value) override {
+    if (in_batch_) {
+      batch_.Put(key, value);
+      return Status::Ok();
+    }
+    return FromDbx(db_->Put(dbx::WriteOptions(), key, value));
+  }
+  Status Get(std::string_view key, std::string* value) override {
+    return FromDbx(db_->Get(dbx::ReadOptions(), key, value));
+  }
+  Status Delete(std::string_view key) override {
+    if (in_batch_) {
+      batch_.Delete(key);
+      return Status::Ok();
+    }
+    return FromDbx(db_->Delete(dbx::WriteOptions(), key));
+  }
+  Status Scan(std::string_view start, uint64_t limit, ScanVisitor visitor) override {
+    return FromDbx(db_->Scan(dbx::ReadOptions(), start, {}, limit, visitor));
+  }
+  Status Count(uint64_t* count) override { return FromDbx(db_->Count(dbx::ReadOptions(), count)); }
+
+  Status Begin() override {
+    if (in_batch_) return Status::InvalidArgument("Begin: a batch is already open");
+    in_batch_ = true;
+    batch_.Clear();
+    return Status::Ok();
+  }
+  Status Commit() override {
+    if (!in_batch_) return Status::InvalidArgument("Commit: no batch is open");
+    in_batch_ = false;
+    Status s = FromDbx(db_->Write(dbx::WriteOptions(), batch_));
+    batch_.Clear();
+    return s;
+  }
+  Status Abort() override {
+    if (!in_batch_) return Status::InvalidArgument("Abort: no batch is open");
+    in_batch_ = false;
+    batch_.Clear();
+    return Status::Ok();
+  }
+
+ private:
+  dbx::DB* db_;
+  dbx::WriteBatch batch_;
+  bool in_batch_ = false;
+};
+
+class DbxAdapter final : public Adapter {
+ public:
+  explicit DbxAdapter(std::unique_ptr<dbx::DB> db) : db_(std::move(db)) {}
+  ~DbxAdapter() override {
+    if (db_ != nullptr) (void)Close();
+  }
+
+  Result<std::unique_ptr<Session>> NewSession() override {
+    if (db_ == nullptr) return Status::InvalidArgument("dbx: adapter is closed");
+    return std::unique_ptr<Session>(new DbxSession(db_.get()));
+  }
+
+  Settings NativeSettings() override {
+    if (db_ == nullptr) return {};
+    const dbx::Options& o = db_->GetOptions();  // as the engine runs, not as requested
+    std::string wal_sync = o.durability == dbx::Durability::kNone     ? "never"
+                           : o.durability == dbx::Durability::kNormal ? "background"
+                                                                      : "per_commit_group";
+    return {
+        {"durability", dbx::DurabilityName(o.durability)},
+        {"wal", o.durability == dbx::Durability::kNone ? "off" : "on"},
+        {"wal_sync", wal_sync},
+        {"wal_sync_interval_ms", std::to_string(o.wal_sync_interval_ms)},
+        {"delta_flush_entries", std::to_string(o.delta_flush_entries)},
+        {"wos_flush_bytes", std::to_string(o.wos_flush_bytes)},
+        {"columnar_cache_bytes", std::to_string(o.columnar_cache_bytes)},
+        {"block_size", std::to_string(o.block_size)},
+        {"block_cache_bytes", std::to_string(o.block_cache_bytes)},
+        {"compression", dbx::CompressionName(o.compression)},
+        {"bloom_bits_per_key", std::to_string(o.bloom_bits_per_key)},
+        {"compaction_trigger", std::to_string(o.compaction_trigger)},
+    };
+  }
+
+  Status Close() override {
+    if (db_ == nullptr) return Status::InvalidArgument("dbx: adapter is already closed");
+    Status s = FromDbx(db_->Close());
+    db_.reset();
+    return s;
+  }
+
+ private:
+  std::unique_ptr<dbx::DB> db_;
+};
+
+}  // namespace
+
+AdapterFactory DbxAdapterFactory() {
+  AdapterFactory f;
+  f.name = "dbx";
+  f.description = "DBX 5-tier hybrid storage (in-tree engine): delta store, columnar cache, WOS, index, ROS";
+  f.library_version = [] { return std::string("dbx-engine (in-tree)"); };
+  f.library_build = [] { return std::string("built-in (same build as dbx-bench)"); };
+  f.open = [](const AdapterOptions& options) -> Result<std::unique_ptr<Adapter>> {
+    dbx::Options o;
+    o.durability = ToDbx(options.durability);
+    o.block_cache_bytes = options.cache_bytes;
+    std::unique_ptr<dbx::DB> db;
+    Status s = FromDbx(dbx::DB::Open(o, options.dir, &db));
+    if (!s.ok()) return s;
+    return std::unique_ptr<Adapter>(new DbxAdapter(std::move(db)));
+  };
+  return f;
+}
+
+}  // namespace dbxb

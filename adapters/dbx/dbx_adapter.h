@@ -1,0 +1,21 @@
+// DBX, the in-tree engine (engine/), behind the adapter interface.
+//
+// One dbx::DB per AdapterOptions::dir. Sessions are thin: every engine call is thread-safe, so a
+// Session holds only its open batch. Begin..Commit collects Puts and Deletes in a dbx::WriteBatch
+// applied atomically by DB::Write at Commit (one WAL record, one apply under the commit pipeline);
+// reads inside a batch do not see the batch's own writes. Plain WriteBatches never conflict, so
+// concurrent batches of different sessions both commit (last writer wins per key).
+//
+// Durability: none = no WAL (data is made durable by Close, which flushes everything to segment
+// files); normal = WAL written on every commit and fsynced in the background every
+// wal_sync_interval_ms; full = every commit waits for its WAL fsync (group commit shares fsyncs).
+// cache_bytes sizes the block cache. Empty keys and values, NUL bytes and large values are allowed.
+#pragma once
+
+#include "adapters/adapter.h"
+
+namespace dbxb {
+
+AdapterFactory DbxAdapterFactory();
+
+}  // namespace dbxb
