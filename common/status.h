@@ -13,7 +13,9 @@ namespace dbxb {
 
 class [[nodiscard]] Status {
  public:
-  enum class Code { kOk, kNotFound, kInvalidArgument, kIOError, kCorruption, kConflict, kNotSupported, kInternal };
+  enum class Code {
+    kOk, kNotFound, kInvalidArgument, kIOError, kCorruption, kConflict, kNotSupported, kInternal, kInterrupted
+  };
 
   Status() = default;
   static Status Ok() { return Status(); }
@@ -24,6 +26,8 @@ class [[nodiscard]] Status {
   static Status Conflict(std::string_view msg) { return Status(Code::kConflict, msg); }
   static Status NotSupported(std::string_view msg) { return Status(Code::kNotSupported, msg); }
   static Status Internal(std::string_view msg) { return Status(Code::kInternal, msg); }
+  /// The user asked the run to stop (SIGINT/SIGTERM); not a failure of what was measured.
+  static Status Interrupted(std::string_view msg = {}) { return Status(Code::kInterrupted, msg); }
 
   bool ok() const { return code_ == Code::kOk; }
   bool IsNotFound() const { return code_ == Code::kNotFound; }
@@ -32,6 +36,7 @@ class [[nodiscard]] Status {
   bool IsCorruption() const { return code_ == Code::kCorruption; }
   bool IsConflict() const { return code_ == Code::kConflict; }
   bool IsNotSupported() const { return code_ == Code::kNotSupported; }
+  bool IsInterrupted() const { return code_ == Code::kInterrupted; }
   Code code() const { return code_; }
   const std::string& message() const { return message_; }
 
@@ -61,6 +66,7 @@ class [[nodiscard]] Status {
       case Code::kConflict: return "Conflict";
       case Code::kNotSupported: return "NotSupported";
       case Code::kInternal: return "Internal";
+      case Code::kInterrupted: return "Interrupted";
     }
     return "Unknown";
   }

@@ -1,5 +1,5 @@
 // dbx-bench: the command line. Every error becomes one line on stderr and an exit code:
-// 0 success, 1 a benchmark failed (wrong result or engine error), 2 bad input.
+// 0 success, 1 a benchmark failed (wrong result or engine error), 2 bad input, 130 interrupted.
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -9,6 +9,7 @@
 
 #include "adapters/adapter.h"
 #include "harness/context.h"
+#include "harness/interrupt.h"
 #include "harness/run_options.h"
 #include "harness/runner.h"
 #include "workloads/micro_suite.h"
@@ -19,6 +20,7 @@ namespace {
 constexpr int kExitOk = 0;
 constexpr int kExitFailed = 1;
 constexpr int kExitBadInput = 2;
+constexpr int kExitInterrupted = 130;
 
 int Fail(int code, const std::string& message) {
   std::cerr << "dbx-bench: " << message << "\n";
@@ -62,6 +64,9 @@ int RunCommand(const RunArgs& args, const std::string& command_line) {
   if (!st.ok()) return Fail(st.IsInvalidArgument() ? kExitBadInput : kExitFailed, st.ToString());
   st = WriteOutputs(plan, results);
   if (!st.ok()) return Fail(kExitFailed, st.ToString());
+  if (results.context.incomplete)
+    return Fail(kExitInterrupted, fmt::format("interrupted: {} finished benchmarks written to {}, marked incomplete",
+                                              results.benchmarks.size(), plan.out_dir));
   for (const auto& b : results.benchmarks)
     if (b.error_occurred) return Fail(kExitFailed, fmt::format("{}/{}/{} failed: {}", b.suite, b.workload, b.engine, b.error_message));
   return kExitOk;
@@ -118,6 +123,7 @@ int Main(int argc, char** argv) {
   }
 
   std::string command_line = CommandLine(argc, argv);
+  InstallInterruptHandlers();
   if (app.got_subcommand("list")) return ListCommand();
   if (app.got_subcommand(run_cmd)) return RunCommand(run, command_line);
   return Fail(kExitBadInput, "no command given (see --help)");

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "harness/context.h"
+#include "harness/interrupt.h"
 #include "harness/sampler.h"
 #include "reports/atomic_file.h"
 #include "reports/console_reporter.h"
@@ -34,11 +35,15 @@ class MicroRoutine final : public Routine {
     Stopwatch watch;
     if (!bench_->fresh_state_per_iteration()) {
       watch.Start();
-      for (uint64_t i = 0; i < iterations; ++i) DBXB_RETURN_IF_ERROR(bench_->RunIteration());
+      for (uint64_t i = 0; i < iterations; ++i) {
+        DBXB_RETURN_IF_ERROR(bench_->RunIteration());
+        if (InterruptRequested()) return Status::Interrupted();
+      }
       watch.AddElapsedTo(elapsed_ns);
       return Status::Ok();
     }
     for (uint64_t i = 0; i < iterations; ++i) {
+      if (InterruptRequested()) return Status::Interrupted();
       DBXB_RETURN_IF_ERROR(bench_->PrepareIteration());
       watch.Start();
       Status st = bench_->RunIteration();
@@ -216,7 +221,14 @@ Status ExecutePlan(const RunPlan& plan, const RunEnvironment& env, RunResults* r
 
   for (const auto& workload : plan.workloads) {
     for (const auto* engine : plan.engines) {
-      results->benchmarks.push_back(RunOne(m, workload, *engine, plan.sampling));
+      BenchmarkResult r = RunOne(m, workload, *engine, plan.sampling);
+      if (InterruptRequested()) {
+        // What was cut short is not a result: keep only the benchmarks that finished.
+        ctx.incomplete = true;
+        if (env.console) progress->Clear();
+        return Status::Ok();
+      }
+      results->benchmarks.push_back(std::move(r));
       if (env.console) {
         progress->Clear();
         console.ReportBenchmark(results->benchmarks.back(), *env.console);

@@ -1,6 +1,11 @@
 // End-to-end tests of the built binary: what a user sees on the command line and in the files.
 #include <gtest/gtest.h>
+#include <signal.h>
 #include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <thread>
 
 #include <array>
 #include <cstdio>
@@ -126,6 +131,36 @@ TEST_F(CliTest, UnwritableOrFileOutputDirectoryIsBadInput) {
   std::string content;
   in >> content;
   EXPECT_EQ(content, "precious") << "a file named as --out is never overwritten";
+}
+
+// Ctrl-C: the finished benchmarks are written, marked incomplete; temporary data is removed; exit 130.
+TEST_F(CliTest, InterruptWritesFinishedBenchmarksMarkedIncomplete) {
+  fs::path out = dir_ / "out", data = dir_ / "data", log = dir_ / "log.txt";
+  pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    FILE* f = freopen(log.c_str(), "w", stderr);
+    (void)f;
+    FILE* o = freopen("/dev/null", "w", stdout);
+    (void)o;
+    execl(DBXB_TOOL, DBXB_TOOL, "run", "--engines", "null", "--records", "1000", "--warmup", "10ms", "--measurement",
+          "60s", "--samples", "10", "--no-overhead", "--out", out.c_str(), "--data-dir", data.c_str(), (char*)nullptr);
+    _exit(127);
+  }
+  // Wait until the first benchmark is being measured (its work directory exists), then interrupt.
+  for (int i = 0; i < 600 && !fs::exists(data); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  ASSERT_EQ(kill(pid, SIGINT), 0);
+  int status = 0;
+  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 130);
+  std::ifstream in(out / "results.json");
+  ASSERT_TRUE(in.good()) << "results.json is written on interrupt";
+  nlohmann::json doc = nlohmann::json::parse(in);
+  EXPECT_TRUE(doc["context"]["incomplete"].get<bool>());
+  EXPECT_LT(doc["benchmarks"].size(), 4u) << "the interrupted benchmark is not reported as finished";
+  EXPECT_TRUE(fs::is_empty(data)) << "temporary data removed";
 }
 
 }  // namespace

@@ -1,0 +1,35 @@
+#include "harness/interrupt.h"
+
+#include <signal.h>
+#include <unistd.h>
+
+namespace dbxb {
+namespace internal {
+std::atomic<bool> g_interrupt_requested{false};
+}  // namespace internal
+
+namespace {
+
+void OnSignal(int) {
+  if (internal::g_interrupt_requested.exchange(true)) _exit(130);  // the second request: leave now
+  static const char kMessage[] =
+      "\ndbx-bench: interrupted; finishing the current operation and writing the finished benchmarks "
+      "(press Ctrl-C again to exit at once)\n";
+  ssize_t ignored = write(STDERR_FILENO, kMessage, sizeof kMessage - 1);
+  (void)ignored;
+}
+
+}  // namespace
+
+void InstallInterruptHandlers() {
+  struct sigaction sa {};
+  sa.sa_handler = OnSignal;
+  sigemptyset(&sa.sa_mask);
+  sa.sa_flags = SA_RESTART;
+  sigaction(SIGINT, &sa, nullptr);
+  sigaction(SIGTERM, &sa, nullptr);
+}
+
+void SetInterruptRequestedForTesting(bool requested) { internal::g_interrupt_requested.store(requested); }
+
+}  // namespace dbxb
