@@ -91,6 +91,14 @@ TEST(ConsoleReporter, WriteReportsEveryBenchmarkThenTheSummary) {
   EXPECT_LT(last, text.find("## dbx-micro / insert"));
 }
 
+TEST(ConsoleReporter, EmptyRunWritesNothingButWarnings) {
+  RunResults r;
+  r.context.build_type = "Release";
+  std::ostringstream out;
+  ASSERT_TRUE(ConsoleReporter().Write(r, out).ok());
+  EXPECT_EQ(out.str(), "");
+}
+
 TEST(ProgressLine, TerminalRewritesOneLine) {
   std::ostringstream out;
   ProgressLine line(out, /*is_tty=*/true);

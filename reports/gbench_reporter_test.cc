@@ -202,6 +202,13 @@ TEST(GbenchReporter, DuplicateNamesGetTheirParameters) {
   EXPECT_TRUE(names.count("dbx-micro/insert/sqlite"));
 }
 
+TEST(GbenchReporter, EmptyRunIsAValidDocument) {
+  Json doc = Json::parse(Render(RunResults()));
+  EXPECT_TRUE(doc["benchmarks"].is_array());
+  EXPECT_TRUE(doc["benchmarks"].empty());
+  EXPECT_EQ(doc["context"]["executable"], "dbx-bench");
+}
+
 TEST(GbenchReporter, ContextMapping) {
   RunResults r = testdata::SampleRunResults();
   Json c = ToGbenchJson(r)["context"];

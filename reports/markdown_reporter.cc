@@ -74,7 +74,8 @@ void WriteGroupTable(const Group& g, std::string_view baseline, double confidenc
     const BenchmarkResult& b = *g.members[i];
     std::string engine = EscapeTableCell(b.engine);
     if (b.error_occurred) {
-      out << "| " << engine << " | FAILED: " << EscapeTableCell(b.error_message) << " | | | | | — |\n";
+      std::string reason = b.error_message.empty() ? "(no reason recorded)" : EscapeTableCell(b.error_message);
+      out << "| " << engine << " | FAILED: " << reason << " | | | | | — |\n";
       continue;
     }
     const Interval& mean = b.estimates.mean;
@@ -83,7 +84,7 @@ void WriteGroupTable(const Group& g, std::string_view baseline, double confidenc
     else if (base != nullptr) versus = FormatSpeedup(base->estimates.mean.point, mean.point);
     out << fmt::format("| {} | {} | ± {} | [{}, {}] | {} | {} | {} |\n", engine, FormatDuration(mean.point),
                        FormatDuration(b.estimates.std_dev.point), FormatDuration(mean.lower), FormatDuration(mean.upper),
-                       FormatCount(b.throughput.point), versus, ranks[i]);
+                       b.elements_per_iteration > 0 ? FormatCount(b.throughput.point) : "—", versus, ranks[i]);
   }
   out << "\n";
 }

@@ -114,6 +114,19 @@ TEST(MarkdownReporter, PipesInTextAreEscaped) {
   EXPECT_NE(text.find("FAILED: bad \\| value second line |"), std::string::npos);
 }
 
+TEST(MarkdownReporter, NoElementsNoReasonAndEmptyRun) {
+  RunResults r = testdata::SampleRunResults();
+  r.benchmarks[0].elements_per_iteration = 0;
+  r.benchmarks[6].error_message.clear();
+  std::string text = Tables(r, "dbx");
+  EXPECT_NE(RowOf(text, "dbx").find("| — | 1.00× (baseline) |"), std::string::npos) << RowOf(text, "dbx");
+  EXPECT_NE(text.find("| lmdb | FAILED: (no reason recorded) |"), std::string::npos);
+  std::string empty = Render(RunResults());
+  EXPECT_EQ(empty.rfind("# dbx-bench results\n\nRun of  on : 0 benchmarks, dbx-bench .\n\n", 0), 0u) << empty;
+  EXPECT_NE(empty.find("## Methodology"), std::string::npos);
+  EXPECT_EQ(empty.find("| Engine | Mean"), std::string::npos);
+}
+
 TEST(FormatSpeedup, FasterSlowerAndInvalid) {
   EXPECT_EQ(FormatSpeedup(2310, 1000), "2.31× faster");
   EXPECT_EQ(FormatSpeedup(1000, 1520), "1.52× slower");
