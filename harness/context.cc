@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <ctime>
 #include <fmt/format.h>
 #include <fstream>
@@ -62,6 +63,14 @@ void CollectMachineAndBuild(RunContext* ctx) {
   ctx->host_name = gethostname(host, sizeof host - 1) == 0 ? host : "unknown";
   ctx->cpu_model = ProcField("/proc/cpuinfo", "model name");
   ctx->num_cpus = std::thread::hardware_concurrency();
+  std::string mhz = ProcField("/proc/cpuinfo", "cpu MHz");
+  ctx->cpu_mhz = mhz == "unknown" ? 0 : static_cast<uint64_t>(std::strtod(mhz.c_str(), nullptr) + 0.5);
+  // As Google Benchmark decides it: a governor other than "performance" means frequency scaling.
+  std::ifstream governor("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor");
+  std::string gov;
+  ctx->cpu_scaling_enabled = governor >> gov && gov != "performance";
+  double load[3];
+  if (getloadavg(load, 3) == 3) ctx->load_avg.assign(load, load + 3);
   std::string mem = ProcField("/proc/meminfo", "MemTotal");  // "24576000 kB"
   ctx->memory_bytes = mem == "unknown" ? 0 : std::strtoull(mem.c_str(), nullptr, 10) * 1024;
   struct utsname u {};

@@ -9,6 +9,7 @@ PACKAGES=(
   libfmt-dev nlohmann-json3-dev libcli11-dev
   libbenchmark-dev libgtest-dev libgmock-dev
   libzstd-dev liblz4-dev
+  python3 libbenchmark-tools python3-scipy
 )
 # Extra packages for the sanitizer and fuzzing builds (scripts/test.sh --full).
 if [[ "${DBXB_WITH_CLANG:-0}" == 1 ]]; then
