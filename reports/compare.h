@@ -1,0 +1,183 @@
+// Comparing two runs (a baseline and a current run) benchmark by benchmark, as Criterion.rs compares
+// a run with its saved baseline, and the regression gate that CI runs on top of it.
+//
+// Comparisons come from matchers: a Matcher pairs the records of one kind in the two runs and turns
+// each pair into MetricComparison rows through CompareMetric(), which owns the statistics (bootstrap
+// t-test, relative change with intervals), the verdict and the gate. Today there is one matcher,
+// SampledTimeMatcher (per-iteration times of the sampled benchmarks). Latency phases (throughput and
+// p99 per second) are not in reports/result.h yet; when they are, comparing them is one more Matcher
+// feeding their per-second series to CompareMetric() with the right Direction.
+//
+// Nothing here reads files or throws; writers of the result are in reports/compare_writer.h.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/status.h"
+#include "reports/result.h"
+
+namespace dbxb {
+
+struct CompareOptions {
+  double significance = 0.05;     ///< alpha of the t-test: p < significance means "the mean changed"
+  double noise_threshold = 0.02;  ///< changes whose interval reaches into +-2 % are noise
+  double max_regression = 0.05;   ///< the gate: fail when even the favourable bound is worse than +5 %
+  double confidence_level = 0.95; ///< of the change intervals
+  uint64_t resamples = 100000;    ///< bootstrap resamples of the t-test and of each interval
+  uint64_t seed = 0;              ///< mixed with each benchmark's identity, so results do not depend on order
+};
+
+/// InvalidArgument naming the field unless 0 < significance < 1, noise_threshold >= 0,
+/// max_regression >= 0 (all finite), 0 < confidence_level < 1 and resamples > 0.
+[[nodiscard]] Status ValidateCompareOptions(const CompareOptions& options);
+
+/// What identifies a benchmark across runs. Parameters are sorted by name, so the order in which a run
+/// recorded them does not matter.
+struct BenchmarkKey {
+  std::string suite;
+  std::string workload;
+  std::string engine;
+  KeyValues parameters;
+
+  static BenchmarkKey Of(const BenchmarkResult& b);
+  /// "suite/workload/engine", as BenchmarkName().
+  std::string Name() const;
+
+  friend bool operator==(const BenchmarkKey&, const BenchmarkKey&) = default;
+};
+
+/// Whether a larger value of the metric is worse (times) or better (throughput).
+enum class Direction { kLowerIsBetter, kHigherIsBetter };
+
+/// Criterion's verdicts, in its words: "No change in performance detected.", "Change within noise
+/// threshold.", "Performance has improved.", "Performance has regressed."
+enum class Verdict { kNoChange, kWithinNoise, kImproved, kRegressed };
+
+/// "no change", "change within noise threshold", "improved", "regressed".
+const char* VerdictName(Verdict verdict);
+
+/// What became of one benchmark.
+enum class Outcome {
+  kCompared,
+  kOnlyInBaseline,
+  kOnlyInCurrent,
+  kFailed,  ///< error_occurred on either side: reported, not compared
+};
+
+/// "compared", "only in baseline", "only in current", "failed".
+const char* OutcomeName(Outcome outcome);
+
+/// One metric of one benchmark, compared (or why not).
+struct MetricComparison {
+  BenchmarkKey key;
+  std::string metric = "time";  ///< "time": per-iteration time in ns
+  Direction direction = Direction::kLowerIsBetter;
+  Outcome outcome = Outcome::kCompared;
+  std::string note;  ///< for kFailed: which side failed and why
+
+  /// Each side's mean and median of the metric (NaN for a side that is absent or failed) and its
+  /// number of values.
+  double baseline_mean = 0, baseline_median = 0;
+  double current_mean = 0, current_median = 0;
+  uint64_t baseline_count = 0, current_count = 0;
+
+  // Meaningful for kCompared only.
+  Interval mean_change;    ///< current / baseline - 1 of the means, with its interval
+  Interval median_change;  ///< same for the medians
+  double t = 0;            ///< Welch's t of current against baseline
+  double p_value = 1;
+  Verdict verdict = Verdict::kNoChange;
+  bool over_threshold = false;  ///< regressed beyond options.max_regression: fails the gate
+};
+
+/// Criterion's verdict: kNoChange when p_value >= significance; otherwise kImproved when the whole
+/// mean-change interval is on the better side of the noise band (below -noise for times, above +noise
+/// for throughput), kRegressed when it is all on the worse side, kWithinNoise when it reaches into the
+/// band.
+Verdict Classify(double p_value, const Interval& mean_change, Direction direction, double significance,
+                 double noise_threshold);
+
+/// The gate: a kRegressed change whose favourable bound is still worse than `max_regression`
+/// (mean_change.lower > max_regression for times, mean_change.upper < -max_regression for
+/// throughput). A regression that may be within the threshold does not fail the gate.
+bool ExceedsGate(Verdict verdict, const Interval& mean_change, Direction direction, double max_regression);
+
+/// The statistics of one metric: fills row->{baseline,current}_{mean,median,count}, mean_change,
+/// median_change (BootstrapRelativeChange seeded with `seed`), t and p_value (BootstrapTTest seeded
+/// with seed + 2), verdict and over_threshold, and sets outcome to kCompared.
+/// REQUIRES: ValidateCompareOptions(options) is OK; both sides have >= 2 values, finite and > 0.
+void CompareMetric(const std::vector<double>& baseline, const std::vector<double>& current, const CompareOptions& options,
+                   uint64_t seed, MetricComparison* row);
+
+/// A stable per-row seed: options_seed mixed with a hash of the key and the metric name.
+uint64_t ComparisonSeed(uint64_t options_seed, const BenchmarkKey& key, const std::string& metric);
+
+/// One run as a matcher sees it.
+struct RunSide {
+  const RunResults* results = nullptr;
+  std::string name;  ///< for messages: "baseline" or "current", with the file when known
+};
+
+/// Pairs records of one kind in the two runs.
+class Matcher {
+ public:
+  virtual ~Matcher() = default;
+
+  /// Appends one row per benchmark of its kind found in either run: kCompared rows (through
+  /// CompareMetric), kFailed, kOnlyInBaseline, kOnlyInCurrent. Rows follow the current run's order,
+  /// then the benchmarks only in the baseline in its order. InvalidArgument, starting with the side's
+  /// name and naming the benchmark, when a run cannot be compared: the same benchmark twice, or a
+  /// successful benchmark with unusable data (fewer than 2 samples, zero iterations, a time that is
+  /// not finite and positive).
+  virtual Status Match(const RunSide& baseline, const RunSide& current, const CompareOptions& options,
+                       std::vector<MetricComparison>* rows) const = 0;
+};
+
+/// The per-iteration times (total_ns / iterations of each sample) of every benchmark, matched by
+/// BenchmarkKey. Metric "time", lower is better.
+class SampledTimeMatcher final : public Matcher {
+ public:
+  Status Match(const RunSide& baseline, const RunSide& current, const CompareOptions& options,
+               std::vector<MetricComparison>* rows) const override;
+};
+
+/// Identifies one side of a comparison in the output.
+struct RunLabel {
+  std::string source;  ///< the file it was read from (or the baseline name), as given by the caller
+  std::string host_name;
+  std::string date_utc;
+  std::string git_commit;
+  bool git_dirty = false;
+  std::string tool_version;
+};
+
+struct ComparisonReport {
+  CompareOptions options;
+  RunLabel baseline;
+  RunLabel current;
+  /// Facts that change how the comparison reads, each starting with "⚠️ ": different machines,
+  /// different builds or library versions, interrupted runs.
+  std::vector<std::string> warnings;
+  std::vector<MetricComparison> rows;
+
+  size_t Count(Outcome outcome) const;
+  /// Rows over the gate's threshold.
+  size_t RegressionsOverThreshold() const;
+  bool GateFailed() const { return RegressionsOverThreshold() > 0; }
+};
+
+/// The built-in matchers, in the order their rows are reported: today SampledTimeMatcher only.
+std::vector<std::unique_ptr<Matcher>> BuiltinMatchers();
+
+/// Compares `current` with `baseline` with every built-in matcher. The caller may set
+/// report->baseline.source and report->current.source first (they are kept and used in messages);
+/// everything else in *report is replaced. InvalidArgument for unusable options, for a run that
+/// cannot be compared (see Matcher::Match), or when the runs have no benchmark in common (nothing to
+/// gate on is an input error, not a pass).
+[[nodiscard]] Status CompareRuns(const RunResults& baseline, const RunResults& current, const CompareOptions& options,
+                                 ComparisonReport* report);
+
+}  // namespace dbxb

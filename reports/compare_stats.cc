@@ -1,0 +1,93 @@
+#include "reports/compare_stats.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "reports/statistics.h"
+
+namespace dbxb {
+namespace {
+
+struct MeanVariance {
+  double mean;
+  double variance;
+};
+
+// Two passes, as StdDev() does: the one-pass formula loses digits when the mean dwarfs the spread,
+// which is the normal case for benchmark times.
+MeanVariance MeanAndVariance(const double* values, size_t n) {
+  double sum = 0;
+  for (size_t i = 0; i < n; ++i) sum += values[i];
+  const double mean = sum / static_cast<double>(n);
+  double squares = 0;
+  for (size_t i = 0; i < n; ++i) squares += (values[i] - mean) * (values[i] - mean);
+  return {mean, squares / static_cast<double>(n - 1)};
+}
+
+double WelchTOf(const double* a, size_t n_a, const double* b, size_t n_b) {
+  const MeanVariance x = MeanAndVariance(a, n_a);
+  const MeanVariance y = MeanAndVariance(b, n_b);
+  return (x.mean - y.mean) / std::sqrt(x.variance / static_cast<double>(n_a) + y.variance / static_cast<double>(n_b));
+}
+
+std::vector<Sample> AsSamples(const std::vector<double>& values) {
+  std::vector<Sample> samples;
+  samples.reserve(values.size());
+  for (double v : values) samples.push_back(Sample{1, v});
+  return samples;
+}
+
+}  // namespace
+
+double WelchT(const std::vector<double>& a, const std::vector<double>& b) {
+  if (a.size() < 2 || b.size() < 2) return std::numeric_limits<double>::quiet_NaN();
+  return WelchTOf(a.data(), a.size(), b.data(), b.size());
+}
+
+TTestResult BootstrapTTest(const std::vector<double>& current, const std::vector<double>& baseline, uint64_t resamples,
+                           uint64_t seed) {
+  TTestResult result;
+  result.t = WelchT(current, baseline);
+  result.p_value = 1;
+  if (std::isnan(result.t)) return result;
+
+  std::vector<double> pooled(current);
+  pooled.insert(pooled.end(), baseline.begin(), baseline.end());
+  const size_t n_a = current.size();
+  const size_t n = pooled.size();
+  std::vector<double> resample(n);
+  Xoshiro256StarStar rng(seed);
+  uint64_t below = 0;
+  for (uint64_t r = 0; r < resamples; ++r) {
+    for (size_t k = 0; k < n; ++k) resample[k] = pooled[rng.UniformIndex(n)];
+    const double t = WelchTOf(resample.data(), n_a, resample.data() + n_a, n - n_a);
+    if (!std::isfinite(t)) continue;
+    ++result.finite_resamples;
+    if (t < result.t) ++below;
+  }
+  if (result.finite_resamples == 0) return result;
+  const uint64_t tail = std::min(below, result.finite_resamples - below);
+  result.p_value = 2.0 * static_cast<double>(tail) / static_cast<double>(result.finite_resamples);
+  return result;
+}
+
+RelativeChange BootstrapRelativeChange(const std::vector<double>& current, const std::vector<double>& baseline,
+                                       const BootstrapOptions& options) {
+  // BootstrapSamples() resamples (iterations, total_ns) pairs; one iteration per value makes the
+  // per-iteration time the value itself, so its fast counting resampler does the work.
+  const SampleDistributions base = BootstrapSamples(AsSamples(baseline), false, options.resamples, options.seed);
+  const SampleDistributions cur = BootstrapSamples(AsSamples(current), false, options.resamples, options.seed + 1);
+  std::vector<double> mean_change(options.resamples), median_change(options.resamples);
+  for (uint64_t r = 0; r < options.resamples; ++r) {
+    mean_change[r] = cur.mean[r] / base.mean[r] - 1;
+    median_change[r] = cur.median[r] / base.median[r] - 1;
+  }
+  RelativeChange change;
+  change.mean = SummarizeDistribution(Mean(current) / Mean(baseline) - 1, &mean_change, options.confidence_level);
+  change.median =
+      SummarizeDistribution(Median(current) / Median(baseline) - 1, &median_change, options.confidence_level);
+  return change;
+}
+
+}  // namespace dbxb

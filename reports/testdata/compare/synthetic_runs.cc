@@ -1,0 +1,67 @@
+#include "reports/testdata/compare/synthetic_runs.h"
+
+#include <cmath>
+#include <cstdlib>
+
+#include "reports/bootstrap.h"
+#include "reports/estimates.h"
+
+namespace dbxb::testdata {
+
+std::vector<double> LognormalTimes(double mean, double cv, size_t n, uint64_t seed) {
+  const double sigma2 = std::log1p(cv * cv);
+  const double mu = std::log(mean) - sigma2 / 2;
+  const double sigma = std::sqrt(sigma2);
+  Xoshiro256StarStar rng(seed);
+  std::vector<double> out;
+  out.reserve(n);
+  while (out.size() < n) {
+    const double u1 = 1.0 - rng.UniformDouble();  // (0, 1]
+    const double u2 = rng.UniformDouble();
+    const double r = std::sqrt(-2.0 * std::log(u1));
+    out.push_back(std::exp(mu + sigma * r * std::cos(2 * M_PI * u2)));
+    if (out.size() < n) out.push_back(std::exp(mu + sigma * r * std::sin(2 * M_PI * u2)));
+  }
+  return out;
+}
+
+RunResults SyntheticRun(const std::string& host, const std::vector<SyntheticBenchmark>& specs, uint64_t seed,
+                        size_t samples) {
+  RunResults r;
+  RunContext& c = r.context;
+  c.date_utc = "2026-12-01T09:00:00Z";
+  c.host_name = host;
+  c.cpu_model = "Synthetic CPU @ 3.00GHz";
+  c.num_cpus = 4;
+  c.memory_bytes = 17179869184ULL;
+  c.kernel = "Linux 6.1.0-13-amd64";
+  c.compiler = "GCC 12.2.0";
+  c.compiler_flags = "-O3 -DNDEBUG";
+  c.build_type = "Release";
+  c.git_commit = "89abcdef0123456789abcdef0123456789abcdef";
+  c.tool_version = "0.1.0 (89abcde)";
+  c.libraries = {{"sqlite", "SQLite 3.40.1", "debian-package"}, {"lmdb", "LMDB 0.9.24", "debian-package"}};
+  c.command_line = "build/dbx-bench run --engines sqlite,lmdb --seed 1";
+  c.configuration = {{"suite", "dbx-micro"}, {"engines", "sqlite, lmdb"}};
+  c.seed = 1;
+  c.sampling.sample_count = samples;
+  c.sampling.bootstrap_resamples = 200;
+  for (size_t i = 0; i < specs.size(); ++i) {
+    const SyntheticBenchmark& s = specs[i];
+    BenchmarkResult b;
+    b.suite = "dbx-micro";
+    b.workload = s.workload;
+    b.engine = s.engine;
+    b.parameters = {{"records", "10000"}, {"key_size", "12"}, {"value_size", "19"}, {"durability", "none"}};
+    b.engine_settings = {{"journal_mode", "wal"}};
+    b.sampling_mode = SamplingMode::kFlat;
+    b.elements_per_iteration = 1;
+    for (double t : LognormalTimes(s.mean_ns, s.cv, samples, seed + i)) b.samples.push_back(Sample{10, 10 * t});
+    SamplingConfig config = c.sampling;
+    if (!Analyze(b.samples, b.sampling_mode, b.elements_per_iteration, config, &b).ok()) std::abort();
+    r.benchmarks.push_back(std::move(b));
+  }
+  return r;
+}
+
+}  // namespace dbxb::testdata
