@@ -98,6 +98,82 @@ struct BenchmarkResult {
   friend bool operator==(const BenchmarkResult&, const BenchmarkResult&) = default;
 };
 
+/// A latency distribution in nanoseconds, from a merged LatencyHistogram (3 significant digits: each
+/// percentile is within 0.1 % of the true value; min and max are exact).
+struct LatencySummary {
+  uint64_t count = 0;
+  double mean_ns = 0;
+  double stddev_ns = 0;  ///< population standard deviation
+  double min_ns = 0;
+  double p50_ns = 0;
+  double p90_ns = 0;
+  double p95_ns = 0;
+  double p99_ns = 0;
+  double p999_ns = 0;   ///< 99.9th percentile
+  double p9999_ns = 0;  ///< 99.99th percentile
+  double max_ns = 0;
+  /// (percentile, ns) points of HdrHistogram's percentile walk, denser towards 100 %, for charts.
+  std::vector<std::pair<double, double>> percentile_curve;
+
+  friend bool operator==(const LatencySummary&, const LatencySummary&) = default;
+};
+
+/// One operation type of a phase ("read", "update", ...).
+struct OpTypeResult {
+  std::string name;
+  uint64_t count = 0;
+  double throughput_ops_per_sec = 0;  ///< count / the phase's measured duration
+  LatencySummary service_time;
+  /// Open loop only: latency from the operation's intended start.
+  std::optional<LatencySummary> latency_from_intended_start;
+
+  friend bool operator==(const OpTypeResult&, const OpTypeResult&) = default;
+};
+
+/// One second (interval) of a phase's measured time, all operation types together.
+struct SecondSample {
+  double second = 0;     ///< interval start, seconds since the measured start
+  uint64_t operations = 0;  ///< operations completed in the interval
+  double ops_per_sec = 0;   ///< operations / interval length (the last, partial interval: its real length)
+  double p99_ns = 0;        ///< service time p99 of the operations completed in the interval
+
+  friend bool operator==(const SecondSample&, const SecondSample&) = default;
+};
+
+/// One measured phase (e.g. YCSB load or run, a select-pk phase) of one engine on one data set.
+struct PhaseResult {
+  std::string suite;     ///< "ycsb", "sqlite-vps"
+  std::string workload;  ///< the workload or file the phase belongs to, e.g. "workloada"
+  std::string phase;     ///< "load", "run", "select-pk", ...
+  std::string engine;
+  std::string dataset;   ///< "cached", "disk-bound", or "" when the suite has no such distinction
+  KeyValues parameters;  ///< the phase's own parameters (PhaseSpec::parameters)
+  KeyValues engine_settings;
+
+  uint32_t threads = 0;
+  double target_rate = 0;  ///< ops/s asked for (open loop); 0 = closed loop
+  uint64_t rows_per_operation = 1;
+  uint64_t warmup_operations = 0;  ///< executed before the measured part, over all threads
+  double duration_ns = 0;          ///< measured wall time, from the common start to the last completion
+  uint64_t operations = 0;         ///< measured operations
+  double throughput_ops_per_sec = 0;
+
+  LatencySummary service_time;  ///< every measured operation, all types
+  /// Open loop only: latency from the intended start (coordinated omission corrected), all types.
+  std::optional<LatencySummary> latency_from_intended_start;
+  std::vector<OpTypeResult> per_op;       ///< in PhaseSpec::op_types order
+  std::vector<SecondSample> per_second;   ///< the measured time, second by second
+
+  /// How memory was limited/measured for the phase (e.g. "cgroup memory.max=256MiB"), or "".
+  std::string memory_method;
+  /// True when the run was interrupted during this phase: its figures cover what finished.
+  bool incomplete = false;
+  bool error_occurred = false;
+  std::string error_message;
+
+  friend bool operator==(const PhaseResult&, const PhaseResult&) = default;
+};
+
 /// A library an engine was built against.
 struct LibraryInfo {
   std::string engine;   ///< "rocksdb"
@@ -142,6 +218,8 @@ struct RunContext {
 struct RunResults {
   RunContext context;
   std::vector<BenchmarkResult> benchmarks;
+  /// Phase-based suites (YCSB, sqlite-vps): one record per measured phase, in run order.
+  std::vector<PhaseResult> phases;
 
   friend bool operator==(const RunResults&, const RunResults&) = default;
 };
