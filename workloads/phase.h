@@ -18,6 +18,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <utility>
@@ -111,6 +112,8 @@ class PhaseSequence {
   virtual ~PhaseSequence() = default;
   /// "cached", "disk-bound", or "" when the suite has no such distinction.
   virtual std::string dataset() const { return {}; }
+  /// The workload the phases belong to, for reports (e.g. "workloada"); "" when the suite has one.
+  virtual std::string workload() const { return {}; }
   /// Untimed: opens the engine (and may load data that no phase measures).
   [[nodiscard]] virtual Status Open() = 0;
   /// The next phase, or nullptr when the sequence is done.
@@ -136,5 +139,12 @@ struct PhaseSuiteOptions {
   double target_rate = 0;           ///< --target-rate: ops/s per phase, open loop (0 = closed loop)
   uint64_t load_batch = 1000;       ///< rows per write batch when loading
 };
+
+/// How the runner asks a phase-based suite for its work on one engine: the sequences to run, in order
+/// (e.g. one per data set: "cached", then "disk-bound"). Each sequence is opened only when its turn
+/// comes, so creating them must be cheap (no database opened). InvalidArgument for options the suite
+/// cannot honour (e.g. --readers with a suite without mixed phases), naming the option.
+using PhaseSequencesFactory = std::function<Result<std::vector<std::unique_ptr<PhaseSequence>>>(
+    const AdapterFactory& engine, const PhaseSuiteOptions& options)>;
 
 }  // namespace dbxb
