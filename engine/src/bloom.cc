@@ -1,6 +1,12 @@
 #include "src/bloom.h"
 
 namespace dbx {
+namespace {
+// Maps a 32-bit hash onto [0, n) with a multiply instead of a division.
+inline uint32_t Reduce(uint32_t h, uint32_t n) {
+  return static_cast<uint32_t>((static_cast<uint64_t>(h) * n) >> 32);
+}
+}  // namespace
 
 std::string BloomBuilder::Finish() const {
   if (bits_per_key_ <= 0) return {};
@@ -9,13 +15,14 @@ std::string BloomBuilder::Finish() const {
   if (probes > 30) probes = 30;
   uint64_t bits = hashes_.size() * static_cast<uint64_t>(bits_per_key_);
   if (bits < 64) bits = 64;
+  if (bits > 0xfffffff0u) bits = 0xfffffff0u;  // positions are 32-bit
   uint64_t bytes = (bits + 7) / 8;
   bits = bytes * 8;
   std::string out(bytes, '\0');
   for (uint64_t h : hashes_) {
     uint32_t h1 = static_cast<uint32_t>(h), h2 = static_cast<uint32_t>(h >> 32) | 1;
     for (int i = 0; i < probes; ++i) {
-      uint32_t pos = static_cast<uint32_t>((h1 + static_cast<uint64_t>(i) * h2) % bits);
+      uint32_t pos = Reduce(h1 + static_cast<uint32_t>(i) * h2, static_cast<uint32_t>(bits));
       out[pos / 8] = static_cast<char>(out[pos / 8] | (1 << (pos % 8)));
     }
   }
@@ -35,7 +42,7 @@ bool BloomFilter::MayContain(uint64_t h) const {
   if (probes_ == 0) return true;
   uint32_t h1 = static_cast<uint32_t>(h), h2 = static_cast<uint32_t>(h >> 32) | 1;
   for (int i = 0; i < probes_; ++i) {
-    uint32_t pos = static_cast<uint32_t>((h1 + static_cast<uint64_t>(i) * h2) % bits_);
+    uint32_t pos = Reduce(h1 + static_cast<uint32_t>(i) * h2, bits_);
     if ((data_[pos / 8] & (1 << (pos % 8))) == 0) return false;
   }
   return true;

@@ -114,24 +114,45 @@ Status DBImpl::ApplyBatch(const SuperVersion& sv, std::string_view rep, uint64_t
   active->ReserveKeys(DecodeFixed32(rep.data() + 8));
   const bool older_tiers = !sv.frozen.empty() || sv.wos != nullptr || sv.frozen_wos != nullptr || !sv.segments.empty();
   Status first_error;
+  // Entries are decoded kLookahead ahead of their insertion and their hash slots prefetched, so that
+  // large batches do not wait on one cache miss per key.
+  constexpr size_t kLookahead = 8;
+  struct Entry {
+    ValueType type;
+    std::string_view key, value;
+    uint64_t hash;
+  };
+  Entry ring[kLookahead];
+  size_t head = 0, filled = 0;
   WriteBatchInternal::Reader r(rep);
-  ValueType type;
-  std::string_view key, value;
+  auto fill = [&]() {
+    Entry& e = ring[(head + filled) % kLookahead];
+    if (!r.Next(&e.type, &e.key, &e.value)) return false;
+    e.hash = Hash64(e.key);
+    active->Prefetch(e.hash);
+    ++filled;
+    return true;
+  };
+  while (filled < kLookahead && fill()) {
+  }
   int64_t delta = 0;
-  while (r.Next(&type, &key, &value)) {
-    uint64_t hash = Hash64(key);
-    const MemVersion* prev = active->Add(key, hash, seq++, type, value);
+  while (filled > 0) {
+    const Entry e = ring[head];
+    head = (head + 1) % kLookahead;
+    --filled;
+    fill();
+    const MemVersion* prev = active->Add(e.key, e.hash, seq++, e.type, e.value);
     bool was_live = false;
     if (prev != nullptr) {
       was_live = prev->type() == ValueType::kPut;
     } else if (older_tiers) {
       // The exact count needs to know whether the key was live in an older tier.
       Lookup result;
-      Status s = sv.Get(key, hash, ~uint64_t{0}, true, &result, nullptr, nullptr);
+      Status s = sv.Get(e.key, e.hash, ~uint64_t{0}, true, &result, nullptr, nullptr);
       if (!s.ok() && first_error.ok()) first_error = s;
       was_live = result == Lookup::kValue;
     }
-    delta += (type == ValueType::kPut ? 1 : 0) - (was_live ? 1 : 0);
+    delta += (e.type == ValueType::kPut ? 1 : 0) - (was_live ? 1 : 0);
   }
   *live_delta += delta;
   if (r.corrupt()) return Status::Corruption("malformed write batch");

@@ -143,9 +143,17 @@ MemNode* MemTable::InsertNode(std::string_view key, uint64_t hash) {
   return n;
 }
 
+void MemTable::Prefetch(uint64_t hash) const {
+  const HashTable* t = table_.load(std::memory_order_relaxed);
+  __builtin_prefetch(&t->slots[hash & t->mask]);
+}
+
 const MemVersion* MemTable::Add(std::string_view key, uint64_t hash, uint64_t seq, ValueType type,
                                 std::string_view value) {
-  MemNode* n = const_cast<MemNode*>(Find(key, hash));
+  // A key above the largest one here cannot be here: ascending loads skip the hash probe.
+  MemNode* last = tail_[0];
+  bool beyond = last == head_ || last->key() < key;
+  MemNode* n = beyond ? nullptr : const_cast<MemNode*>(Find(key, hash));
   const MemVersion* prev = nullptr;
   if (n == nullptr) {
     n = InsertNode(key, hash);

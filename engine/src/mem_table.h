@@ -69,6 +69,8 @@ class MemTable {
     std::string_view value;
   };
   void AddChain(std::string_view key, uint64_t hash, const Pending* versions, size_t n);
+  /// Hints that a key with this hash will be added or looked up soon (prefetches its hash slot).
+  void Prefetch(uint64_t hash) const;
   /// Pre-sizes the hash index for `more` additional keys.
   void ReserveKeys(size_t more);
 

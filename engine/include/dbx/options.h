@@ -34,7 +34,8 @@ struct Options {
   /// Tier 1: versions the delta store holds before it is frozen and flushed into the WOS.
   size_t delta_flush_entries = 10000;
   /// Tier 3: bytes of the WOS (write-optimised store) before it is frozen and written as a segment.
-  size_t wos_flush_bytes = 32u << 20;
+  /// Everything below this stays in hashed, in-memory form (about 90 bytes per small record).
+  size_t wos_flush_bytes = 128u << 20;
   /// Tier 2: largest columnar cache built for full scans; 0 disables it.
   size_t columnar_cache_bytes = 256u << 20;
 
