@@ -1,0 +1,241 @@
+#include "reports/report_writer.h"
+
+#include <algorithm>
+#include <cctype>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "reports/format.h"
+#include "reports/markdown_methodology.h"
+#include "reports/markdown_reporter.h"
+#include "reports/reporter.h"
+#include "reports/svg_chart.h"
+
+namespace dbxb {
+namespace {
+
+// Benchmarks compared in one table, as WriteComparisonTables groups them: same suite, workload and
+// parameters, in order of first appearance.
+struct Group {
+  std::vector<const BenchmarkResult*> members;
+  const BenchmarkResult& first() const { return *members.front(); }
+};
+
+std::vector<Group> GroupBenchmarks(const RunResults& results) {
+  std::vector<Group> groups;
+  for (const BenchmarkResult& b : results.benchmarks) {
+    auto it = std::find_if(groups.begin(), groups.end(), [&](const Group& g) {
+      return g.first().suite == b.suite && g.first().workload == b.workload && g.first().parameters == b.parameters;
+    });
+    if (it == groups.end()) groups.push_back(Group{{&b}});
+    else it->members.push_back(&b);
+  }
+  return groups;
+}
+
+std::vector<std::string> EnginesInOrder(const RunResults& results) {
+  std::vector<std::string> engines;
+  for (const BenchmarkResult& b : results.benchmarks) {
+    if (std::find(engines.begin(), engines.end(), b.engine) == engines.end()) engines.push_back(b.engine);
+  }
+  return engines;
+}
+
+// Competition rank by mean among the successful members (1, 2, 2, 4), as the comparison tables rank;
+// 0 for a failed benchmark.
+int RankOf(const Group& g, const BenchmarkResult& b) {
+  if (b.error_occurred) return 0;
+  int rank = 1;
+  for (const BenchmarkResult* other : g.members) {
+    if (!other->error_occurred && other->estimates.mean.point < b.estimates.mean.point) ++rank;
+  }
+  return rank;
+}
+
+std::string Medal(int rank) {
+  switch (rank) {
+    case 1: return " 🥇";
+    case 2: return " 🥈";
+    case 3: return " 🥉";
+    default: return fmt::format(" ({})", rank);
+  }
+}
+
+// "bench-host-dbx-micro-get": lower case letters and digits, other runs of characters as one '-'.
+std::string Slug(const std::string& text) {
+  std::string out;
+  for (unsigned char c : text) {
+    if (std::isalnum(c) && c < 0x80) out += static_cast<char>(std::tolower(c));
+    else if (!out.empty() && out.back() != '-') out += '-';
+  }
+  while (!out.empty() && out.back() == '-') out.pop_back();
+  return out.empty() ? "chart" : out;
+}
+
+std::string UniqueName(std::vector<std::string>* taken, const std::string& base, const std::string& ext) {
+  std::string name = base + ext;
+  for (int n = 2; std::find(taken->begin(), taken->end(), name) != taken->end(); ++n)
+    name = fmt::format("{}-{}{}", base, n, ext);
+  taken->push_back(name);
+  return name;
+}
+
+// The title of a workload: "dbx-micro / get", with its parameters when the run has the same workload
+// with other parameters too.
+std::string GroupTitle(const std::vector<Group>& groups, const Group& g) {
+  std::string title = g.first().suite + " / " + g.first().workload;
+  for (const Group& other : groups) {
+    if (&other != &g && other.first().suite == g.first().suite && other.first().workload == g.first().workload)
+      return title + " (" + JoinKeyValues(g.first().parameters) + ")";
+  }
+  return title;
+}
+
+std::string HostName(const RunContext& c) { return c.host_name.empty() ? "unknown host" : c.host_name; }
+
+void WriteIndex(const std::vector<ReportInput>& runs, std::ostream& out) {
+  out << "| Host | CPU | Run (UTC) | Benchmarks | Source |\n|:--|:--|:--|--:|:--|\n";
+  for (const ReportInput& run : runs) {
+    const RunContext& c = run.results.context;
+    out << fmt::format("| {} | {}, {} cores | {} | {} | `{}` |\n", EscapeTableCell(HostName(c)),
+                       EscapeTableCell(c.cpu_model), c.num_cpus, EscapeTableCell(c.date_utc),
+                       run.results.benchmarks.size(), EscapeTableCell(run.source));
+  }
+  out << "\n";
+}
+
+void WriteSummary(const RunResults& results, const std::vector<Group>& groups, std::ostream& out) {
+  const std::vector<std::string> engines = EnginesInOrder(results);
+  out << "### Summary\n\n";
+  out << "Mean time per iteration of each workload on each engine; 🥇🥈🥉 mark the three fastest (ranks by "
+         "mean, as in the tables below).\n\n";
+  out << "| Workload |";
+  for (const std::string& e : engines) out << " " << EscapeTableCell(e) << " |";
+  out << "\n|:--|";
+  for (size_t i = 0; i < engines.size(); ++i) out << "--:|";
+  out << "\n";
+  for (const Group& g : groups) {
+    out << "| " << EscapeTableCell(GroupTitle(groups, g)) << " |";
+    for (const std::string& engine : engines) {
+      auto it = std::find_if(g.members.begin(), g.members.end(),
+                             [&](const BenchmarkResult* b) { return b->engine == engine; });
+      if (it == g.members.end()) out << " — |";
+      else if ((*it)->error_occurred) out << " failed |";
+      else out << " " << FormatDuration((*it)->estimates.mean.point) << Medal(RankOf(g, **it)) << " |";
+    }
+    out << "\n";
+  }
+  out << "\n";
+}
+
+BarChart ChartOf(const RunResults& results, const std::vector<Group>& groups, const Group& g) {
+  BarChart chart;
+  chart.title = GroupTitle(groups, g);
+  chart.subtitle = fmt::format("{}: mean time per iteration with its {:g} % confidence interval (shorter is faster)",
+                               HostName(results.context), results.context.sampling.confidence_level * 100);
+  for (const BenchmarkResult* b : g.members) {
+    const Interval& mean = b->estimates.mean;
+    chart.entries.push_back(BarChartEntry{b->engine, mean.point, mean.lower, mean.upper, b->error_occurred});
+  }
+  return chart;
+}
+
+void WriteReproduce(const RunContext& c, std::ostream& out) {
+  out << "### How to reproduce\n\n";
+  out << fmt::format("Build dbx-bench at commit `{}`{} as a {} build ({}, flags `{}`), for example with "
+                     "`git checkout {}` and `scripts/build.sh`, then run on a comparable machine:\n\n",
+                     c.git_commit, c.git_dirty ? " (the run used uncommitted changes on top of it)" : "",
+                     c.build_type, c.compiler, c.compiler_flags, c.git_commit);
+  out << "```\n" << c.command_line << "\n```\n\n";
+}
+
+void WriteRunSection(const ReportInput& run, const std::string& heading, const ReportOptions& options,
+                     std::vector<std::string>* taken, std::vector<ReportFile>* charts, std::ostream& out) {
+  const RunResults& results = run.results;
+  const RunContext& c = results.context;
+  const size_t failed = std::count_if(results.benchmarks.begin(), results.benchmarks.end(),
+                                      [](const BenchmarkResult& b) { return b.error_occurred; });
+  out << "## " << heading << "\n\n";
+  out << fmt::format("Run of {} on {} ({}, {} cores): {} benchmark{}", c.date_utc, HostName(c), c.cpu_model,
+                     c.num_cpus, results.benchmarks.size(), results.benchmarks.size() == 1 ? "" : "s");
+  if (failed > 0) out << fmt::format(" ({} failed)", failed);
+  out << fmt::format(", dbx-bench {}. Source: `{}`.\n\n", c.tool_version, run.source);
+  const std::vector<std::string> warnings = ReadingWarnings(results);
+  for (size_t i = 0; i < warnings.size(); ++i) out << (i == 0 ? "> " : ">\n> ") << warnings[i] << "\n";
+  if (!warnings.empty()) out << "\n";
+
+  const std::vector<Group> groups = GroupBenchmarks(results);
+  if (groups.empty()) out << "No benchmarks were recorded in this run.\n\n";
+  else WriteSummary(results, groups, out);
+
+  const std::string baseline = options.baseline_engine.empty() ? DefaultBaselineEngine(results) : options.baseline_engine;
+  for (const Group& g : groups) {
+    // One table at a time, so that each chart sits under its table.
+    RunResults one;
+    one.context = c;
+    for (const BenchmarkResult* b : g.members) one.benchmarks.push_back(*b);
+    std::ostringstream table;
+    WriteComparisonTables(one, baseline, table);
+    out << DemoteHeadings(table.str(), 1);
+    const BarChart chart = ChartOf(results, groups, g);
+    const std::string file = UniqueName(taken, Slug(HostName(c) + "-" + g.first().suite + "-" + g.first().workload), ".svg");
+    charts->push_back(ReportFile{file, RenderTimeBarChart(chart)});
+    // Markdown image text must not contain brackets; the title of a workload has none but its
+    // parameters could.
+    std::string alt = chart.title + " on " + HostName(c);
+    std::replace(alt.begin(), alt.end(), '[', '(');
+    std::replace(alt.begin(), alt.end(), ']', ')');
+    out << fmt::format("![{}: mean time per engine with confidence intervals]({})\n\n", alt, file);
+  }
+
+  std::ostringstream methodology;
+  WriteMethodology(results, methodology);
+  out << DemoteHeadings(methodology.str(), 1) << "\n";
+  WriteReproduce(c, out);
+}
+
+}  // namespace
+
+std::string DemoteHeadings(const std::string& text, int levels) {
+  std::istringstream in(text);
+  std::string line, out;
+  bool in_fence = false;
+  while (std::getline(in, line)) {
+    if (line.rfind("```", 0) == 0) in_fence = !in_fence;
+    if (!in_fence && line.rfind("#", 0) == 0) line = std::string(static_cast<size_t>(levels), '#') + line;
+    out += line;
+    out += '\n';
+  }
+  if (!text.empty() && text.back() != '\n' && !out.empty()) out.pop_back();
+  return out;
+}
+
+std::vector<ReportFile> RenderReport(const std::vector<ReportInput>& runs, const ReportOptions& options) {
+  std::vector<std::string> taken = {kReportMarkdownName};
+  std::vector<ReportFile> charts;
+  std::ostringstream out;
+  out << "# dbx-bench report\n\n";
+  out << fmt::format("Generated by `dbx-bench report` from {} result file{}: every number, table and chart below "
+                     "comes from the recorded results. Each run has its own section; runs from different machines "
+                     "are never averaged together.\n\n",
+                     runs.size(), runs.size() == 1 ? "" : "s");
+  WriteIndex(runs, out);
+  for (const ReportInput& run : runs) {
+    const RunContext& c = run.results.context;
+    const bool host_repeats = std::count_if(runs.begin(), runs.end(), [&](const ReportInput& other) {
+                                return HostName(other.results.context) == HostName(c);
+                              }) > 1;
+    std::string heading = host_repeats ? fmt::format("{} (run of {})", HostName(c), c.date_utc) : HostName(c);
+    WriteRunSection(run, heading, options, &taken, &charts, out);
+  }
+  std::vector<ReportFile> files;
+  files.push_back(ReportFile{kReportMarkdownName, out.str()});
+  for (ReportFile& f : charts) files.push_back(std::move(f));
+  return files;
+}
+
+}  // namespace dbxb

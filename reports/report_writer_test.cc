@@ -1,0 +1,140 @@
+#include "reports/report_writer.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "reports/testdata/golden.h"
+#include "reports/testdata/report/xml_check.h"
+#include "reports/testdata/sample_results.h"
+
+namespace dbxb {
+namespace {
+
+// A second machine: another host and CPU, no RocksDB, slower times.
+RunResults ArmRun() {
+  RunResults r = testdata::SampleRunResults();
+  r.context.host_name = "arm-host";
+  r.context.cpu_model = "Neoverse-N1";
+  r.context.num_cpus = 8;
+  r.context.date_utc = "2026-12-02T08:00:00Z";
+  r.context.command_line = "build/dbx-bench run --engines dbx,sqlite,lmdb --seed 42";
+  r.context.libraries.pop_back();
+  r.benchmarks.erase(std::remove_if(r.benchmarks.begin(), r.benchmarks.end(),
+                                    [](const BenchmarkResult& b) { return b.engine == "rocksdb"; }),
+                     r.benchmarks.end());
+  for (BenchmarkResult& b : r.benchmarks) {
+    if (b.error_occurred) {
+      b.error_occurred = false;  // lmdb/get works on this machine
+      b.error_message.clear();
+      b.estimates.mean = Interval{980.5, 970.25, 991.0, 5.1};
+      b.samples = {{3, 2941.5}, {6, 5883.0}};
+      continue;
+    }
+    b.estimates.mean.point *= 1.5;
+    b.estimates.mean.lower *= 1.5;
+    b.estimates.mean.upper *= 1.5;
+  }
+  return r;
+}
+
+std::vector<ReportInput> TwoHosts() {
+  return {{"results/x86/results.json", testdata::SampleRunResults()}, {"results/arm/results.json", ArmRun()}};
+}
+
+size_t Count(const std::string& text, const std::string& what) {
+  size_t n = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+TEST(ReportWriterTest, MatchesGoldenFiles) {
+  const std::vector<ReportFile> files = RenderReport(TwoHosts(), ReportOptions{});
+  std::vector<std::string> names;
+  for (const ReportFile& f : files) names.push_back(f.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"README.md", "bench-host-dbx-micro-insert.svg",
+                                             "bench-host-dbx-micro-get.svg", "arm-host-dbx-micro-insert.svg",
+                                             "arm-host-dbx-micro-get.svg"}));
+  for (const ReportFile& f : files) testdata::ExpectMatchesGolden("report/" + f.name, f.contents);
+}
+
+TEST(ReportWriterTest, EveryChartIsWellFormedLinkedAndNamesItsEngines) {
+  const std::vector<ReportFile> files = RenderReport(TwoHosts(), ReportOptions{});
+  const std::string& md = files[0].contents;
+  for (size_t i = 1; i < files.size(); ++i) {
+    const ReportFile& f = files[i];
+    const testdata::XmlCheck x = testdata::CheckXml(f.contents);
+    ASSERT_EQ(x.error, "") << f.name;
+    EXPECT_EQ(x.root, "svg");
+    EXPECT_EQ(Count(md, "](" + f.name + ")"), 1u) << f.name << " is linked once";
+    const bool arm = f.name.rfind("arm-host", 0) == 0;
+    for (const char* engine : {"dbx", "sqlite", "lmdb", "rocksdb"}) {
+      const bool expected = !(arm && std::string(engine) == "rocksdb");
+      EXPECT_EQ(std::find(x.texts.begin(), x.texts.end(), engine) != x.texts.end(), expected) << f.name << " " << engine;
+    }
+  }
+}
+
+TEST(ReportWriterTest, OneSectionPerHostNeverAveraged) {
+  const std::string md = RenderReport(TwoHosts(), ReportOptions{})[0].contents;
+  const size_t x86 = md.find("\n## bench-host\n"), arm = md.find("\n## arm-host\n");
+  ASSERT_NE(x86, std::string::npos);
+  ASSERT_NE(arm, std::string::npos);
+  ASSERT_LT(x86, arm);
+  const std::string x86_section = md.substr(x86, arm - x86), arm_section = md.substr(arm);
+  // sqlite/insert: 9.532 ms on one machine, 1.5 times that on the other; each only in its own section.
+  EXPECT_NE(x86_section.find("| 9.532 ms 🥉 |"), std::string::npos) << x86_section;
+  EXPECT_EQ(arm_section.find("9.532 ms"), std::string::npos);
+  EXPECT_NE(arm_section.find("14.30 ms"), std::string::npos);
+  // The run that failed lmdb/get on one machine and not on the other.
+  EXPECT_NE(x86_section.find("| dbx-micro / get | 1.210 µs 🥇 | 2.796 µs 🥉 | failed | 1.840 µs 🥈 |"),
+            std::string::npos);
+  EXPECT_NE(arm_section.find("| dbx-micro / get | 1.815 µs 🥈 | 4.193 µs 🥉 | 980.5 ns 🥇 |"), std::string::npos);
+  // Methodology and reproduction per host, with the exact command line.
+  EXPECT_EQ(Count(md, "### Methodology"), 2u);
+  EXPECT_NE(x86_section.find("```\nbuild/dbx-bench run --suite dbx-micro --engines dbx,sqlite,lmdb,rocksdb --seed 42\n```"),
+            std::string::npos);
+  EXPECT_NE(arm_section.find("```\nbuild/dbx-bench run --engines dbx,sqlite,lmdb --seed 42\n```"), std::string::npos);
+  // Warnings of each run in its own section: RocksDB's assertions only where RocksDB ran.
+  EXPECT_NE(x86_section.find("assertions enabled"), std::string::npos);
+  EXPECT_EQ(arm_section.find("assertions enabled"), std::string::npos);
+}
+
+TEST(ReportWriterTest, RepeatedHostGetsDatedSectionsAndUniqueCharts) {
+  RunResults later = testdata::SampleRunResults();
+  later.context.date_utc = "2026-12-05T10:00:00Z";
+  const std::vector<ReportFile> files =
+      RenderReport({{"a.json", testdata::SampleRunResults()}, {"b.json", later}}, ReportOptions{});
+  const std::string& md = files[0].contents;
+  EXPECT_NE(md.find("\n## bench-host (run of 2026-11-30T15:34:56Z)\n"), std::string::npos);
+  EXPECT_NE(md.find("\n## bench-host (run of 2026-12-05T10:00:00Z)\n"), std::string::npos);
+  ASSERT_EQ(files.size(), 5u);
+  EXPECT_EQ(files[3].name, "bench-host-dbx-micro-insert-2.svg");
+  EXPECT_NE(md.find("](bench-host-dbx-micro-insert-2.svg)"), std::string::npos);
+}
+
+TEST(ReportWriterTest, BaselineEngineOption) {
+  const std::string md = RenderReport(TwoHosts(), ReportOptions{"lmdb"})[0].contents;
+  EXPECT_EQ(Count(md, "| vs lmdb |"), 4u);
+  EXPECT_NE(md.find("| lmdb | 3.400 ms |"), std::string::npos);
+  EXPECT_NE(md.find("1.00× (baseline)"), std::string::npos);
+}
+
+TEST(ReportWriterTest, EmptyRunStillRenders) {
+  RunResults empty = testdata::SampleRunResults();
+  empty.benchmarks.clear();
+  const std::vector<ReportFile> files = RenderReport({{"empty.json", empty}}, ReportOptions{});
+  ASSERT_EQ(files.size(), 1u);
+  EXPECT_NE(files[0].contents.find("No benchmarks were recorded in this run."), std::string::npos);
+}
+
+TEST(DemoteHeadingsTest, MovesHeadingsOutsideCodeFences) {
+  EXPECT_EQ(DemoteHeadings("## a\ntext # not\n### b\n```\n# comment\n```\n# c\n", 1),
+            "### a\ntext # not\n#### b\n```\n# comment\n```\n## c\n");
+  EXPECT_EQ(DemoteHeadings("# a", 2), "### a");
+}
+
+}  // namespace
+}  // namespace dbxb
