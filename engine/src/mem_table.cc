@@ -169,7 +169,9 @@ const MemVersion* MemTable::Add(std::string_view key, uint64_t hash, uint64_t se
 
 void MemTable::AddChain(std::string_view key, uint64_t hash, const Pending* versions, size_t n) {
   if (n == 0) return;
-  MemNode* node = const_cast<MemNode*>(Find(key, hash));
+  MemNode* last = tail_[0];
+  bool beyond = last == head_ || last->key() < key;  // merges of ascending runs skip the probe
+  MemNode* node = beyond ? nullptr : const_cast<MemNode*>(Find(key, hash));
   const MemVersion* older = nullptr;
   if (node == nullptr) node = InsertNode(key, hash);
   else older = node->head.load(std::memory_order_relaxed);
