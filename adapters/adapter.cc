@@ -1,5 +1,7 @@
 #include "adapters/adapter.h"
 
+#include <algorithm>
+
 #include "adapters/dbx/dbx_adapter.h"
 #include "adapters/lmdb/lmdb_adapter.h"
 #include "adapters/null/null_adapter.h"
@@ -25,8 +27,27 @@ bool ParseDurability(std::string_view text, Durability* out) {
   return true;
 }
 
+Status CheckNativeOptions(const AdapterFactory& engine, const AdapterOptions& options) {
+  const std::string prefix = engine.name + ".";
+  for (const auto& [key, value] : options.native_options) {
+    if (key.find('.') == std::string::npos || key.front() == '.')
+      return Status::InvalidArgument("native option '" + key + "' has no '<engine>.' prefix");
+    if (key.compare(0, prefix.size(), prefix) != 0) continue;  // another engine's setting
+    if (std::find(engine.native_option_keys.begin(), engine.native_option_keys.end(), key) ==
+        engine.native_option_keys.end())
+      return Status::InvalidArgument("unknown native option '" + key + "' for engine " + engine.name);
+  }
+  return Status::Ok();
+}
+
 Status AdapterRegistry::Register(AdapterFactory factory) {
   if (Find(factory.name) != nullptr) return Status::InvalidArgument("engine registered twice: " + factory.name);
+  // Checked here, once for every engine, so that no adapter can silently ignore a setting meant for it.
+  factory.open = [checked = factory, open = factory.open](const AdapterOptions& options)
+      -> Result<std::unique_ptr<Adapter>> {
+    DBXB_RETURN_IF_ERROR(CheckNativeOptions(checked, options));
+    return open(options);
+  };
   factories_.push_back(std::move(factory));
   return Status::Ok();
 }

@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "adapters/row_session.h"
 #include "common/function_ref.h"
 #include "common/reference_data.h"
 #include "common/status.h"
@@ -43,6 +44,13 @@ struct AdapterOptions {
   uint64_t cache_bytes = 64ull << 20;
   /// Used by the null adapter only: the rows a perfect store would hold. Real engines ignore it.
   std::shared_ptr<const ReferenceData> reference;
+  /// Engine-specific settings a suite asks for, as ("<engine>.<setting>", "<value>") pairs, e.g.
+  /// ("sqlite.page_size", "8192"). An engine applies the keys with its own prefix and reports them back
+  /// through NativeSettings(); it ignores keys of other engines, so one list can serve a whole run.
+  /// Opening through the registry fails with InvalidArgument on a key of this engine that is not in
+  /// AdapterFactory::native_option_keys, and on a key without a "<engine>." prefix. Empty by default:
+  /// every engine then runs with its adapter's own defaults.
+  std::vector<std::pair<std::string, std::string>> native_options;
 };
 
 /// The engine's native settings as actually applied, in order: ("journal_mode", "wal"), ...
@@ -87,6 +95,12 @@ class Adapter {
   virtual Result<std::unique_ptr<Session>> NewSession() = 0;
   /// The native settings the engine runs with (see Settings).
   virtual Settings NativeSettings() = 0;
+  /// Optional capability: a RowSession on the engine's own tables (adapters/row_session.h), one per
+  /// thread like a Session. NotSupported by default; workloads then fall back to the key/value mapping
+  /// of workloads/row_store.h over NewSession(). Row sessions must be destroyed before the Adapter.
+  virtual Result<std::unique_ptr<RowSession>> NewRowSession() {
+    return Status::NotSupported("this engine has no native row tables");
+  }
   /// Flushes and closes the database. Called once; the destructor closes too if it was not called.
   virtual Status Close() = 0;
 };
@@ -100,12 +114,21 @@ struct AdapterFactory {
   /// The build of the library: e.g. "debian-package (assertions enabled)" or "release".
   std::function<std::string()> library_build;
   std::function<Result<std::unique_ptr<Adapter>>(const AdapterOptions&)> open;
+  /// The AdapterOptions::native_options keys this engine applies, with their prefix
+  /// ("sqlite.page_size"). Empty for an engine that takes none.
+  std::vector<std::string> native_option_keys;
 };
+
+/// InvalidArgument naming the key when `options.native_options` holds a key without a "<engine>."
+/// prefix, or a key with the prefix `engine.name + "."` that is not in `engine.native_option_keys`.
+/// Keys of other engines are ignored.
+Status CheckNativeOptions(const AdapterFactory& engine, const AdapterOptions& options);
 
 /// The set of engines the tool knows, in registration order.
 class AdapterRegistry {
  public:
-  /// Adds a factory. Returns InvalidArgument if the name is already registered.
+  /// Adds a factory. Returns InvalidArgument if the name is already registered. The registered `open`
+  /// runs CheckNativeOptions before the engine's own open.
   Status Register(AdapterFactory factory);
   /// Returns nullptr when no engine has that name.
   const AdapterFactory* Find(std::string_view name) const;

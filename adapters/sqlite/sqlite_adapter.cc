@@ -3,36 +3,31 @@
 #include <sqlite3.h>
 
 #include <algorithm>
+#include <cctype>
+#include <charconv>
 #include <cstdint>
 #include <filesystem>
 #include <limits>
+#include <mutex>
 #include <string>
 #include <system_error>
 
+#include "adapters/sqlite/sqlite_connection.h"
+
 namespace dbxb {
 namespace {
+
+using sqlite_internal::ConnectionConfig;
+using sqlite_internal::Exec;
+using sqlite_internal::OpenConnection;
+using sqlite_internal::QueryText;
+using sqlite_internal::ResetOnExit;
+using sqlite_internal::SqliteError;
 
 constexpr char kFileName[] = "kv.sqlite";
 constexpr char kCreateTable[] = "CREATE TABLE IF NOT EXISTS kv(k BLOB PRIMARY KEY, v BLOB) WITHOUT ROWID";
 // Long enough that a writer waits out any batch of a benchmark rather than failing with SQLITE_BUSY.
 constexpr int kBusyTimeoutMs = 60'000;
-
-Status SqliteError(sqlite3* db, int rc, std::string_view what) {
-  std::string msg(what);
-  msg += ": ";
-  msg += db != nullptr ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
-  switch (rc & 0xff) {
-    case SQLITE_CORRUPT:
-    case SQLITE_NOTADB: return Status::Corruption(msg);
-    case SQLITE_BUSY:
-    case SQLITE_LOCKED: return Status::Conflict(msg);
-    case SQLITE_TOOBIG:
-    case SQLITE_RANGE:
-    case SQLITE_CONSTRAINT:
-    case SQLITE_MISUSE: return Status::InvalidArgument(msg);
-    default: return Status::IOError(msg);
-  }
-}
 
 // Binds without copying: every statement is stepped to completion and reset before the call that bound
 // it returns, so the caller's bytes outlive their use. A non-null pointer keeps an empty view a
@@ -45,79 +40,6 @@ std::string_view ColumnBlob(sqlite3_stmt* stmt, int column) {
   const void* data = sqlite3_column_blob(stmt, column);
   int size = sqlite3_column_bytes(stmt, column);
   return data == nullptr ? std::string_view() : std::string_view(static_cast<const char*>(data), size);
-}
-
-// Resets a reused statement however the call using it ends.
-class ResetOnExit {
- public:
-  explicit ResetOnExit(sqlite3_stmt* stmt) : stmt_(stmt) {}
-  ~ResetOnExit() { sqlite3_reset(stmt_); }
-  ResetOnExit(const ResetOnExit&) = delete;
-  ResetOnExit& operator=(const ResetOnExit&) = delete;
-
- private:
-  sqlite3_stmt* stmt_;
-};
-
-Status Exec(sqlite3* db, const char* sql) {
-  int rc = sqlite3_exec(db, sql, nullptr, nullptr, nullptr);
-  return rc == SQLITE_OK ? Status::Ok() : SqliteError(db, rc, sql);
-}
-
-// Runs a one-row query and returns its first column as text ("" when there is no row).
-Result<std::string> QueryText(sqlite3* db, const std::string& sql) {
-  sqlite3_stmt* stmt = nullptr;
-  int rc = sqlite3_prepare_v2(db, sql.c_str(), -1, &stmt, nullptr);
-  if (rc != SQLITE_OK) return SqliteError(db, rc, sql);
-  std::string text;
-  rc = sqlite3_step(stmt);
-  if (rc == SQLITE_ROW) {
-    const unsigned char* p = sqlite3_column_text(stmt, 0);
-    if (p != nullptr) text = reinterpret_cast<const char*>(p);
-    rc = SQLITE_DONE;
-  }
-  sqlite3_finalize(stmt);
-  if (rc != SQLITE_DONE) return SqliteError(db, rc, sql);
-  return text;
-}
-
-const char* SynchronousFor(Durability d) {
-  switch (d) {
-    case Durability::kNone: return "OFF";
-    case Durability::kNormal: return "NORMAL";
-    case Durability::kFull: return "FULL";
-  }
-  return "FULL";
-}
-
-struct ConnectionConfig {
-  std::string path;
-  Durability durability;
-  uint64_t cache_kib;
-};
-
-// Opens a connection with the per-connection settings every connection of one adapter shares
-// (synchronous, cache_size and busy_timeout are not stored in the file).
-Status OpenConnection(const ConnectionConfig& config, sqlite3** out) {
-  sqlite3* db = nullptr;
-  int rc = sqlite3_open_v2(config.path.c_str(), &db,
-                           SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nullptr);
-  if (rc != SQLITE_OK) {
-    Status s = SqliteError(db, rc, "open " + config.path);
-    sqlite3_close(db);
-    return s;
-  }
-  sqlite3_extended_result_codes(db, 1);
-  sqlite3_busy_timeout(db, kBusyTimeoutMs);
-  std::string pragmas = std::string("PRAGMA synchronous=") + SynchronousFor(config.durability) +
-                        "; PRAGMA cache_size=-" + std::to_string(config.cache_kib) + ";";
-  Status s = Exec(db, pragmas.c_str());
-  if (!s.ok()) {
-    sqlite3_close(db);
-    return s;
-  }
-  *out = db;
-  return Status::Ok();
 }
 
 class SqliteSession final : public Session {
@@ -209,10 +131,7 @@ class SqliteSession final : public Session {
   SqliteSession() = default;
 
   Status Prepare() {
-    struct {
-      sqlite3_stmt** stmt;
-      const char* sql;
-    } statements[] = {
+    return sqlite_internal::PrepareAll(db_, {
         {&put_, "INSERT OR REPLACE INTO kv(k, v) VALUES(?1, ?2)"},
         {&get_, "SELECT v FROM kv WHERE k = ?1"},
         {&del_, "DELETE FROM kv WHERE k = ?1"},
@@ -221,12 +140,7 @@ class SqliteSession final : public Session {
         {&begin_, "BEGIN IMMEDIATE"},
         {&commit_, "COMMIT"},
         {&rollback_, "ROLLBACK"},
-    };
-    for (auto& s : statements) {
-      int rc = sqlite3_prepare_v3(db_, s.sql, -1, SQLITE_PREPARE_PERSISTENT, s.stmt, nullptr);
-      if (rc != SQLITE_OK) return SqliteError(db_, rc, s.sql);
-    }
-    return Status::Ok();
+    });
   }
 
   // Steps a statement that returns no rows, then resets it.
@@ -248,6 +162,51 @@ class SqliteSession final : public Session {
   bool in_batch_ = false;
 };
 
+constexpr char kPageSizeKey[] = "sqlite.page_size";
+constexpr char kMmapSizeKey[] = "sqlite.mmap_size";
+constexpr char kTempStoreKey[] = "sqlite.temp_store";
+constexpr char kBusyTimeoutKey[] = "sqlite.busy_timeout_ms";
+
+Status ParseInt(const std::string& key, const std::string& text, int64_t min, int64_t max, int64_t* out) {
+  int64_t v = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || end != text.data() + text.size() || v < min || v > max)
+    return Status::InvalidArgument(key + ": expected an integer in [" + std::to_string(min) + ", " +
+                                   std::to_string(max) + "], got '" + text + "'");
+  *out = v;
+  return Status::Ok();
+}
+
+// Applies AdapterOptions::native_options with the "sqlite." prefix to *config; *page_size stays 0 when
+// not asked for. Keys of other engines are ignored (see AdapterOptions::native_options).
+Status ApplyNativeOptions(const AdapterOptions& options, ConnectionConfig* config, int64_t* page_size) {
+  *page_size = 0;
+  for (const auto& [key, value] : options.native_options) {
+    if (key.rfind("sqlite.", 0) != 0) continue;
+    int64_t v = 0;
+    if (key == kPageSizeKey) {
+      DBXB_RETURN_IF_ERROR(ParseInt(key, value, 512, 65536, &v));
+      if ((v & (v - 1)) != 0) return Status::InvalidArgument(key + ": not a power of two: " + value);
+      *page_size = v;
+    } else if (key == kMmapSizeKey) {
+      DBXB_RETURN_IF_ERROR(ParseInt(key, value, 0, std::numeric_limits<int64_t>::max(), &v));
+      config->mmap_size = v;
+    } else if (key == kBusyTimeoutKey) {
+      DBXB_RETURN_IF_ERROR(ParseInt(key, value, 0, std::numeric_limits<int>::max(), &v));
+      config->busy_timeout_ms = static_cast<int>(v);
+    } else if (key == kTempStoreKey) {
+      std::string upper = value;
+      for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+      if (upper != "DEFAULT" && upper != "FILE" && upper != "MEMORY")
+        return Status::InvalidArgument(key + ": expected default, file or memory, got '" + value + "'");
+      config->temp_store = upper;
+    } else {
+      return Status::InvalidArgument("unknown native option '" + key + "' for engine sqlite");
+    }
+  }
+  return Status::Ok();
+}
+
 class SqliteAdapter final : public Adapter {
  public:
   static Result<std::unique_ptr<Adapter>> Open(const AdapterOptions& options) {
@@ -258,14 +217,29 @@ class SqliteAdapter final : public Adapter {
     config.path = (std::filesystem::path(options.dir) / kFileName).string();
     config.durability = options.durability;
     config.cache_kib = std::max<uint64_t>(1, options.cache_bytes / 1024);
+    config.busy_timeout_ms = kBusyTimeoutMs;
+    int64_t page_size = 0;
+    DBXB_RETURN_IF_ERROR(ApplyNativeOptions(options, &config, &page_size));
 
     std::unique_ptr<SqliteAdapter> adapter(new SqliteAdapter(config));
     DBXB_RETURN_IF_ERROR(OpenConnection(config, &adapter->control_));
+    // page_size takes effect only while the file is still empty, so before WAL mode and the first table.
+    if (page_size != 0) {
+      DBXB_RETURN_IF_ERROR(Exec(adapter->control_, ("PRAGMA page_size=" + std::to_string(page_size)).c_str()));
+    }
     // journal_mode=WAL is a property of the file: set once here, before any session connects.
     Result<std::string> mode = QueryText(adapter->control_, "PRAGMA journal_mode=WAL");
     if (!mode.ok()) return mode.status();
     if (*mode != "wal") return Status::IOError("SQLite refused journal_mode=WAL (got '" + *mode + "')");
     DBXB_RETURN_IF_ERROR(Exec(adapter->control_, kCreateTable));
+    if (page_size != 0) {
+      Result<std::string> actual = QueryText(adapter->control_, "PRAGMA page_size");
+      if (!actual.ok()) return actual.status();
+      if (*actual != std::to_string(page_size))
+        return Status::InvalidArgument(std::string(kPageSizeKey) + "=" + std::to_string(page_size) +
+                                       ": the database in " + options.dir + " was created with page_size " +
+                                       *actual + ", which is fixed at creation");
+    }
     return std::unique_ptr<Adapter>(std::move(adapter));
   }
 
@@ -274,6 +248,20 @@ class SqliteAdapter final : public Adapter {
   Result<std::unique_ptr<Session>> NewSession() override {
     if (control_ == nullptr) return Status::InvalidArgument("NewSession: adapter is closed");
     return SqliteSession::Open(config_);
+  }
+
+  // The native table rows(id INTEGER PRIMARY KEY, a, b, payload) with indexes on a and b, created on
+  // first use so that suites without rows (dbx-micro) see the same file as before.
+  Result<std::unique_ptr<RowSession>> NewRowSession() override {
+    {
+      std::lock_guard<std::mutex> lock(schema_mu_);
+      if (control_ == nullptr) return Status::InvalidArgument("NewRowSession: adapter is closed");
+      if (!rows_schema_created_) {
+        DBXB_RETURN_IF_ERROR(Exec(control_, sqlite_internal::kCreateRowsSchema));
+        rows_schema_created_ = true;
+      }
+    }
+    return sqlite_internal::OpenRowSession(config_);
   }
 
   // Read back from the control connection, which is configured exactly like every session's.
@@ -298,7 +286,23 @@ class SqliteAdapter final : public Adapter {
     add("wal_autocheckpoint", "PRAGMA wal_autocheckpoint");
     add("busy_timeout_ms", "PRAGMA busy_timeout");
     add("locking_mode", "PRAGMA locking_mode");
+    Result<std::string> temp = QueryText(control_, "PRAGMA temp_store");
+    static const char* const kTempNames[] = {"default", "file", "memory"};
+    std::string temp_name = temp.ok() ? *temp : "error: " + temp.status().ToString();
+    if (temp.ok() && temp->size() == 1 && (*temp)[0] >= '0' && (*temp)[0] <= '2')
+      temp_name = kTempNames[(*temp)[0] - '0'];
+    settings.emplace_back("temp_store", temp_name);
     add("table", "SELECT sql FROM sqlite_schema WHERE name = 'kv'");
+    bool rows_schema_created;
+    {
+      std::lock_guard<std::mutex> lock(schema_mu_);
+      rows_schema_created = rows_schema_created_;
+    }
+    if (rows_schema_created) {
+      add("rows_table", "SELECT sql FROM sqlite_schema WHERE name = 'rows'");
+      add("rows_index_a", "SELECT sql FROM sqlite_schema WHERE name = 'rows_a'");
+      add("rows_index_b", "SELECT sql FROM sqlite_schema WHERE name = 'rows_b'");
+    }
     settings.emplace_back("connection", "one per session, SQLITE_OPEN_NOMUTEX, statements prepared once");
     settings.emplace_back("batch", "BEGIN IMMEDIATE .. COMMIT / ROLLBACK");
     settings.emplace_back("threadsafe", std::to_string(sqlite3_threadsafe()));
@@ -319,6 +323,8 @@ class SqliteAdapter final : public Adapter {
 
   const ConnectionConfig config_;
   sqlite3* control_ = nullptr;  // used for setup and NativeSettings only
+  std::mutex schema_mu_;
+  bool rows_schema_created_ = false;  // GUARDED_BY(schema_mu_)
 };
 
 }  // namespace
@@ -330,6 +336,7 @@ AdapterFactory SqliteAdapterFactory() {
   f.library_version = [] { return std::string("SQLite ") + sqlite3_libversion(); };
   f.library_build = [] { return std::string("debian-package"); };
   f.open = [](const AdapterOptions& options) { return SqliteAdapter::Open(options); };
+  f.native_option_keys = {kPageSizeKey, kMmapSizeKey, kTempStoreKey, kBusyTimeoutKey};
   return f;
 }
 

@@ -16,6 +16,18 @@
 // gets that budget (NativeSettings reports this as cache_scope).
 //
 // Empty keys, empty values and NUL bytes are all allowed.
+//
+// Native options (AdapterOptions::native_options): sqlite.page_size (512..65536, a power of two; fixed
+// when the file is created: opening an existing database made with another page size is InvalidArgument),
+// sqlite.mmap_size (bytes), sqlite.temp_store (default|file|memory) and sqlite.busy_timeout_ms (default
+// 60000), applied to every connection and read back by NativeSettings().
+//
+// Rows (Adapter::NewRowSession): a native table rows(id INTEGER PRIMARY KEY, a INTEGER NOT NULL,
+// b INTEGER NOT NULL, payload TEXT NOT NULL) with indexes rows_a(a) and rows_b(b) (SQLite appends the
+// rowid to each index record, so they are ordered by (a, id) and (b, id)), created on first use in the
+// same file; one connection per row session, statements prepared once. Begin..Commit is
+// BEGIN IMMEDIATE .. COMMIT; UpdateRow is an UPDATE that leaves the index on a alone when a keeps its
+// value (outside a transaction, an autocommit statement).
 #pragma once
 
 #include "adapters/adapter.h"

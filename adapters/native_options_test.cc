@@ -1,0 +1,109 @@
+// AdapterOptions::native_options: checked by the registry for every engine, applied and read back by
+// SQLite (the one engine that takes any so far).
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+
+#include "adapters/adapter.h"
+
+namespace dbxb {
+namespace {
+
+class NativeOptionsTest : public testing::Test {
+ protected:
+  void SetUp() override {
+    std::string tmpl = (std::filesystem::temp_directory_path() / "dbxb-native-XXXXXX").string();
+    ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
+    dir_ = tmpl;
+  }
+  void TearDown() override {
+    std::error_code ec;
+    std::filesystem::remove_all(dir_, ec);
+  }
+
+  Result<std::unique_ptr<Adapter>> Open(const char* engine, std::vector<std::pair<std::string, std::string>> native,
+                                        const char* sub = "db") {
+    AdapterOptions options;
+    std::filesystem::create_directories(dir_ / engine);  // some engines create only the last level
+    options.dir = (dir_ / engine / sub).string();
+    options.cache_bytes = 4ull << 20;
+    options.native_options = std::move(native);
+    return BuiltinAdapters().Find(engine)->open(options);
+  }
+
+  static std::string Setting(Adapter& adapter, const std::string& key) {
+    for (const auto& [k, v] : adapter.NativeSettings())
+      if (k == key) return v;
+    return "<missing>";
+  }
+
+  std::filesystem::path dir_;
+};
+
+TEST_F(NativeOptionsTest, SqliteAppliesAndReportsItsSettings) {
+  auto adapter = Open("sqlite", {{"sqlite.page_size", "8192"},
+                                 {"sqlite.mmap_size", "268435456"},
+                                 {"sqlite.temp_store", "memory"},
+                                 {"sqlite.busy_timeout_ms", "5000"},
+                                 {"lmdb.some_setting", "ignored: another engine's"}});
+  ASSERT_TRUE(adapter.ok()) << adapter.status().ToString();
+  EXPECT_EQ(Setting(**adapter, "page_size"), "8192");
+  EXPECT_EQ(Setting(**adapter, "mmap_size"), "268435456");
+  EXPECT_EQ(Setting(**adapter, "temp_store"), "memory");
+  EXPECT_EQ(Setting(**adapter, "busy_timeout_ms"), "5000");
+  ASSERT_TRUE((*adapter)->Close().ok());
+}
+
+TEST_F(NativeOptionsTest, SqliteDefaultsAreUnchangedWithoutNativeOptions) {
+  auto adapter = Open("sqlite", {});
+  ASSERT_TRUE(adapter.ok());
+  EXPECT_EQ(Setting(**adapter, "busy_timeout_ms"), "60000");
+  EXPECT_EQ(Setting(**adapter, "temp_store"), "default");
+  EXPECT_EQ(Setting(**adapter, "page_size"), "4096");
+  ASSERT_TRUE((*adapter)->Close().ok());
+}
+
+TEST_F(NativeOptionsTest, SqliteRejectsBadValuesAndAPageSizeTheFileCannotHave) {
+  EXPECT_TRUE(Open("sqlite", {{"sqlite.page_size", "1000"}}, "a").status().IsInvalidArgument());
+  EXPECT_TRUE(Open("sqlite", {{"sqlite.page_size", "8k"}}, "b").status().IsInvalidArgument());
+  EXPECT_TRUE(Open("sqlite", {{"sqlite.temp_store", "disk"}}, "c").status().IsInvalidArgument());
+  EXPECT_TRUE(Open("sqlite", {{"sqlite.mmap_size", "-1"}}, "d").status().IsInvalidArgument());
+  {
+    auto created = Open("sqlite", {{"sqlite.page_size", "8192"}}, "e");
+    ASSERT_TRUE(created.ok());
+    ASSERT_TRUE((*created)->Close().ok());
+  }
+  auto reopened = Open("sqlite", {{"sqlite.page_size", "4096"}}, "e");
+  EXPECT_TRUE(reopened.status().IsInvalidArgument()) << reopened.status().ToString();
+}
+
+TEST_F(NativeOptionsTest, RegistryRejectsUnknownKeysOfTheEngineAndKeysWithoutPrefix) {
+  for (const AdapterFactory& f : BuiltinAdapters().factories()) {
+    SCOPED_TRACE(f.name);
+    EXPECT_TRUE(Open(f.name.c_str(), {{f.name + ".no_such_setting", "1"}}, "x").status().IsInvalidArgument());
+    EXPECT_TRUE(Open(f.name.c_str(), {{"page_size", "8192"}}, "y").status().IsInvalidArgument());
+    // Another engine's settings are ignored, so one list can serve every engine of a run.
+    std::string other = f.name == "sqlite" ? "lmdb.page_size" : "sqlite.page_size";
+    auto ok = Open(f.name.c_str(), {{other, "8192"}}, "z");
+    ASSERT_TRUE(ok.ok()) << ok.status().ToString();
+    ASSERT_TRUE((*ok)->Close().ok());
+  }
+}
+
+TEST_F(NativeOptionsTest, CheckNativeOptionsAcceptsListedKeys) {
+  AdapterFactory f;
+  f.name = "eng";
+  f.native_option_keys = {"eng.x"};
+  AdapterOptions o;
+  o.native_options = {{"eng.x", "1"}, {"other.y", "2"}};
+  EXPECT_TRUE(CheckNativeOptions(f, o).ok());
+  o.native_options = {{"eng.y", "1"}};
+  EXPECT_TRUE(CheckNativeOptions(f, o).IsInvalidArgument());
+  o.native_options = {{".x", "1"}};
+  EXPECT_TRUE(CheckNativeOptions(f, o).IsInvalidArgument());
+}
+
+}  // namespace
+}  // namespace dbxb
