@@ -1,5 +1,6 @@
 // dbx-bench: the command line. Every error becomes one line on stderr and an exit code:
-// 0 success, 1 a benchmark failed (wrong result or engine error), 2 bad input, 130 interrupted.
+// 0 success, 1 a benchmark failed (wrong result or engine error) or compare found a regression over
+// the gate, 2 bad input, 130 interrupted.
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -8,8 +9,10 @@
 #include <iostream>
 
 #include "adapters/adapter.h"
+#include "harness/compare_command.h"
 #include "harness/context.h"
 #include "harness/interrupt.h"
+#include "harness/report_command.h"
 #include "harness/run_options.h"
 #include "harness/runner.h"
 #include "workloads/micro_suite.h"
@@ -25,6 +28,10 @@ constexpr int kExitInterrupted = 130;
 int Fail(int code, const std::string& message) {
   std::cerr << "dbx-bench: " << message << "\n";
   return code;
+}
+
+int Finish(const CommandResult& result) {
+  return result.error.empty() ? result.exit_code : Fail(result.exit_code, result.error);
 }
 
 std::string CommandLine(int argc, char** argv) {
@@ -51,10 +58,12 @@ int ListCommand() {
   return kExitOk;
 }
 
-int RunCommand(const RunArgs& args, const std::string& command_line) {
+int RunCommand(const RunArgs& args, const std::string& save_baseline, const std::string& command_line) {
   RunPlan plan;
   Status st = ValidateRunArgs(args, BuiltinAdapters(), &plan);
   if (!st.ok()) return Fail(kExitBadInput, st.message());
+  if (!save_baseline.empty() && !(st = ValidateBaselineName(save_baseline)).ok())
+    return Fail(kExitBadInput, "--save-baseline: " + st.message());
   RunEnvironment env;
   env.command_line = command_line;
   env.console = &std::cout;
@@ -69,6 +78,12 @@ int RunCommand(const RunArgs& args, const std::string& command_line) {
                                               results.benchmarks.size(), plan.out_dir));
   for (const auto& b : results.benchmarks)
     if (b.error_occurred) return Fail(kExitFailed, fmt::format("{}/{}/{} failed: {}", b.suite, b.workload, b.engine, b.error_message));
+  if (!save_baseline.empty()) {
+    std::string saved;
+    st = SaveBaseline(results, plan.out_dir, save_baseline, &saved);
+    if (!st.ok()) return Fail(kExitFailed, st.ToString());
+    fmt::print("Saved baseline '{}' as {}\n", save_baseline, saved);
+  }
   return kExitOk;
 }
 
@@ -102,6 +117,14 @@ int Main(int argc, char** argv) {
   run_cmd->add_option("--sampling", run.sampling_mode, "auto | linear | flat (default auto, as Criterion)");
   run_cmd->add_option("--resamples", run.resamples, "Bootstrap resamples (default 100000)");
   run_cmd->add_flag("--no-overhead", run.no_overhead, "Skip measuring the harness overhead with the null adapter");
+  std::string save_baseline;
+  run_cmd->add_option("--save-baseline", save_baseline,
+                      "After a successful run, keep results.json as baseline NAME: <parent of --out>/baselines/NAME.json");
+
+  CompareArgs compare;
+  CLI::App* compare_cmd = AddCompareCommand(&app, &compare);
+  ReportArgs report;
+  CLI::App* report_cmd = AddReportCommand(&app, &report);
 
   auto is_command = [&](const std::string& word) {
     for (const CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; }))
@@ -109,7 +132,7 @@ int Main(int argc, char** argv) {
     return false;
   };
   if (argc > 1 && argv[1][0] != '-' && !is_command(argv[1]))
-    return Fail(kExitBadInput, fmt::format("unknown command '{}' (commands: list, run; see --help)", argv[1]));
+    return Fail(kExitBadInput, fmt::format("unknown command '{}' (commands: list, run, compare, report; see --help)", argv[1]));
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -123,9 +146,11 @@ int Main(int argc, char** argv) {
   }
 
   std::string command_line = CommandLine(argc, argv);
+  if (app.got_subcommand(compare_cmd)) return Finish(RunCompare(compare, std::cout));
+  if (app.got_subcommand(report_cmd)) return Finish(RunReport(report, std::cout));
   InstallInterruptHandlers();
   if (app.got_subcommand("list")) return ListCommand();
-  if (app.got_subcommand(run_cmd)) return RunCommand(run, command_line);
+  if (app.got_subcommand(run_cmd)) return RunCommand(run, save_baseline, command_line);
   return Fail(kExitBadInput, "no command given (see --help)");
 }
 
