@@ -1,0 +1,405 @@
+#include "harness/phase_runner.h"
+
+#include <sys/prctl.h>
+#include <time.h>
+
+#include <atomic>
+#include <algorithm>
+#include <cerrno>
+#include <barrier>
+#include <cmath>
+#include <fmt/format.h>
+#include <limits>
+#include <mutex>
+#include <thread>
+
+#include "harness/interrupt.h"
+#include "harness/interval_recorder.h"
+
+namespace dbxb {
+namespace {
+
+constexpr uint64_t kNever = std::numeric_limits<uint64_t>::max();
+
+struct MonotonicClock {
+  uint64_t Now() const {
+    timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return static_cast<uint64_t>(ts.tv_sec) * 1'000'000'000ull + static_cast<uint64_t>(ts.tv_nsec);
+  }
+  void SleepUntil(uint64_t ns) const {
+    timespec ts{static_cast<time_t>(ns / 1'000'000'000ull), static_cast<long>(ns % 1'000'000'000ull)};
+    while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nullptr) == EINTR) {
+    }
+  }
+};
+
+struct TestClockAdapter {
+  const PhaseTestClock* clock;
+  uint64_t Now() const { return clock->now_ns(); }
+  void SleepUntil(uint64_t ns) const { clock->sleep_until_ns(ns); }
+};
+
+// What every thread of a phase shares. Written before the threads start or by the barrier's
+// completion (which happens-before every thread's release), except the atomics and the error.
+struct Shared {
+  const PhaseSpec* spec = nullptr;
+  uint32_t op_types = 0;
+  bool keep_raw = false;
+  uint64_t series_interval_ns = 0;
+  uint64_t start_ns = 0;
+  uint64_t deadline_ns = kNever;
+  double period_ns = 0;  // open loop: time between two operations of one thread
+
+  alignas(64) std::atomic<bool> stop{false};
+  std::atomic<bool> interrupted{false};
+
+  std::mutex mu;
+  Status error;  // the first failure, with its thread
+  void Fail(uint32_t thread, const Status& st) {
+    std::lock_guard<std::mutex> lock(mu);
+    if (error.ok()) error = st.WithContext(fmt::format("thread {}", thread));
+    stop.store(true, std::memory_order_relaxed);
+  }
+};
+
+// One thread's measurements, allocated by that thread (first-touch memory on its node).
+struct alignas(64) ThreadState {
+  std::vector<LatencyHistogram> service;
+  std::vector<LatencyHistogram> from_intended;  // open loop only
+  std::unique_ptr<IntervalRecorder> series;
+  std::unique_ptr<RawLatencyBuffer> raw;
+  uint64_t warmup_ops = 0;
+  uint64_t ops = 0;
+  uint64_t last_end_ns = 0;
+  bool started = false;  // reached the measured loop
+};
+
+Status BadOpIndex(uint32_t op, uint32_t types) {
+  return Status::Internal(fmt::format("the worker reported operation type {} of {} (PhaseSpec::op_types)", op, types));
+}
+
+// True when the thread must stop before its next operation.
+inline bool ShouldStop(Shared& sh) {
+  if (sh.stop.load(std::memory_order_relaxed)) return true;
+  if (InterruptRequested()) [[unlikely]] {
+    sh.interrupted.store(true, std::memory_order_relaxed);
+    sh.stop.store(true, std::memory_order_relaxed);
+    return true;
+  }
+  return false;
+}
+
+template <class Clock>
+Status WarmUp(Clock& clock, Shared& sh, ThreadState& ts, PhaseWorker& worker) {
+  const PhaseSpec& spec = *sh.spec;
+  uint32_t op = 0;
+  for (uint64_t i = 0; i < spec.warmup_operations && !ShouldStop(sh); ++i) {
+    DBXB_RETURN_IF_ERROR(worker.NextOp(&op));
+    if (op >= sh.op_types) return BadOpIndex(op, sh.op_types);
+    ++ts.warmup_ops;
+  }
+  if (spec.warmup_seconds > 0) {
+    const uint64_t end = clock.Now() + static_cast<uint64_t>(spec.warmup_seconds * 1e9);
+    while (!ShouldStop(sh) && clock.Now() < end) {
+      DBXB_RETURN_IF_ERROR(worker.NextOp(&op));
+      if (op >= sh.op_types) return BadOpIndex(op, sh.op_types);
+      ++ts.warmup_ops;
+    }
+  }
+  return Status::Ok();
+}
+
+// The measured loop, closed: the completion of one operation is the start of the next.
+template <class Clock>
+Status ClosedLoop(Clock& clock, Shared& sh, ThreadState& ts, PhaseWorker& worker, uint64_t limit) {
+  LatencyHistogram* const service = ts.service.data();
+  IntervalRecorder& series = *ts.series;
+  RawLatencyBuffer* const raw = ts.raw.get();
+  const uint32_t types = sh.op_types;
+  const uint64_t start = sh.start_ns, deadline = sh.deadline_ns;
+  uint64_t t = clock.Now();
+  uint64_t n = 0;
+  Status st;
+  while (n < limit && !ShouldStop(sh)) {
+    uint32_t op = 0;
+    st = worker.NextOp(&op);
+    const uint64_t end = clock.Now();
+    if (!st.ok()) [[unlikely]] break;
+    if (op >= types) [[unlikely]] {
+      st = BadOpIndex(op, types);
+      break;
+    }
+    const uint64_t latency = end - t;
+    service[op].Record(latency);
+    series.Record(end, latency);
+    if (raw != nullptr) {
+      const uint64_t since = t > start ? t - start : 0;
+      raw->Append(op, since, latency, since);
+    }
+    t = end;
+    ++n;
+    if (end >= deadline) break;
+  }
+  ts.ops = n;
+  ts.last_end_ns = t;
+  return st;
+}
+
+// The measured loop, open: operation n is due at start + (n + offset) * period.
+template <class Clock>
+Status OpenLoop(Clock& clock, Shared& sh, ThreadState& ts, PhaseWorker& worker, uint64_t limit, double offset) {
+  LatencyHistogram* const service = ts.service.data();
+  LatencyHistogram* const from_intended = ts.from_intended.data();
+  IntervalRecorder& series = *ts.series;
+  RawLatencyBuffer* const raw = ts.raw.get();
+  const uint32_t types = sh.op_types;
+  const uint64_t start = sh.start_ns, deadline = sh.deadline_ns;
+  const double period = sh.period_ns;
+  uint64_t prev_end = clock.Now();
+  uint64_t n = 0;
+  Status st;
+  while (n < limit && !ShouldStop(sh)) {
+    const uint64_t intended = start + static_cast<uint64_t>((static_cast<double>(n) + offset) * period);
+    if (intended >= deadline) break;  // nothing is scheduled past the duration bound
+    uint64_t issued = prev_end;
+    if (issued < intended) {
+      clock.SleepUntil(intended);
+      issued = clock.Now();
+    }
+    uint32_t op = 0;
+    st = worker.NextOp(&op);
+    const uint64_t end = clock.Now();
+    if (!st.ok()) [[unlikely]] break;
+    if (op >= types) [[unlikely]] {
+      st = BadOpIndex(op, types);
+      break;
+    }
+    const uint64_t latency = end - issued;
+    service[op].Record(latency);
+    from_intended[op].Record(end - intended);
+    series.Record(end, latency);
+    if (raw != nullptr) raw->Append(op, issued - start, latency, intended - start);
+    prev_end = end;
+    ++n;
+    if (end >= deadline) break;
+  }
+  ts.ops = n;
+  ts.last_end_ns = prev_end;
+  return st;
+}
+
+template <class Clock>
+Status MeasuredLoop(Clock& clock, Shared& sh, uint32_t index, ThreadState& ts, PhaseWorker& worker, uint64_t limit);
+
+// One worker thread: allocate, warm up, meet the others, measure, finish.
+template <class Clock, class Barrier>
+void ThreadBody(Clock clock, Shared& sh, uint32_t index, ThreadState& ts, PhaseWorker& worker, Barrier& barrier) {
+  const PhaseSpec& spec = *sh.spec;
+  const bool open = spec.target_rate > 0;
+  if (open) prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);  // wake up on time, not up to 50 µs late
+  ts.service.assign(sh.op_types, LatencyHistogram());
+  if (open) ts.from_intended.assign(sh.op_types, LatencyHistogram());
+  const uint64_t limit = spec.operations == 0 ? kNever : OperationsForThread(spec, index);
+  if (sh.keep_raw) ts.raw = std::make_unique<RawLatencyBuffer>(limit == kNever ? 0 : limit);
+
+  Status st = WarmUp(clock, sh, ts, worker);
+  if (!st.ok()) {
+    sh.Fail(index, st);
+    barrier.arrive_and_wait();
+    return;  // no Finish after the worker's own failure
+  }
+  barrier.arrive_and_wait();  // the completion sets sh.start_ns and sh.deadline_ns
+  if (!sh.stop.load(std::memory_order_relaxed)) st = MeasuredLoop(clock, sh, index, ts, worker, limit);
+  if (!st.ok()) {
+    sh.Fail(index, st);
+    return;
+  }
+  st = worker.Finish();
+  if (!st.ok()) sh.Fail(index, st);
+}
+
+template <class Clock>
+Status MeasuredLoop(Clock& clock, Shared& sh, uint32_t index, ThreadState& ts, PhaseWorker& worker, uint64_t limit) {
+  const PhaseSpec& spec = *sh.spec;
+  ts.series = std::make_unique<IntervalRecorder>(sh.start_ns, sh.series_interval_ns);
+  // The first minute's intervals ahead (36 KiB each); later ones allocate once as each begins.
+  const double planned = spec.duration_seconds * 1e9 / static_cast<double>(sh.series_interval_ns);
+  ts.series->Reserve(spec.duration_seconds > 0 ? static_cast<size_t>(std::min(planned + 2, 64.0)) : 1);
+  ts.started = true;
+  return spec.target_rate > 0 ? OpenLoop(clock, sh, ts, worker, limit, static_cast<double>(index) / spec.threads)
+                              : ClosedLoop(clock, sh, ts, worker, limit);
+}
+
+Status CheckSpec(const PhaseSpec& spec) {
+  if (spec.threads == 0) return Status::InvalidArgument("phase spec: threads must be at least 1");
+  if (spec.op_types.empty() || spec.op_types.size() > 255)
+    return Status::InvalidArgument(fmt::format("phase spec: {} operation types (1 to 255 allowed)", spec.op_types.size()));
+  if (spec.operations == 0 && !(spec.duration_seconds > 0))
+    return Status::InvalidArgument("phase spec: neither an operation count nor a duration bounds the phase");
+  if (!(spec.duration_seconds >= 0) || !(spec.warmup_seconds >= 0) || !(spec.target_rate >= 0) ||
+      std::isinf(spec.target_rate) || std::isinf(spec.duration_seconds) || std::isinf(spec.warmup_seconds))
+    return Status::InvalidArgument("phase spec: durations and the target rate must be finite and non-negative");
+  return Status::Ok();
+}
+
+template <class Clock>
+void RunThreads(Clock clock, Shared& sh, std::vector<std::unique_ptr<PhaseWorker>>& workers,
+                std::vector<std::unique_ptr<ThreadState>>& states) {
+  const PhaseSpec& spec = *sh.spec;
+  auto completion = [&sh, clock]() noexcept {
+    sh.start_ns = clock.Now();
+    if (sh.spec->duration_seconds > 0)
+      sh.deadline_ns = sh.start_ns + static_cast<uint64_t>(sh.spec->duration_seconds * 1e9);
+  };
+  std::barrier barrier(static_cast<std::ptrdiff_t>(spec.threads), completion);
+  std::vector<std::thread> threads;
+  threads.reserve(spec.threads);
+  for (uint32_t i = 0; i < spec.threads; ++i) {
+    threads.emplace_back([&, i] { ThreadBody(clock, sh, i, *states[i], *workers[i], barrier); });
+  }
+  for (auto& t : threads) t.join();
+}
+
+void Summarize(const PhaseSpec& spec, const Shared& sh, std::vector<std::unique_ptr<ThreadState>>& states,
+               const PhaseRunOptions& options, PhaseRun* run) {
+  PhaseResult& r = run->result;
+  const int ticks = options.percentile_ticks_per_half_distance;
+  const bool open = spec.target_rate > 0;
+  uint64_t last_end = sh.start_ns;
+  for (const auto& ts : states) {
+    r.warmup_operations += ts->warmup_ops;
+    r.operations += ts->ops;
+    if (ts->started && ts->ops > 0) last_end = std::max(last_end, ts->last_end_ns);
+  }
+  r.duration_ns = static_cast<double>(last_end - sh.start_ns);
+  const double seconds = r.duration_ns / 1e9;
+  auto rate = [&](uint64_t count) { return seconds > 0 ? static_cast<double>(count) / seconds : 0.0; };
+  r.throughput_ops_per_sec = rate(r.operations);
+
+  run->service_time = std::make_unique<LatencyHistogram>();
+  LatencyHistogram all_intended;
+  for (uint32_t op = 0; op < sh.op_types; ++op) {
+    LatencyHistogram service, intended;
+    for (const auto& ts : states) {
+      if (op < ts->service.size()) service.Merge(ts->service[op]);
+      if (op < ts->from_intended.size()) intended.Merge(ts->from_intended[op]);
+    }
+    run->service_time->Merge(service);
+    all_intended.Merge(intended);
+    OpTypeResult o;
+    o.name = spec.op_types[op];
+    o.count = service.Count();
+    o.throughput_ops_per_sec = rate(o.count);
+    o.service_time = SummarizeLatency(service, ticks);
+    if (open) o.latency_from_intended_start = SummarizeLatency(intended, ticks);
+    r.per_op.push_back(std::move(o));
+  }
+  r.service_time = SummarizeLatency(*run->service_time, ticks);
+  if (open) r.latency_from_intended_start = SummarizeLatency(all_intended, ticks);
+
+  // The time series: every thread's intervals added up; intervals after the one holding the last
+  // completion (reserved but not reached) dropped; the last one's rate taken over its real length
+  // (over the nominal length when the last completion fell exactly on its start).
+  IntervalRecorder series(sh.start_ns, options.series_interval_ns);
+  for (const auto& ts : states) {
+    if (ts->series) (void)series.Merge(*ts->series);  // same start and geometry by construction
+  }
+  const double interval_s = static_cast<double>(options.series_interval_ns) / 1e9;
+  for (const IntervalRecorder::Point& p : series.Series()) {
+    if (p.start_s > seconds) break;
+    SecondSample s;
+    s.second = p.start_s;
+    s.operations = p.operations;
+    const double rest = seconds - p.start_s;
+    const double length = rest > 0 && rest < interval_s ? rest : interval_s;
+    s.ops_per_sec = length > 0 ? static_cast<double>(p.operations) / length : 0.0;
+    s.p99_ns = static_cast<double>(p.p99_ns);
+    r.per_second.push_back(s);
+  }
+  if (options.keep_raw_latencies) {
+    for (auto& ts : states) {
+      if (ts->raw) run->raw_latencies.push_back(std::move(ts->raw));
+    }
+  }
+}
+
+}  // namespace
+
+LatencySummary SummarizeLatency(const LatencyHistogram& h, int ticks_per_half_distance) {
+  LatencySummary s;
+  s.count = h.Count();
+  if (s.count == 0) return s;
+  s.mean_ns = h.Mean();
+  s.stddev_ns = h.StdDev();
+  s.min_ns = static_cast<double>(h.Min());
+  s.p50_ns = static_cast<double>(h.ValueAtPercentile(50));
+  s.p90_ns = static_cast<double>(h.ValueAtPercentile(90));
+  s.p95_ns = static_cast<double>(h.ValueAtPercentile(95));
+  s.p99_ns = static_cast<double>(h.ValueAtPercentile(99));
+  s.p999_ns = static_cast<double>(h.ValueAtPercentile(99.9));
+  s.p9999_ns = static_cast<double>(h.ValueAtPercentile(99.99));
+  s.max_ns = static_cast<double>(h.Max());
+  for (const auto& p : h.PercentileCurve(ticks_per_half_distance))
+    s.percentile_curve.emplace_back(p.percentile, static_cast<double>(p.value));
+  return s;
+}
+
+PhaseRun RunPhase(Phase& phase, const PhaseRunOptions& options) {
+  PhaseRun run;
+  PhaseResult& r = run.result;
+  const PhaseSpec& spec = phase.spec();
+  r.phase = spec.name;
+  r.parameters = spec.parameters;
+  r.threads = spec.threads;
+  r.target_rate = spec.target_rate;
+  r.rows_per_operation = spec.rows_per_operation;
+  auto fail = [&](const Status& st) {
+    if (r.error_occurred) return;
+    r.error_occurred = true;
+    r.error_message = st.ToString();
+  };
+
+  Status st = CheckSpec(spec);
+  if (!st.ok()) {
+    fail(st);
+    return run;
+  }
+  st = phase.SetUp();
+  if (!st.ok()) {
+    fail(st.WithContext("set-up"));
+    fail(phase.TearDown());
+    return run;
+  }
+
+  Shared sh;
+  sh.spec = &spec;
+  sh.op_types = static_cast<uint32_t>(spec.op_types.size());
+  sh.keep_raw = options.keep_raw_latencies;
+  sh.series_interval_ns = options.series_interval_ns;
+  if (spec.target_rate > 0) sh.period_ns = 1e9 * spec.threads / spec.target_rate;
+
+  {
+    std::vector<std::unique_ptr<PhaseWorker>> workers;
+    for (uint32_t i = 0; i < spec.threads && st.ok(); ++i) {
+      auto w = phase.NewWorker(i);
+      if (w.ok()) workers.push_back(std::move(w.value()));
+      else st = w.status().WithContext(fmt::format("thread {}: new worker", i));
+    }
+    if (st.ok()) {
+      std::vector<std::unique_ptr<ThreadState>> states;
+      for (uint32_t i = 0; i < spec.threads; ++i) states.push_back(std::make_unique<ThreadState>());
+      if (options.test_clock != nullptr) RunThreads(TestClockAdapter{options.test_clock}, sh, workers, states);
+      else RunThreads(MonotonicClock{}, sh, workers, states);
+      Summarize(spec, sh, states, options, &run);
+      st = sh.error;
+      r.incomplete = sh.interrupted.load();
+    }
+  }  // workers (and their sessions) are destroyed before TearDown
+  if (!st.ok()) fail(st);
+  Status down = phase.TearDown();
+  if (!down.ok()) fail(down.WithContext("tear-down"));
+  return run;
+}
+
+}  // namespace dbxb

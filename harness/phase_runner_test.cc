@@ -1,0 +1,442 @@
+#include "harness/phase_runner.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+
+#include "harness/interrupt.h"
+
+namespace dbxb {
+namespace {
+
+// A clock that moves only when told: workers advance it by their operation's cost, sleeps jump to
+// their target. Exact latencies, no timing in the test.
+struct FakeClock {
+  std::atomic<uint64_t> now{1'000'000};
+  PhaseTestClock clock{[this] { return now.load(); },
+                       [this](uint64_t t) {
+                         uint64_t cur = now.load();
+                         while (cur < t && !now.compare_exchange_weak(cur, t)) {
+                         }
+                       }};
+};
+
+// Operation n of thread i has type (n + i) % op_types and, with a fake clock, costs cost(n) ns.
+struct FakePhaseConfig {
+  PhaseSpec spec;
+  FakeClock* clock = nullptr;
+  std::function<uint64_t(uint64_t)> cost = [](uint64_t) { return 1000; };
+  int64_t fail_thread = -1;  // this thread's NextOp fails ...
+  uint64_t fail_at = 0;      // ... at this call (0-based)
+  bool bad_op_index = false;
+  uint64_t interrupt_at = 0;  // thread 0 requests an interrupt at this call (0 = never)
+  Status set_up = Status::Ok();
+};
+
+struct FakeCounters {
+  std::atomic<uint64_t> next_op_calls{0};
+  std::atomic<int> finishes{0};
+  std::atomic<int> workers_alive{0};
+  int tear_downs = 0;
+  bool workers_gone_at_tear_down = false;
+};
+
+class FakeWorker final : public PhaseWorker {
+ public:
+  FakeWorker(const FakePhaseConfig& c, FakeCounters* counters, uint32_t index)
+      : c_(c), counters_(counters), index_(index) {
+    ++counters_->workers_alive;
+  }
+  ~FakeWorker() override { --counters_->workers_alive; }
+  Status NextOp(uint32_t* op) override {
+    const uint64_t n = calls_++;
+    counters_->next_op_calls.fetch_add(1, std::memory_order_relaxed);
+    if (static_cast<int64_t>(index_) == c_.fail_thread && n == c_.fail_at)
+      return Status::Corruption("wrong value for key_" + std::to_string(n));
+    if (index_ == 0 && c_.interrupt_at != 0 && n == c_.interrupt_at) SetInterruptRequestedForTesting(true);
+    if (c_.clock != nullptr) c_.clock->now.fetch_add(c_.cost(n));
+    *op = c_.bad_op_index ? 7 : static_cast<uint32_t>((n + index_) % c_.spec.op_types.size());
+    return Status::Ok();
+  }
+  Status Finish() override {
+    ++counters_->finishes;
+    return Status::Ok();
+  }
+
+ private:
+  const FakePhaseConfig& c_;
+  FakeCounters* counters_;
+  uint32_t index_;
+  uint64_t calls_ = 0;
+};
+
+class FakePhase final : public Phase {
+ public:
+  FakePhase(FakePhaseConfig c, FakeCounters* counters) : c_(std::move(c)), counters_(counters) {}
+  const PhaseSpec& spec() const override { return c_.spec; }
+  Status SetUp() override { return c_.set_up; }
+  Result<std::unique_ptr<PhaseWorker>> NewWorker(uint32_t i) override {
+    return std::unique_ptr<PhaseWorker>(new FakeWorker(c_, counters_, i));
+  }
+  Status TearDown() override {
+    ++counters_->tear_downs;
+    counters_->workers_gone_at_tear_down = counters_->workers_alive == 0;
+    return Status::Ok();
+  }
+
+ private:
+  FakePhaseConfig c_;
+  FakeCounters* counters_;
+};
+
+PhaseSpec Spec(uint32_t threads, uint64_t operations) {
+  PhaseSpec s;
+  s.name = "fake";
+  s.op_types = {"read", "update", "scan"};
+  s.threads = threads;
+  s.operations = operations;
+  return s;
+}
+
+uint64_t SeriesOps(const PhaseResult& r) {
+  uint64_t n = 0;
+  for (const auto& s : r.per_second) n += s.operations;
+  return n;
+}
+
+TEST(OperationsForThread, SplitsEvenlyFirstThreadsTakeTheRest) {
+  PhaseSpec s = Spec(3, 1000);
+  EXPECT_EQ(OperationsForThread(s, 0), 334u);
+  EXPECT_EQ(OperationsForThread(s, 1), 333u);
+  EXPECT_EQ(OperationsForThread(s, 2), 333u);
+  s.operations = 0;
+  EXPECT_EQ(OperationsForThread(s, 0), 0u);
+}
+
+TEST(PhaseRunner, ClosedLoopCountsEveryOperationOnce) {
+  FakeCounters counters;
+  FakePhaseConfig c;
+  c.spec = Spec(3, 1000);
+  c.spec.warmup_operations = 10;
+  c.spec.rows_per_operation = 4;
+  c.spec.parameters = {{"records", "7"}};
+  FakePhase phase(c, &counters);
+  PhaseRun run = RunPhase(phase);
+  const PhaseResult& r = run.result;
+  ASSERT_FALSE(r.error_occurred) << r.error_message;
+  EXPECT_EQ(r.phase, "fake");
+  EXPECT_EQ(r.threads, 3u);
+  EXPECT_EQ(r.rows_per_operation, 4u);
+  EXPECT_EQ(r.parameters, c.spec.parameters);
+  EXPECT_EQ(r.operations, 1000u);
+  EXPECT_EQ(r.warmup_operations, 30u);
+  EXPECT_EQ(counters.next_op_calls.load(), 1030u) << "warm-up operations run but are not recorded";
+  EXPECT_EQ(counters.finishes.load(), 3);
+  EXPECT_EQ(counters.tear_downs, 1);
+  EXPECT_TRUE(counters.workers_gone_at_tear_down);
+  EXPECT_FALSE(r.incomplete);
+  EXPECT_FALSE(r.latency_from_intended_start.has_value()) << "closed loop";
+
+  // Per-type counts: thread i's measured op n (after 10 warm-up calls) is (10 + n + i) % 3.
+  std::map<std::string, uint64_t> expected;
+  for (uint32_t t = 0; t < 3; ++t)
+    for (uint64_t n = 0; n < OperationsForThread(c.spec, t); ++n) ++expected[c.spec.op_types[(10 + n + t) % 3]];
+  ASSERT_EQ(r.per_op.size(), 3u);
+  uint64_t sum = 0;
+  for (const OpTypeResult& o : r.per_op) {
+    EXPECT_EQ(o.count, expected[o.name]) << o.name;
+    EXPECT_EQ(o.service_time.count, o.count) << o.name;
+    sum += o.count;
+  }
+  EXPECT_EQ(sum, 1000u);
+  EXPECT_EQ(r.service_time.count, 1000u);
+  EXPECT_EQ(run.service_time->Count(), 1000u);
+  EXPECT_EQ(SeriesOps(r), 1000u) << "every operation lands in one interval of the time series";
+  EXPECT_GT(r.duration_ns, 0);
+  EXPECT_GT(r.throughput_ops_per_sec, 0);
+  EXPECT_LE(r.service_time.min_ns, r.service_time.p50_ns);
+  EXPECT_LE(r.service_time.p50_ns, r.service_time.p99_ns);
+  EXPECT_LE(r.service_time.p9999_ns, r.service_time.max_ns);
+  EXPECT_FALSE(r.service_time.percentile_curve.empty());
+  EXPECT_EQ(r.service_time.percentile_curve.back().first, 100.0);
+  EXPECT_TRUE(run.raw_latencies.empty()) << "raw latencies only when asked for";
+}
+
+TEST(PhaseRunner, FakeClockGivesExactServiceTimes) {
+  FakeClock clock;
+  FakeCounters counters;
+  FakePhaseConfig c;
+  c.spec = Spec(1, 300);
+  c.clock = &clock;
+  c.cost = [](uint64_t n) { return 1000 * (n % 3 + 1); };  // 1000, 2000, 3000, ...
+  FakePhase phase(c, &counters);
+  PhaseRunOptions options;
+  options.test_clock = &clock.clock;
+  PhaseRun run = RunPhase(phase, options);
+  const PhaseResult& r = run.result;
+  ASSERT_FALSE(r.error_occurred) << r.error_message;
+  EXPECT_EQ(r.duration_ns, 300 / 3 * 6000);
+  EXPECT_DOUBLE_EQ(r.throughput_ops_per_sec, 300 / (600000 / 1e9));
+  EXPECT_EQ(r.service_time.min_ns, 1000);
+  EXPECT_EQ(r.service_time.max_ns, 3000);
+  EXPECT_DOUBLE_EQ(r.service_time.mean_ns, 2000);
+  // Operation n has type n % 3 and costs 1000 * (n % 3 + 1): each type has one exact latency.
+  for (size_t op = 0; op < 3; ++op) {
+    EXPECT_EQ(r.per_op[op].count, 100u);
+    EXPECT_DOUBLE_EQ(r.per_op[op].service_time.mean_ns, 1000.0 * (op + 1)) << op;
+    // Standard deviations come from bucket midpoints: 0 within the histogram's precision.
+    EXPECT_NEAR(r.per_op[op].service_time.stddev_ns, 0, 1000.0 * (op + 1) / 1000) << op;
+    EXPECT_DOUBLE_EQ(r.per_op[op].throughput_ops_per_sec, 100 / 600e-6) << op;
+  }
+}
+
+TEST(PhaseRunner, DurationBoundAndPerIntervalSeries) {
+  FakeClock clock;
+  FakeCounters counters;
+  FakePhaseConfig c;
+  c.spec = Spec(1, 0);
+  c.spec.duration_seconds = 0.001;  // 1 ms of 10 µs operations: 100 of them
+  c.clock = &clock;
+  c.cost = [](uint64_t) { return 10'000; };
+  FakePhase phase(c, &counters);
+  PhaseRunOptions options;
+  options.test_clock = &clock.clock;
+  options.series_interval_ns = 100'000;  // intervals of 100 µs: 10 operations each
+  PhaseRun run = RunPhase(phase, options);
+  const PhaseResult& r = run.result;
+  ASSERT_FALSE(r.error_occurred) << r.error_message;
+  EXPECT_EQ(r.operations, 100u);
+  EXPECT_EQ(r.duration_ns, 1e6);
+  // Completions at 10, 20, ..., 1000 µs: interval k holds completions in [100k, 100(k+1)) µs, so the
+  // last one, at exactly 1000 µs, opens interval 10. The reserved intervals after it are dropped.
+  ASSERT_EQ(r.per_second.size(), 11u);
+  EXPECT_EQ(r.per_second[0].operations, 9u);
+  for (size_t k = 1; k < 10; ++k) EXPECT_EQ(r.per_second[k].operations, 10u) << k;
+  EXPECT_EQ(r.per_second[10].operations, 1u);
+  EXPECT_EQ(SeriesOps(r), 100u);
+  EXPECT_DOUBLE_EQ(r.per_second[3].second, 3e-4);
+  EXPECT_DOUBLE_EQ(r.per_second[3].ops_per_sec, 10 / 1e-4);
+  EXPECT_NEAR(r.per_second[3].p99_ns, 10'000, 100) << "interval histograms have 2 significant digits";
+}
+
+// Open loop: an independent model of the schedule gives the exact latencies from the intended start.
+TEST(PhaseRunner, OpenLoopChargesQueueingToTheIntendedStart) {
+  FakeClock clock;
+  FakeCounters counters;
+  FakePhaseConfig c;
+  c.spec = Spec(1, 200);
+  c.spec.op_types = {"op"};
+  c.spec.target_rate = 100'000;  // one operation every 10 µs
+  c.clock = &clock;
+  c.cost = [](uint64_t n) -> uint64_t { return n == 50 ? 95'000 : 1'000; };  // one 95 µs stall
+  FakePhase phase(c, &counters);
+  PhaseRunOptions options;
+  options.test_clock = &clock.clock;
+  options.keep_raw_latencies = true;
+  PhaseRun run = RunPhase(phase, options);
+  const PhaseResult& r = run.result;
+  ASSERT_FALSE(r.error_occurred) << r.error_message;
+  ASSERT_TRUE(r.latency_from_intended_start.has_value());
+  ASSERT_TRUE(r.per_op[0].latency_from_intended_start.has_value());
+
+  uint64_t t = 0, sum_service = 0, sum_intended = 0, max_intended = 0, late = 0;
+  for (uint64_t n = 0; n < 200; ++n) {
+    const uint64_t intended = n * 10'000;
+    const uint64_t issued = std::max(t, intended);
+    t = issued + c.cost(n);
+    sum_service += t - issued;
+    sum_intended += t - intended;
+    max_intended = std::max(max_intended, t - intended);
+    late += issued > intended;
+  }
+  EXPECT_EQ(late, 10u) << "the model: the stall delays the next ten operations";
+  EXPECT_DOUBLE_EQ(r.service_time.mean_ns, sum_service / 200.0);
+  EXPECT_DOUBLE_EQ(r.latency_from_intended_start->mean_ns, sum_intended / 200.0);
+  EXPECT_EQ(r.latency_from_intended_start->max_ns, max_intended);
+  EXPECT_EQ(r.service_time.max_ns, 95'000);
+  EXPECT_EQ(r.latency_from_intended_start->count, 200u);
+  EXPECT_EQ(r.duration_ns, 199 * 10'000 + 1'000) << "the last operation is on schedule";
+
+  // The raw rows carry the same schedule.
+  ASSERT_EQ(run.raw_latencies.size(), 1u);
+  const RawLatencyBuffer& raw = *run.raw_latencies[0];
+  ASSERT_EQ(raw.size(), 200u);
+  EXPECT_EQ(raw.at(51).intended_ns, 510'000u);
+  EXPECT_EQ(raw.at(51).start_ns, 500'000u + 95'000u);
+  EXPECT_EQ(raw.at(51).latency_ns, 1'000u);
+}
+
+TEST(PhaseRunner, OpenLoopOnRealClockIsConsistent) {
+  FakeCounters counters;
+  FakePhaseConfig c;
+  c.spec = Spec(2, 400);
+  c.spec.target_rate = 200'000;
+  FakePhase phase(c, &counters);
+  PhaseRun run = RunPhase(phase);
+  const PhaseResult& r = run.result;
+  ASSERT_FALSE(r.error_occurred) << r.error_message;
+  EXPECT_EQ(r.operations, 400u);
+  ASSERT_TRUE(r.latency_from_intended_start.has_value());
+  const LatencySummary& i = *r.latency_from_intended_start;
+  EXPECT_EQ(i.count, 400u);
+  // Each operation's latency from its intended start includes its service time.
+  EXPECT_GE(i.mean_ns, r.service_time.mean_ns);
+  EXPECT_GE(i.max_ns, r.service_time.max_ns);
+  EXPECT_EQ(r.target_rate, 200'000);
+}
+
+TEST(PhaseRunner, RawLatenciesCsvHasOneRowPerOperation) {
+  FakeCounters counters;
+  FakePhaseConfig c;
+  c.spec = Spec(2, 501);
+  FakePhase phase(c, &counters);
+  PhaseRunOptions options;
+  options.keep_raw_latencies = true;
+  PhaseRun run = RunPhase(phase, options);
+  ASSERT_FALSE(run.result.error_occurred) << run.result.error_message;
+  ASSERT_EQ(run.raw_latencies.size(), 2u);
+  EXPECT_EQ(run.raw_latencies[0]->size() + run.raw_latencies[1]->size(), 501u);
+
+  std::string path = (std::filesystem::temp_directory_path() / ("dbxb_raw_" + std::to_string(::getpid()) + ".csv")).string();
+  RawLatencyWriter writer;
+  ASSERT_TRUE(writer.Open(path).ok());
+  std::vector<const RawLatencyBuffer*> buffers = {run.raw_latencies[0].get(), run.raw_latencies[1].get()};
+  ASSERT_TRUE(writer.WritePhase("null", "", "w/fake", c.spec.op_types, buffers).ok());
+  ASSERT_TRUE(writer.Close().ok());
+
+  std::ifstream in(path);
+  std::string line;
+  ASSERT_TRUE(std::getline(in, line));
+  EXPECT_EQ(line, "engine,dataset,phase,thread,op,start_ns,latency_ns,intended_start_ns");
+  uint64_t rows = 0, max_latency = 0, min_latency = UINT64_MAX;
+  std::map<std::string, uint64_t> per_op;
+  while (std::getline(in, line)) {
+    std::vector<std::string> f;
+    std::stringstream ss(line);
+    for (std::string cell; std::getline(ss, cell, ',');) f.push_back(cell);
+    ASSERT_EQ(f.size(), 8u) << line;
+    EXPECT_EQ(f[0], "null");
+    EXPECT_EQ(f[1], "");
+    EXPECT_EQ(f[2], "w/fake");
+    EXPECT_TRUE(f[3] == "0" || f[3] == "1") << line;
+    ++per_op[f[4]];
+    uint64_t latency = std::stoull(f[6]);
+    EXPECT_EQ(f[7], f[5]) << "closed loop: intended start = start";
+    max_latency = std::max(max_latency, latency);
+    min_latency = std::min(min_latency, latency);
+    ++rows;
+  }
+  std::filesystem::remove(path);
+  EXPECT_EQ(rows, 501u);
+  for (const OpTypeResult& o : run.result.per_op) EXPECT_EQ(per_op[o.name], o.count) << o.name;
+  // Min and max are exact in the histogram: the raw rows must agree.
+  EXPECT_EQ(static_cast<double>(max_latency), run.result.service_time.max_ns);
+  EXPECT_EQ(static_cast<double>(min_latency), run.result.service_time.min_ns);
+}
+
+TEST(PhaseRunner, AFailingWorkerFailsThePhaseNamingTheThread) {
+  FakeCounters counters;
+  FakePhaseConfig c;
+  c.spec = Spec(3, 30000);
+  c.fail_thread = 1;
+  c.fail_at = 50;
+  FakePhase phase(c, &counters);
+  PhaseRun run = RunPhase(phase);
+  EXPECT_TRUE(run.result.error_occurred);
+  EXPECT_EQ(run.result.error_message, "Corruption: thread 1: wrong value for key_50");
+  EXPECT_LT(run.result.operations, 30000u) << "the other threads stop too";
+  EXPECT_EQ(counters.finishes.load(), 2) << "Finish on every worker but the failed one";
+  EXPECT_EQ(counters.tear_downs, 1);
+}
+
+TEST(PhaseRunner, FailureDuringWarmUpStopsBeforeMeasuring) {
+  FakeCounters counters;
+  FakePhaseConfig c;
+  c.spec = Spec(2, 100);
+  c.spec.warmup_operations = 20;
+  c.fail_thread = 0;
+  c.fail_at = 5;
+  FakePhase phase(c, &counters);
+  PhaseRun run = RunPhase(phase);
+  EXPECT_TRUE(run.result.error_occurred);
+  EXPECT_EQ(run.result.operations, 0u);
+}
+
+TEST(PhaseRunner, BadOperationIndexIsAnInternalError) {
+  FakeCounters counters;
+  FakePhaseConfig c;
+  c.spec = Spec(1, 10);
+  c.bad_op_index = true;
+  FakePhase phase(c, &counters);
+  PhaseRun run = RunPhase(phase);
+  EXPECT_TRUE(run.result.error_occurred);
+  EXPECT_NE(run.result.error_message.find("operation type 7 of 3"), std::string::npos) << run.result.error_message;
+}
+
+TEST(PhaseRunner, InvalidSpecOrSetUpFailureIsRecorded) {
+  FakeCounters counters;
+  FakePhaseConfig c;
+  c.spec = Spec(1, 0);  // neither count nor duration
+  {
+    FakePhase phase(c, &counters);
+    PhaseRun run = RunPhase(phase);
+    EXPECT_TRUE(run.result.error_occurred);
+    EXPECT_NE(run.result.error_message.find("neither"), std::string::npos) << run.result.error_message;
+  }
+  c.spec = Spec(0, 10);
+  {
+    FakePhase phase(c, &counters);
+    EXPECT_TRUE(RunPhase(phase).result.error_occurred);
+  }
+  c.spec = Spec(1, 10);
+  c.set_up = Status::IOError("disk gone");
+  {
+    FakePhase phase(c, &counters);
+    PhaseRun run = RunPhase(phase);
+    EXPECT_EQ(run.result.error_message, "IOError: set-up: disk gone");
+    EXPECT_EQ(counters.next_op_calls.load(), 0u);
+  }
+}
+
+TEST(PhaseRunner, InterruptStopsAtAnOperationBoundaryAndMarksIncomplete) {
+  FakeCounters counters;
+  FakePhaseConfig c;
+  c.spec = Spec(2, 100000);
+  c.interrupt_at = 100;
+  FakePhase phase(c, &counters);
+  PhaseRun run = RunPhase(phase);
+  SetInterruptRequestedForTesting(false);
+  EXPECT_FALSE(run.result.error_occurred) << run.result.error_message;
+  EXPECT_TRUE(run.result.incomplete);
+  EXPECT_LT(run.result.operations, 100000u);
+  EXPECT_GE(run.result.operations, 100u);
+  EXPECT_EQ(run.result.service_time.count, run.result.operations);
+}
+
+TEST(SummarizeLatency, EmptyAndKnownValues) {
+  LatencyHistogram h;
+  LatencySummary empty = SummarizeLatency(h);
+  EXPECT_EQ(empty.count, 0u);
+  EXPECT_TRUE(empty.percentile_curve.empty());
+  for (uint64_t v = 1; v <= 1000; ++v) h.Record(v);
+  LatencySummary s = SummarizeLatency(h);
+  EXPECT_EQ(s.count, 1000u);
+  EXPECT_EQ(s.min_ns, 1);
+  EXPECT_EQ(s.max_ns, 1000);
+  EXPECT_EQ(s.p50_ns, 500);
+  EXPECT_EQ(s.p90_ns, 900);
+  EXPECT_EQ(s.p95_ns, 950);
+  EXPECT_EQ(s.p99_ns, 990);
+  EXPECT_EQ(s.p999_ns, 999);
+  EXPECT_EQ(s.p9999_ns, 1000);
+  EXPECT_DOUBLE_EQ(s.mean_ns, 500.5);
+}
+
+}  // namespace
+}  // namespace dbxb

@@ -1,0 +1,81 @@
+// Raw per-operation latencies (`--raw-latencies FILE`): every measured operation of every phase, so
+// that the histograms and percentiles can be checked by an external tool.
+//
+// Each worker thread appends to its own RawLatencyBuffer inside the measured loop (a store into a
+// block allocated ahead; a new block of 64 Ki entries every 65,536 operations, never a copy); the
+// runner writes the buffers after the phase, outside the measured time.
+//
+// File format: CSV with one header line, then one row per operation, phase after phase, each phase's
+// rows thread by thread in operation order:
+//
+//   engine,dataset,phase,thread,op,start_ns,latency_ns,intended_start_ns
+//   sqlite,,workloada/run,0,read,1043,8211,1043
+//
+//   phase              "<workload>/<phase>" ("run" alone when the sequence has no workload name)
+//   op                 the operation type (PhaseSpec::op_types)
+//   start_ns           when the operation was issued, ns since the phase's measured start
+//   latency_ns         service time: completion - start_ns (what the service_time histograms hold)
+//   intended_start_ns  open loop: when the schedule wanted it issued (latency from the intended start
+//                      is start_ns + latency_ns - intended_start_ns); closed loop: equal to start_ns
+#pragma once
+
+#include <cstdint>
+#include <fstream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/status.h"
+
+namespace dbxb {
+
+struct RawLatency {
+  uint64_t start_ns;     ///< since the measured start
+  uint64_t latency_ns;
+  uint64_t intended_ns;  ///< since the measured start
+  uint32_t op;
+};
+
+/// The raw latencies of one thread. Not thread-safe.
+class RawLatencyBuffer {
+ public:
+  static constexpr size_t kBlockEntries = 1 << 16;
+
+  /// Allocates the first block (and enough blocks for `expected` entries, if known).
+  explicit RawLatencyBuffer(uint64_t expected = 0);
+
+  void Append(uint32_t op, uint64_t start_ns, uint64_t latency_ns, uint64_t intended_ns) {
+    if (used_ == kBlockEntries) NextBlock();
+    current_[used_++] = RawLatency{start_ns, latency_ns, intended_ns, op};
+  }
+
+  uint64_t size() const { return static_cast<uint64_t>(full_blocks_) * kBlockEntries + used_; }
+  /// REQUIRES: i < size().
+  const RawLatency& at(uint64_t i) const { return blocks_[i / kBlockEntries][i % kBlockEntries]; }
+
+ private:
+  void NextBlock();
+  std::vector<std::unique_ptr<RawLatency[]>> blocks_;
+  RawLatency* current_ = nullptr;
+  size_t full_blocks_ = 0;  // blocks before current_
+  size_t used_ = 0;         // entries used in current_
+};
+
+/// The CSV file. Open() truncates it and writes the header; WritePhase() appends one phase.
+class RawLatencyWriter {
+ public:
+  /// IOError naming the path when it cannot be created.
+  Status Open(const std::string& path);
+  /// Appends the rows of one phase. REQUIRES: Open() succeeded.
+  Status WritePhase(const std::string& engine, const std::string& dataset, const std::string& phase,
+                    const std::vector<std::string>& op_types, const std::vector<const RawLatencyBuffer*>& threads);
+  /// Flushes and closes; IOError when a write failed.
+  Status Close();
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+  std::ofstream out_;
+};
+
+}  // namespace dbxb
