@@ -42,9 +42,11 @@ long FindKey(const std::vector<BenchmarkKey>& keys, const BenchmarkKey& key) {
   return it == keys.end() ? -1 : static_cast<long>(it - keys.begin());
 }
 
-Status KeysOf(const RunSide& side, std::vector<BenchmarkKey>* keys) {
-  for (const BenchmarkResult& b : side.results->benchmarks) {
-    BenchmarkKey key = BenchmarkKey::Of(b);
+// The keys of `records` (benchmarks or phases) in order; InvalidArgument when one repeats.
+template <typename Record>
+Status KeysOf(const RunSide& side, const std::vector<Record>& records, std::vector<BenchmarkKey>* keys) {
+  for (const Record& r : records) {
+    BenchmarkKey key = BenchmarkKey::Of(r);
     if (FindKey(*keys, key) >= 0) {
       return Status::InvalidArgument(fmt::format("{}: {} appears twice with the same parameters ({})", side.name,
                                                  key.Name(), JoinKeyValues(key.parameters)));
@@ -89,8 +91,8 @@ void SetSide(const std::vector<double>& times, double* mean, double* median, uin
   *count = times.size();
 }
 
-std::string Describe(const std::string& side, const BenchmarkResult& b) {
-  return fmt::format("failed in {}: {}", side, b.error_message.empty() ? "no reason recorded" : b.error_message);
+std::string Describe(const std::string& side, const std::string& error_message) {
+  return fmt::format("failed in {}: {}", side, error_message.empty() ? "no reason recorded" : error_message);
 }
 
 void AddWarnings(const RunResults& baseline, const RunResults& current, std::vector<std::string>* warnings) {
@@ -129,6 +131,73 @@ RunLabel LabelOf(const RunResults& r, std::string source) {
   return l;
 }
 
+// Pairs the records of both runs by key, in the current run's order then the baseline-only ones:
+// compare_pair(key, base, cur) for a pair of successful records; `emit` gets the rows of failed pairs
+// and of records on one side only (with that side's values from side_values when it did not fail).
+template <typename Record, typename SideValues, typename ComparePair, typename Emit>
+Status PairByKey(const RunSide& baseline, const std::vector<Record>& base_records, const RunSide& current,
+                 const std::vector<Record>& cur_records, SideValues side_values, ComparePair compare_pair, Emit emit) {
+  std::vector<BenchmarkKey> base_keys, cur_keys;
+  DBXB_RETURN_IF_ERROR(KeysOf(baseline, base_records, &base_keys));
+  DBXB_RETURN_IF_ERROR(KeysOf(current, cur_records, &cur_keys));
+  std::vector<double> values;
+  for (size_t i = 0; i < cur_keys.size(); ++i) {
+    const Record& cur = cur_records[i];
+    const long j = FindKey(base_keys, cur_keys[i]);
+    if (j < 0) {
+      MetricComparison row = RowFor(cur_keys[i], Outcome::kOnlyInCurrent);
+      if (!cur.error_occurred) {
+        DBXB_RETURN_IF_ERROR(side_values(current, cur, &values));
+        if (!values.empty()) SetSide(values, &row.current_mean, &row.current_median, &row.current_count);
+      }
+      emit(std::move(row));
+      continue;
+    }
+    const Record& base = base_records[static_cast<size_t>(j)];
+    if (base.error_occurred || cur.error_occurred) {
+      MetricComparison row = RowFor(cur_keys[i], Outcome::kFailed);
+      if (base.error_occurred) row.note = Describe("baseline", base.error_message);
+      if (cur.error_occurred) row.note += (row.note.empty() ? "" : "; ") + Describe("current", cur.error_message);
+      if (!base.error_occurred && side_values(baseline, base, &values).ok() && !values.empty())
+        SetSide(values, &row.baseline_mean, &row.baseline_median, &row.baseline_count);
+      if (!cur.error_occurred && side_values(current, cur, &values).ok() && !values.empty())
+        SetSide(values, &row.current_mean, &row.current_median, &row.current_count);
+      emit(std::move(row));
+      continue;
+    }
+    DBXB_RETURN_IF_ERROR(compare_pair(cur_keys[i], base, cur));
+  }
+  for (size_t j = 0; j < base_keys.size(); ++j) {
+    if (FindKey(cur_keys, base_keys[j]) >= 0) continue;
+    const Record& base = base_records[j];
+    MetricComparison row = RowFor(base_keys[j], Outcome::kOnlyInBaseline);
+    if (!base.error_occurred) {
+      DBXB_RETURN_IF_ERROR(side_values(baseline, base, &values));
+      if (!values.empty()) SetSide(values, &row.baseline_mean, &row.baseline_median, &row.baseline_count);
+    }
+    emit(std::move(row));
+  }
+  return Status::Ok();
+}
+
+// A phase's per-second series of `metric`: every second's ops_per_sec (a stalled second counts as
+// 0), or the p99_ns of the seconds that completed operations (an empty second has no p99).
+void SeriesOf(const PhaseResult& p, const std::string& metric, std::vector<double>* values) {
+  values->clear();
+  for (const SecondSample& s : p.per_second) {
+    if (metric == "throughput") {
+      if (std::isfinite(s.ops_per_sec) && s.ops_per_sec >= 0) values->push_back(s.ops_per_sec);
+    } else if (s.operations > 0 && std::isfinite(s.p99_ns) && s.p99_ns > 0) {
+      values->push_back(s.p99_ns);
+    }
+  }
+}
+
+// Enough values for CompareMetric(): at least 2, with a positive mean and median (ratios need them).
+bool Comparable(const std::vector<double>& values) {
+  return values.size() >= 2 && Mean(values) > 0 && Median(values) > 0;
+}
+
 }  // namespace
 
 Status ValidateCompareOptions(const CompareOptions& o) {
@@ -151,7 +220,19 @@ BenchmarkKey BenchmarkKey::Of(const BenchmarkResult& b) {
   return key;
 }
 
-std::string BenchmarkKey::Name() const { return suite + "/" + workload + "/" + engine; }
+BenchmarkKey BenchmarkKey::Of(const PhaseResult& p) {
+  BenchmarkKey key{p.suite, p.workload, p.engine, p.parameters, p.phase};
+  if (!p.dataset.empty()) key.parameters.emplace_back("dataset", p.dataset);
+  key.parameters.emplace_back("threads", std::to_string(p.threads));
+  if (p.target_rate > 0) key.parameters.emplace_back("target_rate", fmt::format("{:g}", p.target_rate));
+  std::stable_sort(key.parameters.begin(), key.parameters.end(),
+                   [](const auto& x, const auto& y) { return x.first < y.first; });
+  return key;
+}
+
+std::string BenchmarkKey::Name() const {
+  return phase.empty() ? suite + "/" + workload + "/" + engine : suite + "/" + workload + "/" + phase + "/" + engine;
+}
 
 const char* VerdictName(Verdict verdict) {
   switch (verdict) {
@@ -169,6 +250,7 @@ const char* OutcomeName(Outcome outcome) {
     case Outcome::kOnlyInBaseline: return "only in baseline";
     case Outcome::kOnlyInCurrent: return "only in current";
     case Outcome::kFailed: return "failed";
+    case Outcome::kInsufficientData: return "insufficient data";
   }
   return "unknown";
 }
@@ -196,6 +278,7 @@ bool ExceedsGate(Verdict verdict, const Interval& change, Direction direction, d
 uint64_t ComparisonSeed(uint64_t options_seed, const BenchmarkKey& key, const std::string& metric) {
   uint64_t h = 0xcbf29ce484222325ULL;
   for (const std::string* s : {&key.suite, &key.workload, &key.engine, &metric}) h = HashString(h, *s);
+  if (!key.phase.empty()) h = HashString(h, key.phase);
   for (const auto& [name, value] : key.parameters) h = HashString(HashString(h, name), value);
   return Finalize(h ^ Finalize(options_seed));
 }
@@ -218,49 +301,62 @@ void CompareMetric(const std::vector<double>& baseline, const std::vector<double
 
 Status SampledTimeMatcher::Match(const RunSide& baseline, const RunSide& current, const CompareOptions& options,
                                  std::vector<MetricComparison>* rows) const {
-  std::vector<BenchmarkKey> base_keys, cur_keys;
-  DBXB_RETURN_IF_ERROR(KeysOf(baseline, &base_keys));
-  DBXB_RETURN_IF_ERROR(KeysOf(current, &cur_keys));
-  std::vector<double> base_times, cur_times;
-  for (size_t i = 0; i < cur_keys.size(); ++i) {
-    const BenchmarkResult& cur = current.results->benchmarks[i];
-    const long j = FindKey(base_keys, cur_keys[i]);
-    if (j < 0) {
-      MetricComparison row = RowFor(cur_keys[i], Outcome::kOnlyInCurrent);
-      if (!cur.error_occurred) {
-        DBXB_RETURN_IF_ERROR(TimesOf(current, cur, &cur_times));
-        SetSide(cur_times, &row.current_mean, &row.current_median, &row.current_count);
-      }
-      rows->push_back(std::move(row));
-      continue;
-    }
-    const BenchmarkResult& base = baseline.results->benchmarks[static_cast<size_t>(j)];
-    if (base.error_occurred || cur.error_occurred) {
-      MetricComparison row = RowFor(cur_keys[i], Outcome::kFailed);
-      if (base.error_occurred) row.note = Describe("baseline", base);
-      if (cur.error_occurred) row.note += (row.note.empty() ? "" : "; ") + Describe("current", cur);
-      if (!base.error_occurred && TimesOf(baseline, base, &base_times).ok())
-        SetSide(base_times, &row.baseline_mean, &row.baseline_median, &row.baseline_count);
-      if (!cur.error_occurred && TimesOf(current, cur, &cur_times).ok())
-        SetSide(cur_times, &row.current_mean, &row.current_median, &row.current_count);
-      rows->push_back(std::move(row));
-      continue;
-    }
+  auto side_values = [](const RunSide& side, const BenchmarkResult& b, std::vector<double>* times) {
+    return TimesOf(side, b, times);
+  };
+  auto compare_pair = [&](const BenchmarkKey& key, const BenchmarkResult& base, const BenchmarkResult& cur) -> Status {
+    std::vector<double> base_times, cur_times;
     DBXB_RETURN_IF_ERROR(TimesOf(baseline, base, &base_times));
     DBXB_RETURN_IF_ERROR(TimesOf(current, cur, &cur_times));
-    MetricComparison row = RowFor(cur_keys[i], Outcome::kCompared);
+    MetricComparison row = RowFor(key, Outcome::kCompared);
     CompareMetric(base_times, cur_times, options, ComparisonSeed(options.seed, row.key, row.metric), &row);
     rows->push_back(std::move(row));
-  }
-  for (size_t j = 0; j < base_keys.size(); ++j) {
-    if (FindKey(cur_keys, base_keys[j]) >= 0) continue;
-    const BenchmarkResult& base = baseline.results->benchmarks[j];
-    MetricComparison row = RowFor(base_keys[j], Outcome::kOnlyInBaseline);
-    if (!base.error_occurred) {
-      DBXB_RETURN_IF_ERROR(TimesOf(baseline, base, &base_times));
-      SetSide(base_times, &row.baseline_mean, &row.baseline_median, &row.baseline_count);
-    }
-    rows->push_back(std::move(row));
+    return Status::Ok();
+  };
+  return PairByKey(baseline, baseline.results->benchmarks, current, current.results->benchmarks, side_values,
+                   compare_pair, [&](MetricComparison row) { rows->push_back(std::move(row)); });
+}
+
+Status PhaseMatcher::Match(const RunSide& baseline, const RunSide& current, const CompareOptions& options,
+                           std::vector<MetricComparison>* rows) const {
+  struct Metric {
+    const char* name;
+    Direction direction;
+  };
+  static const Metric kMetrics[] = {{"throughput", Direction::kHigherIsBetter}, {"p99", Direction::kLowerIsBetter}};
+  for (const Metric& metric : kMetrics) {
+    auto side_values = [&](const RunSide&, const PhaseResult& p, std::vector<double>* values) {
+      SeriesOf(p, metric.name, values);
+      return Status::Ok();
+    };
+    auto compare_pair = [&](const BenchmarkKey& key, const PhaseResult& base, const PhaseResult& cur) -> Status {
+      std::vector<double> base_values, cur_values;
+      SeriesOf(base, metric.name, &base_values);
+      SeriesOf(cur, metric.name, &cur_values);
+      MetricComparison row = RowFor(key, Outcome::kCompared);
+      row.metric = metric.name;
+      row.direction = metric.direction;
+      std::string missing;
+      if (!Comparable(base_values)) missing = "baseline";
+      if (!Comparable(cur_values)) missing += missing.empty() ? "current run" : " and current run";
+      if (!missing.empty()) {
+        row.outcome = Outcome::kInsufficientData;
+        row.note = fmt::format("fewer than 2 usable seconds in the {}", missing);
+        if (!base_values.empty()) SetSide(base_values, &row.baseline_mean, &row.baseline_median, &row.baseline_count);
+        if (!cur_values.empty()) SetSide(cur_values, &row.current_mean, &row.current_median, &row.current_count);
+      } else {
+        CompareMetric(base_values, cur_values, options, ComparisonSeed(options.seed, row.key, row.metric), &row);
+      }
+      rows->push_back(std::move(row));
+      return Status::Ok();
+    };
+    auto emit = [&](MetricComparison row) {
+      row.metric = metric.name;
+      row.direction = metric.direction;
+      rows->push_back(std::move(row));
+    };
+    DBXB_RETURN_IF_ERROR(PairByKey(baseline, baseline.results->phases, current, current.results->phases, side_values,
+                                   compare_pair, emit));
   }
   return Status::Ok();
 }
@@ -279,6 +375,7 @@ size_t ComparisonReport::RegressionsOverThreshold() const {
 std::vector<std::unique_ptr<Matcher>> BuiltinMatchers() {
   std::vector<std::unique_ptr<Matcher>> matchers;
   matchers.push_back(std::make_unique<SampledTimeMatcher>());
+  matchers.push_back(std::make_unique<PhaseMatcher>());
   return matchers;
 }
 
@@ -295,7 +392,7 @@ Status CompareRuns(const RunResults& baseline, const RunResults& current, const 
   RunSide base{&baseline, side_name("baseline", out.baseline.source)};
   RunSide cur{&current, side_name("current", out.current.source)};
   for (const auto& matcher : BuiltinMatchers()) DBXB_RETURN_IF_ERROR(matcher->Match(base, cur, options, &out.rows));
-  if (out.Count(Outcome::kCompared) + out.Count(Outcome::kFailed) == 0) {
+  if (out.Count(Outcome::kCompared) + out.Count(Outcome::kFailed) + out.Count(Outcome::kInsufficientData) == 0) {
     return Status::InvalidArgument(fmt::format(
         "no benchmark in common between the {} ({} benchmark{}) and the {} ({} benchmark{}): nothing to compare",
         base.name, baseline.benchmarks.size(), baseline.benchmarks.size() == 1 ? "" : "s", cur.name,

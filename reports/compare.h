@@ -3,10 +3,10 @@
 //
 // Comparisons come from matchers: a Matcher pairs the records of one kind in the two runs and turns
 // each pair into MetricComparison rows through CompareMetric(), which owns the statistics (bootstrap
-// t-test, relative change with intervals), the verdict and the gate. Today there is one matcher,
-// SampledTimeMatcher (per-iteration times of the sampled benchmarks). Latency phases (throughput and
-// p99 per second) are not in reports/result.h yet; when they are, comparing them is one more Matcher
-// feeding their per-second series to CompareMetric() with the right Direction.
+// t-test, relative change with intervals), the verdict and the gate. Two matchers exist:
+// SampledTimeMatcher (per-iteration times of the sampled micro-benchmarks) and PhaseMatcher (the
+// per-second throughput and p99 series of the measured phases of YCSB-style suites). Another kind of
+// record is compared by adding a Matcher.
 //
 // Nothing here reads files or throws; writers of the result are in reports/compare_writer.h.
 #pragma once
@@ -34,16 +34,20 @@ struct CompareOptions {
 /// max_regression >= 0 (all finite), 0 < confidence_level < 1 and resamples > 0.
 [[nodiscard]] Status ValidateCompareOptions(const CompareOptions& options);
 
-/// What identifies a benchmark across runs. Parameters are sorted by name, so the order in which a run
-/// recorded them does not matter.
+/// What identifies a benchmark (or a measured phase) across runs. Parameters are sorted by name, so
+/// the order in which a run recorded them does not matter.
 struct BenchmarkKey {
   std::string suite;
   std::string workload;
   std::string engine;
   KeyValues parameters;
+  std::string phase;  ///< the phase of a PhaseResult ("load", "run", ...); empty for micro-benchmarks
 
   static BenchmarkKey Of(const BenchmarkResult& b);
-  /// "suite/workload/engine", as BenchmarkName().
+  /// A phase: suite, workload, phase and engine, with dataset, threads and (open loop) target_rate
+  /// added to its parameters, since runs that differ in them measure different things.
+  static BenchmarkKey Of(const PhaseResult& p);
+  /// "suite/workload/engine" as BenchmarkName(), or "suite/workload/phase/engine" for a phase.
   std::string Name() const;
 
   friend bool operator==(const BenchmarkKey&, const BenchmarkKey&) = default;
@@ -65,18 +69,21 @@ enum class Outcome {
   kOnlyInBaseline,
   kOnlyInCurrent,
   kFailed,  ///< error_occurred on either side: reported, not compared
+  kInsufficientData,  ///< too few values to compare (a phase shorter than 2 seconds): reported
 };
 
-/// "compared", "only in baseline", "only in current", "failed".
+/// "compared", "only in baseline", "only in current", "failed", "insufficient data".
 const char* OutcomeName(Outcome outcome);
 
 /// One metric of one benchmark, compared (or why not).
 struct MetricComparison {
   BenchmarkKey key;
-  std::string metric = "time";  ///< "time": per-iteration time in ns
+  /// "time": per-iteration time in ns (micro-benchmarks); "throughput": operations per second and
+  /// "p99": 99th-percentile service time in ns, each from a phase's per-second series.
+  std::string metric = "time";
   Direction direction = Direction::kLowerIsBetter;
   Outcome outcome = Outcome::kCompared;
-  std::string note;  ///< for kFailed: which side failed and why
+  std::string note;  ///< for kFailed and kInsufficientData: which side and why
 
   /// Each side's mean and median of the metric (NaN for a side that is absent or failed) and its
   /// number of values.
@@ -108,7 +115,8 @@ bool ExceedsGate(Verdict verdict, const Interval& mean_change, Direction directi
 /// The statistics of one metric: fills row->{baseline,current}_{mean,median,count}, mean_change,
 /// median_change (BootstrapRelativeChange seeded with `seed`), t and p_value (BootstrapTTest seeded
 /// with seed + 2), verdict and over_threshold, and sets outcome to kCompared.
-/// REQUIRES: ValidateCompareOptions(options) is OK; both sides have >= 2 values, finite and > 0.
+/// REQUIRES: ValidateCompareOptions(options) is OK; both sides have >= 2 finite values >= 0, and the
+/// baseline's mean and median are > 0.
 void CompareMetric(const std::vector<double>& baseline, const std::vector<double>& current, const CompareOptions& options,
                    uint64_t seed, MetricComparison* row);
 
@@ -144,6 +152,19 @@ class SampledTimeMatcher final : public Matcher {
                std::vector<MetricComparison>* rows) const override;
 };
 
+/// The measured phases (RunResults::phases), matched by BenchmarkKey::Of(PhaseResult): two rows per
+/// phase, "throughput" (ops_per_sec of each second, higher is better) and "p99" (p99_ns of each
+/// second with operations, lower is better). A phase with fewer than 2 usable seconds on either side
+/// gives kInsufficientData rows, not an error.
+/// Caveat: seconds of one phase are not independent draws (a compaction spans several), so the
+/// intervals are narrower than the truth; the noise band and the gate's use of the interval bound
+/// are what keep such comparisons quiet.
+class PhaseMatcher final : public Matcher {
+ public:
+  Status Match(const RunSide& baseline, const RunSide& current, const CompareOptions& options,
+               std::vector<MetricComparison>* rows) const override;
+};
+
 /// Identifies one side of a comparison in the output.
 struct RunLabel {
   std::string source;  ///< the file it was read from (or the baseline name), as given by the caller
@@ -169,7 +190,7 @@ struct ComparisonReport {
   bool GateFailed() const { return RegressionsOverThreshold() > 0; }
 };
 
-/// The built-in matchers, in the order their rows are reported: today SampledTimeMatcher only.
+/// The built-in matchers, in the order their rows are reported: SampledTimeMatcher, PhaseMatcher.
 std::vector<std::unique_ptr<Matcher>> BuiltinMatchers();
 
 /// Compares `current` with `baseline` with every built-in matcher. The caller may set

@@ -38,6 +38,13 @@ std::vector<Sample> AsSamples(const std::vector<double>& values) {
   return samples;
 }
 
+// a / b, with 0 / 0 (both resamples all zeros) as +infinity rather than NaN, which has no order and
+// would break the percentile selection.
+double Ratio(double a, double b) {
+  const double r = a / b;
+  return std::isnan(r) ? std::numeric_limits<double>::infinity() : r;
+}
+
 }  // namespace
 
 double WelchT(const std::vector<double>& a, const std::vector<double>& b) {
@@ -80,8 +87,8 @@ RelativeChange BootstrapRelativeChange(const std::vector<double>& current, const
   const SampleDistributions cur = BootstrapSamples(AsSamples(current), false, options.resamples, options.seed + 1);
   std::vector<double> mean_change(options.resamples), median_change(options.resamples);
   for (uint64_t r = 0; r < options.resamples; ++r) {
-    mean_change[r] = cur.mean[r] / base.mean[r] - 1;
-    median_change[r] = cur.median[r] / base.median[r] - 1;
+    mean_change[r] = Ratio(cur.mean[r], base.mean[r]) - 1;
+    median_change[r] = Ratio(cur.median[r], base.median[r]) - 1;
   }
   RelativeChange change;
   change.mean = SummarizeDistribution(Mean(current) / Mean(baseline) - 1, &mean_change, options.confidence_level);

@@ -53,7 +53,9 @@ struct RelativeChange {
 /// options.confidence_level (SummarizeDistribution).
 /// Criterion pairs each of sqrt(N) baseline resamples with sqrt(N) current resamples to save time; we
 /// draw N independent pairs, which is the textbook two-sample bootstrap and costs little here.
-/// REQUIRES: both sides have at least 2 values, all finite and > 0; options.resamples > 0.
+/// REQUIRES: both sides have at least 2 values, all finite and >= 0, and the baseline's mean and median
+/// are > 0; options.resamples > 0. (A resample of a baseline with many zeros can still have a zero
+/// mean or median; its ratio is then taken as +infinity and lands at the end of the percentile interval.)
 RelativeChange BootstrapRelativeChange(const std::vector<double>& current, const std::vector<double>& baseline,
                                        const BootstrapOptions& options);
 

@@ -310,5 +310,97 @@ TEST(CompareRunsTest, SeedDependsOnTheBenchmarkNotItsPosition) {
   EXPECT_NE(ComparisonSeed(0, a, "time"), ComparisonSeed(0, a, "p99"));
 }
 
+RunResults PhaseRun(std::vector<PhaseResult> phases) {
+  RunResults r = SyntheticRun("host", {}, 0);
+  r.phases = std::move(phases);
+  return r;
+}
+
+const MetricComparison* FindRow(const ComparisonReport& report, const std::string& name, const std::string& metric) {
+  for (const MetricComparison& row : report.rows)
+    if (row.key.Name() == name && row.metric == metric) return &row;
+  return nullptr;
+}
+
+TEST(PhaseMatcherTest, ThroughputDropAndLatencyRiseAreRegressions) {
+  using testdata::SyntheticPhase;
+  RunResults base = PhaseRun({SyntheticPhase("run", "sqlite", 20000, 150000, 0.02, 60, 1),
+                              SyntheticPhase("run", "lmdb", 50000, 40000, 0.02, 60, 3),
+                              SyntheticPhase("load", "lmdb", 90000, 20000, 0.02, 60, 5)});
+  RunResults cur = PhaseRun({SyntheticPhase("run", "sqlite", 18000, 150000, 0.02, 60, 11),   // 10 % fewer ops/s
+                             SyntheticPhase("run", "lmdb", 55000, 44000, 0.02, 60, 13),      // faster, but p99 +10 %
+                             SyntheticPhase("load", "lmdb", 90000, 20000, 0.02, 60, 15)});  // unchanged
+  ComparisonReport report;
+  ASSERT_TRUE(CompareRuns(base, cur, FastOptions(), &report).ok());
+  ASSERT_EQ(report.rows.size(), 6u);  // two metrics per phase
+
+  const MetricComparison* sqlite_tput = FindRow(report, "ycsb/workloada/run/sqlite", "throughput");
+  ASSERT_NE(sqlite_tput, nullptr);
+  EXPECT_EQ(sqlite_tput->direction, Direction::kHigherIsBetter);
+  EXPECT_NEAR(sqlite_tput->mean_change.point, -0.1, 0.01);
+  EXPECT_EQ(sqlite_tput->verdict, Verdict::kRegressed);
+  EXPECT_TRUE(sqlite_tput->over_threshold);
+  EXPECT_NE(FindRow(report, "ycsb/workloada/run/sqlite", "p99")->verdict, Verdict::kRegressed);
+
+  EXPECT_EQ(FindRow(report, "ycsb/workloada/run/lmdb", "throughput")->verdict, Verdict::kImproved);
+  const MetricComparison* lmdb_p99 = FindRow(report, "ycsb/workloada/run/lmdb", "p99");
+  EXPECT_EQ(lmdb_p99->direction, Direction::kLowerIsBetter);
+  EXPECT_EQ(lmdb_p99->verdict, Verdict::kRegressed);
+  EXPECT_TRUE(lmdb_p99->over_threshold);
+
+  for (const char* metric : {"throughput", "p99"}) {
+    const MetricComparison* load = FindRow(report, "ycsb/workloada/load/lmdb", metric);
+    EXPECT_TRUE(load->verdict == Verdict::kNoChange || load->verdict == Verdict::kWithinNoise) << metric;
+    EXPECT_FALSE(load->over_threshold);
+  }
+  EXPECT_EQ(report.RegressionsOverThreshold(), 2u);
+}
+
+TEST(PhaseMatcherTest, KeysOutcomesAndShortPhases) {
+  using testdata::SyntheticPhase;
+  PhaseResult other_dataset = SyntheticPhase("run", "lmdb", 50000, 40000, 0.02, 10, 3);
+  other_dataset.dataset = "disk-bound";
+  PhaseResult failed = SyntheticPhase("run", "rocksdb", 30000, 90000, 0.02, 10, 5);
+  PhaseResult short_phase = SyntheticPhase("run", "sqlite", 20000, 150000, 0.02, 1, 7);
+  RunResults base = PhaseRun({SyntheticPhase("run", "lmdb", 50000, 40000, 0.02, 10, 1), failed, short_phase});
+  failed.error_occurred = true;
+  failed.error_message = "IOError: disk full";
+  RunResults cur = PhaseRun({other_dataset, failed, SyntheticPhase("run", "sqlite", 20000, 150000, 0.02, 10, 9)});
+  // A second without operations has no p99: it is left out, not read as 0 ns.
+  cur.phases[2].per_second[4].operations = 0;
+  cur.phases[2].per_second[4].ops_per_sec = 0;
+  cur.phases[2].per_second[4].p99_ns = 0;
+
+  ComparisonReport report;
+  ASSERT_TRUE(CompareRuns(base, cur, FastOptions(), &report).ok());
+  ASSERT_EQ(report.rows.size(), 8u);
+  EXPECT_EQ(report.rows[0].outcome, Outcome::kOnlyInCurrent);  // the disk-bound data set is another phase
+  EXPECT_EQ(report.rows[0].key.parameters[0], (std::pair<std::string, std::string>{"dataset", "disk-bound"}));
+  EXPECT_EQ(report.rows[1].outcome, Outcome::kFailed);
+  EXPECT_EQ(report.rows[1].note, "failed in current: IOError: disk full");
+  EXPECT_EQ(report.rows[2].outcome, Outcome::kInsufficientData);
+  EXPECT_EQ(report.rows[2].note, "fewer than 2 usable seconds in the baseline");
+  EXPECT_EQ(report.rows[2].current_count, 10u);  // throughput: the stalled second counts as 0 op/s
+  EXPECT_EQ(report.rows[3].outcome, Outcome::kOnlyInBaseline);
+  EXPECT_EQ(report.rows[3].metric, "throughput");
+  EXPECT_EQ(report.rows[7].metric, "p99");
+  EXPECT_EQ(FindRow(report, "ycsb/workloada/run/sqlite", "p99")->current_count, 9u);
+  EXPECT_FALSE(report.GateFailed());
+}
+
+TEST(PhaseMatcherTest, MicroBenchmarksAndPhasesTogether) {
+  RunResults base = SyntheticRun("host", {{"get", "sqlite"}}, 1);
+  RunResults cur = SyntheticRun("host", {{"get", "sqlite"}}, 2);
+  base.phases = {testdata::SyntheticPhase("run", "lmdb", 50000, 40000, 0.02, 10, 1)};
+  cur.phases = {testdata::SyntheticPhase("run", "lmdb", 50000, 40000, 0.02, 10, 2)};
+  ComparisonReport report;
+  ASSERT_TRUE(CompareRuns(base, cur, FastOptions(), &report).ok());
+  ASSERT_EQ(report.rows.size(), 3u);
+  EXPECT_EQ(report.rows[0].metric, "time");
+  EXPECT_EQ(report.rows[1].metric, "throughput");
+  EXPECT_EQ(report.rows[2].metric, "p99");
+  EXPECT_EQ(report.rows[1].key.Name(), "ycsb/workloada/run/lmdb");
+}
+
 }  // namespace
 }  // namespace dbxb

@@ -31,9 +31,11 @@ std::string DisplayName(const ComparisonReport& report, const MetricComparison& 
 
 std::string FormatValue(const MetricComparison& row, double value) {
   if (std::isnan(value)) return "—";
-  if (row.metric == "time") return FormatDuration(value);
-  return FormatCount(value);
+  if (row.metric == "throughput") return FormatRate(value, "op/s");
+  return FormatDuration(value);  // "time" and "p99"
 }
+
+const char* MetricUnit(const std::string& metric) { return metric == "throughput" ? "ops/s" : "ns"; }
 
 std::string ShortCommit(const RunLabel& l) {
   std::string c = l.git_commit.substr(0, 7);
@@ -61,6 +63,7 @@ std::string VerdictText(const ComparisonReport& report, const MetricComparison& 
     case Outcome::kOnlyInBaseline:
     case Outcome::kOnlyInCurrent:
     case Outcome::kFailed:
+    case Outcome::kInsufficientData:
       mark = "⚠️ ";
       text = OutcomeName(row.outcome);
       break;
@@ -113,10 +116,10 @@ void WriteAligned(const std::vector<std::vector<std::string>>& table, std::ostre
 std::string MethodNote(const ComparisonReport& report) {
   const CompareOptions& o = report.options;
   return fmt::format(
-      "Change: relative change of the mean time per iteration (current / baseline − 1) with its {:g} % bootstrap "
-      "interval; p: two-tailed bootstrap Welch t-test on the pooled samples. {} resamples, seed {}. Verdicts as "
-      "Criterion.rs gives them: significance {:g}, noise threshold ±{}. The gate fails on a regression whose "
-      "favourable bound is still worse than +{}.",
+      "Change: relative change of the mean (current / baseline − 1) of the time per iteration, or of a phase's "
+      "per-second throughput or p99, with its {:g} % bootstrap interval; p: two-tailed bootstrap Welch t-test on "
+      "the pooled samples. {} resamples, seed {}. Verdicts as Criterion.rs gives them: significance {:g}, noise "
+      "threshold ±{}. The gate fails on a regression whose favourable bound is still more than {} worse.",
       o.confidence_level * 100, FormatInteger(o.resamples), o.seed, o.significance, FormatPercent(o.noise_threshold),
       FormatPercent(o.max_regression));
 }
@@ -194,7 +197,7 @@ Status WriteCompareConsole(const ComparisonReport& report, std::ostream& out) {
   if (!not_compared.empty()) {
     out << "\nNot compared:\n";
     for (const MetricComparison* row : not_compared) {
-      std::string why = row->outcome == Outcome::kFailed ? row->note : OutcomeName(row->outcome);
+      std::string why = row->note.empty() ? OutcomeName(row->outcome) : row->note;
       out << fmt::format("  {}: {}\n", DisplayName(report, *row), why);
     }
   }
@@ -223,7 +226,7 @@ Status WriteCompareMarkdown(const ComparisonReport& report, std::ostream& out) {
   for (const MetricComparison& row : report.rows) {
     std::string name = EscapeTableCell(DisplayName(report, row));
     if (row.outcome != Outcome::kCompared) {
-      std::string why = row.outcome == Outcome::kFailed          ? row.note
+      std::string why = !row.note.empty()                         ? row.note
                         : row.outcome == Outcome::kOnlyInBaseline ? "not in the current run"
                                                                   : "not in the baseline";
       out << fmt::format("| {} | {} | {} | {} | | {} |\n", name, FormatValue(row, row.baseline_mean),
@@ -268,7 +271,9 @@ Json CompareToJson(const ComparisonReport& report) {
     Json params = Json::object();
     for (const auto& [k, v] : row.key.parameters) params[k] = v;
     r["parameters"] = params;
+    r["phase"] = row.key.phase;
     r["metric"] = row.metric;
+    r["unit"] = MetricUnit(row.metric);
     r["direction"] = row.direction == Direction::kLowerIsBetter ? "lower_is_better" : "higher_is_better";
     r["outcome"] = OutcomeName(row.outcome);
     r["note"] = row.note;

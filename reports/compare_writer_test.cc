@@ -60,6 +60,21 @@ ComparisonReport SampleReport() {
   only_base.key.parameters[1].second = "20000";
   only_base.outcome = Outcome::kOnlyInBaseline;
   r.rows.push_back(only_base);
+  MetricComparison phase = Row("workloada", "lmdb", 18000, 19980, Interval{0.11, 0.093, 0.128, 0.009}, 0,
+                                Verdict::kImproved, false);
+  phase.key = BenchmarkKey{"ycsb", "workloada", "lmdb", {{"dataset", "cached"}, {"threads", "4"}}, "run"};
+  phase.metric = "throughput";
+  phase.direction = Direction::kHigherIsBetter;
+  r.rows.push_back(phase);
+  MetricComparison short_phase = phase;
+  short_phase.key.engine = "sqlite";
+  short_phase.metric = "p99";
+  short_phase.direction = Direction::kLowerIsBetter;
+  short_phase.outcome = Outcome::kInsufficientData;
+  short_phase.note = "fewer than 2 usable seconds in the baseline";
+  short_phase.baseline_mean = 150000;
+  short_phase.current_mean = 148000;
+  r.rows.push_back(short_phase);
   r.warnings.push_back("⚠️ The current run was interrupted: it holds only the benchmarks that finished.");
   return r;
 }
@@ -107,6 +122,11 @@ TEST(CompareWriterTest, MarkdownMarksEachVerdict) {
   EXPECT_NE(md.find("| ✅ change within noise threshold |"), std::string::npos);
   EXPECT_NE(md.find("| ✅ no change |"), std::string::npos);
   EXPECT_NE(md.find("| ⚠️ failed |"), std::string::npos);
+  EXPECT_NE(md.find("| ycsb/workloada/run/lmdb (throughput) | 18.000 Kop/s | 19.980 Kop/s | +11.00% [+9.30%, +12.80%] "
+                    "| < 0.001 | ✅ improved |"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("| ⚠️ insufficient data |"), std::string::npos);
   EXPECT_NE(md.find("wrong value \\| key"), std::string::npos) << "cells are escaped";
   ComparisonReport passing = SampleReport();
   passing.rows[0].over_threshold = false;
@@ -121,7 +141,7 @@ TEST(CompareWriterTest, JsonFields) {
   EXPECT_EQ(j["version"], kCompareJsonVersion);
   EXPECT_EQ(j["gate"]["failed"], true);
   EXPECT_EQ(j["gate"]["regressions_over_threshold"], 1);
-  ASSERT_EQ(j["benchmarks"].size(), 8u);
+  ASSERT_EQ(j["benchmarks"].size(), 10u);
   EXPECT_EQ(j["benchmarks"][0]["verdict"], "regressed");
   EXPECT_EQ(j["benchmarks"][0]["change"]["mean"]["lower"], 0.0812);
   EXPECT_EQ(j["benchmarks"][0]["parameters"]["records"], "10000");
@@ -130,6 +150,11 @@ TEST(CompareWriterTest, JsonFields) {
   EXPECT_TRUE(j["benchmarks"][5]["change"].is_null());
   EXPECT_TRUE(j["benchmarks"][5]["verdict"].is_null());
   EXPECT_EQ(j["benchmarks"][7]["outcome"], "only in baseline");
+  EXPECT_EQ(j["benchmarks"][8]["phase"], "run");
+  EXPECT_EQ(j["benchmarks"][8]["metric"], "throughput");
+  EXPECT_EQ(j["benchmarks"][8]["unit"], "ops/s");
+  EXPECT_EQ(j["benchmarks"][8]["direction"], "higher_is_better");
+  EXPECT_EQ(j["benchmarks"][9]["outcome"], "insufficient data");
 }
 
 TEST(CompareWriterTest, StreamFailureIsReported) {

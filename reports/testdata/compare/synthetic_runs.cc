@@ -64,4 +64,26 @@ RunResults SyntheticRun(const std::string& host, const std::vector<SyntheticBenc
   return r;
 }
 
+PhaseResult SyntheticPhase(const std::string& phase, const std::string& engine, double ops_per_sec, double p99_ns,
+                           double cv, size_t seconds, uint64_t seed) {
+  PhaseResult p;
+  p.suite = "ycsb";
+  p.workload = "workloada";
+  p.phase = phase;
+  p.engine = engine;
+  p.dataset = "cached";
+  p.parameters = {{"records", "100000"}, {"distribution", "zipfian"}};
+  p.threads = 4;
+  const std::vector<double> rates = LognormalTimes(ops_per_sec, cv, seconds, seed);
+  const std::vector<double> p99s = LognormalTimes(p99_ns, cv, seconds, seed + 1);
+  for (size_t i = 0; i < seconds; ++i) {
+    const auto ops = static_cast<uint64_t>(rates[i]);
+    p.per_second.push_back(SecondSample{static_cast<double>(i), ops, rates[i], p99s[i]});
+    p.operations += ops;
+  }
+  p.duration_ns = static_cast<double>(seconds) * 1e9;
+  p.throughput_ops_per_sec = static_cast<double>(p.operations) / static_cast<double>(seconds);
+  return p;
+}
+
 }  // namespace dbxb::testdata

@@ -29,4 +29,10 @@ struct SyntheticBenchmark {
 RunResults SyntheticRun(const std::string& host, const std::vector<SyntheticBenchmark>& specs, uint64_t seed,
                         size_t samples = 100);
 
+/// A measured phase ("ycsb" / "workloada" / `phase` on `engine`, dataset "cached", 4 threads) of
+/// `seconds` seconds whose per-second throughput and p99 are LognormalTimes(ops_per_sec, cv, ...) and
+/// LognormalTimes(p99_ns, cv, ...) with seeds `seed` and seed + 1.
+PhaseResult SyntheticPhase(const std::string& phase, const std::string& engine, double ops_per_sec, double p99_ns,
+                           double cv, size_t seconds, uint64_t seed);
+
 }  // namespace dbxb::testdata
