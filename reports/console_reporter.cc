@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "reports/format.h"
+#include "reports/markdown_phases.h"
 #include "reports/markdown_methodology.h"
 #include "reports/markdown_reporter.h"
 
@@ -57,9 +58,12 @@ void ConsoleReporter::ReportBenchmark(const BenchmarkResult& b, std::ostream& ou
   for (const std::string& note : b.sampling_notes) out << "Note: " << note << "\n";
 }
 
+void ConsoleReporter::ReportPhase(const PhaseResult& phase, std::ostream& out) { out << PhaseSummaryLine(phase); }
+
 void ConsoleReporter::ReportSummary(const RunResults& results, std::ostream& out) {
   std::string baseline = baseline_engine_.empty() ? DefaultBaselineEngine(results) : baseline_engine_;
   WriteComparisonTables(results, baseline, out);
+  WritePhaseTables(results, out);
   for (const std::string& w : ReadingWarnings(results)) out << w << "\n";
 }
 
@@ -68,6 +72,8 @@ Status ConsoleReporter::Write(const RunResults& results, std::ostream& out) {
     ReportBenchmark(b, out);
     out << "\n";
   }
+  for (const PhaseResult& p : results.phases) ReportPhase(p, out);
+  if (!results.phases.empty()) out << "\n";
   ReportSummary(results, out);
   return StreamStatus(out, "the console report");
 }

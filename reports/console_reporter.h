@@ -34,11 +34,16 @@ class ConsoleReporter : public Reporter {
   /// REQUIRES: a ProgressLine on the same terminal was Clear()ed first.
   void ReportBenchmark(const BenchmarkResult& benchmark, std::ostream& out);
 
-  /// The end of a run: the comparison tables (WriteComparisonTables, shared with results.md) and
-  /// the reading warnings.
+  /// One finished phase: PhaseSummaryLine (reports/markdown_phases.h), e.g.
+  ///   ycsb/workloada/run/sqlite: 12,345 ops/s (1,000 ops, 2 threads, 81.01 ms), p50 1.234 µs, p99 ..., p999 ...
+  /// REQUIRES: a ProgressLine on the same terminal was Clear()ed first.
+  void ReportPhase(const PhaseResult& phase, std::ostream& out);
+
+  /// The end of a run: the comparison tables (WriteComparisonTables, shared with results.md), the
+  /// phase tables (WritePhaseTables) and the reading warnings.
   void ReportSummary(const RunResults& results, std::ostream& out);
 
-  /// ReportBenchmark for every benchmark, then ReportSummary.
+  /// ReportBenchmark for every benchmark, ReportPhase for every phase, then ReportSummary.
   Status Write(const RunResults& results, std::ostream& out) override;
 
  private:

@@ -103,14 +103,68 @@ Json BenchmarkToJson(const BenchmarkResult& b) {
               {"error_message", b.error_message}};
 }
 
+Json LatencyToJson(const LatencySummary& l) {
+  Json curve = Json::array();
+  for (const auto& [percentile, ns] : l.percentile_curve) curve.push_back(Json::array({Number(percentile), Number(ns)}));
+  return Json{{"count", l.count},          {"mean_ns", Number(l.mean_ns)}, {"stddev_ns", Number(l.stddev_ns)},
+              {"min_ns", Number(l.min_ns)}, {"p50_ns", Number(l.p50_ns)},   {"p90_ns", Number(l.p90_ns)},
+              {"p95_ns", Number(l.p95_ns)}, {"p99_ns", Number(l.p99_ns)},   {"p999_ns", Number(l.p999_ns)},
+              {"p9999_ns", Number(l.p9999_ns)}, {"max_ns", Number(l.max_ns)}, {"percentile_curve", std::move(curve)}};
+}
+
+Json OptionalLatencyToJson(const std::optional<LatencySummary>& l) { return l ? LatencyToJson(*l) : Json(nullptr); }
+
+Json PhaseToJson(const PhaseResult& p) {
+  Json per_op = Json::array();
+  for (const OpTypeResult& o : p.per_op) {
+    per_op.push_back(Json{{"name", o.name},
+                          {"count", o.count},
+                          {"throughput_ops_per_sec", Number(o.throughput_ops_per_sec)},
+                          {"service_time", LatencyToJson(o.service_time)},
+                          {"latency_from_intended_start", OptionalLatencyToJson(o.latency_from_intended_start)}});
+  }
+  Json per_second = Json::array();
+  for (const SecondSample& s : p.per_second) {
+    per_second.push_back(Json{{"second", Number(s.second)},
+                              {"operations", s.operations},
+                              {"ops_per_sec", Number(s.ops_per_sec)},
+                              {"p99_ns", Number(s.p99_ns)}});
+  }
+  return Json{{"suite", p.suite},
+              {"workload", p.workload},
+              {"phase", p.phase},
+              {"engine", p.engine},
+              {"dataset", p.dataset},
+              {"parameters", KeyValuesToJson(p.parameters)},
+              {"engine_settings", KeyValuesToJson(p.engine_settings)},
+              {"threads", p.threads},
+              {"target_rate", Number(p.target_rate)},
+              {"rows_per_operation", p.rows_per_operation},
+              {"warmup_operations", p.warmup_operations},
+              {"duration_ns", Number(p.duration_ns)},
+              {"operations", p.operations},
+              {"throughput_ops_per_sec", Number(p.throughput_ops_per_sec)},
+              {"service_time", LatencyToJson(p.service_time)},
+              {"latency_from_intended_start", OptionalLatencyToJson(p.latency_from_intended_start)},
+              {"per_op", std::move(per_op)},
+              {"per_second", std::move(per_second)},
+              {"memory_method", p.memory_method},
+              {"incomplete", p.incomplete},
+              {"error_occurred", p.error_occurred},
+              {"error_message", p.error_message}};
+}
+
 }  // namespace
 
 nlohmann::ordered_json ToJson(const RunResults& results) {
   Json benchmarks = Json::array();
   for (const BenchmarkResult& b : results.benchmarks) benchmarks.push_back(BenchmarkToJson(b));
+  Json phases = Json::array();
+  for (const PhaseResult& p : results.phases) phases.push_back(PhaseToJson(p));
   return Json{{"schema_version", kResultsSchemaVersion},
               {"context", ContextToJson(results.context)},
-              {"benchmarks", std::move(benchmarks)}};
+              {"benchmarks", std::move(benchmarks)},
+              {"phases", std::move(phases)}};
 }
 
 std::string SerializeResults(const RunResults& results) {

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <exception>
 #include <limits>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -288,6 +289,116 @@ Status BenchmarkFromJson(const Json& j, const std::string& path, BenchmarkResult
   return GetString(j, path, "error_message", &b->error_message);
 }
 
+Status LatencyFromJson(const Json& j, const std::string& path, LatencySummary* l) {
+  DBXB_RETURN_IF_ERROR(AsObject(j, path));
+  DBXB_RETURN_IF_ERROR(GetUint(j, path, "count", &l->count));
+  DBXB_RETURN_IF_ERROR(GetDouble(j, path, "mean_ns", &l->mean_ns));
+  DBXB_RETURN_IF_ERROR(GetDouble(j, path, "stddev_ns", &l->stddev_ns));
+  DBXB_RETURN_IF_ERROR(GetDouble(j, path, "min_ns", &l->min_ns));
+  DBXB_RETURN_IF_ERROR(GetDouble(j, path, "p50_ns", &l->p50_ns));
+  DBXB_RETURN_IF_ERROR(GetDouble(j, path, "p90_ns", &l->p90_ns));
+  DBXB_RETURN_IF_ERROR(GetDouble(j, path, "p95_ns", &l->p95_ns));
+  DBXB_RETURN_IF_ERROR(GetDouble(j, path, "p99_ns", &l->p99_ns));
+  DBXB_RETURN_IF_ERROR(GetDouble(j, path, "p999_ns", &l->p999_ns));
+  DBXB_RETURN_IF_ERROR(GetDouble(j, path, "p9999_ns", &l->p9999_ns));
+  DBXB_RETURN_IF_ERROR(GetDouble(j, path, "max_ns", &l->max_ns));
+  const Json* curve;
+  DBXB_RETURN_IF_ERROR(GetArray(j, path, "percentile_curve", &curve));
+  std::string cpath = Member(path, "percentile_curve");
+  l->percentile_curve.clear();
+  for (size_t i = 0; i < curve->size(); ++i) {
+    const Json& point = (*curve)[i];
+    std::string here = Element(cpath, i);
+    if (!point.is_array() || point.size() != 2) return TypeError(here, "[percentile, ns] pair", point);
+    double percentile, ns;
+    DBXB_RETURN_IF_ERROR(AsDouble(point[0], Element(here, 0), &percentile));
+    DBXB_RETURN_IF_ERROR(AsDouble(point[1], Element(here, 1), &ns));
+    l->percentile_curve.emplace_back(percentile, ns);
+  }
+  return Status::Ok();
+}
+
+Status GetLatency(const Json& obj, const std::string& path, std::string_view key, LatencySummary* out) {
+  const Json* j;
+  DBXB_RETURN_IF_ERROR(Find(obj, path, key, false, &j));
+  return LatencyFromJson(*j, Member(path, key), out);
+}
+
+// An optional latency summary: null or absent = none.
+Status GetOptionalLatency(const Json& obj, const std::string& path, std::string_view key,
+                          std::optional<LatencySummary>* out) {
+  const Json* j;
+  DBXB_RETURN_IF_ERROR(Find(obj, path, key, true, &j));
+  out->reset();
+  if (j == nullptr || j->is_null()) return Status::Ok();
+  LatencySummary l;
+  DBXB_RETURN_IF_ERROR(LatencyFromJson(*j, Member(path, key), &l));
+  *out = std::move(l);
+  return Status::Ok();
+}
+
+Status GetUint32(const Json& obj, const std::string& path, std::string_view key, uint32_t* out) {
+  uint64_t v;
+  DBXB_RETURN_IF_ERROR(GetUint(obj, path, key, &v));
+  if (v > UINT32_MAX)
+    return Status::InvalidArgument(fmt::format("{}: {} is out of range (at most {})", Member(path, key), v, UINT32_MAX));
+  *out = static_cast<uint32_t>(v);
+  return Status::Ok();
+}
+
+Status PhaseFromJson(const Json& j, const std::string& path, PhaseResult* p) {
+  DBXB_RETURN_IF_ERROR(AsObject(j, path));
+  DBXB_RETURN_IF_ERROR(GetString(j, path, "suite", &p->suite));
+  DBXB_RETURN_IF_ERROR(GetString(j, path, "workload", &p->workload));
+  DBXB_RETURN_IF_ERROR(GetString(j, path, "phase", &p->phase));
+  DBXB_RETURN_IF_ERROR(GetString(j, path, "engine", &p->engine));
+  DBXB_RETURN_IF_ERROR(GetString(j, path, "dataset", &p->dataset));
+  DBXB_RETURN_IF_ERROR(GetKeyValues(j, path, "parameters", &p->parameters));
+  DBXB_RETURN_IF_ERROR(GetKeyValues(j, path, "engine_settings", &p->engine_settings));
+  DBXB_RETURN_IF_ERROR(GetUint32(j, path, "threads", &p->threads));
+  DBXB_RETURN_IF_ERROR(GetDouble(j, path, "target_rate", &p->target_rate));
+  DBXB_RETURN_IF_ERROR(GetUint(j, path, "rows_per_operation", &p->rows_per_operation));
+  DBXB_RETURN_IF_ERROR(GetUint(j, path, "warmup_operations", &p->warmup_operations));
+  DBXB_RETURN_IF_ERROR(GetDouble(j, path, "duration_ns", &p->duration_ns));
+  DBXB_RETURN_IF_ERROR(GetUint(j, path, "operations", &p->operations));
+  DBXB_RETURN_IF_ERROR(GetDouble(j, path, "throughput_ops_per_sec", &p->throughput_ops_per_sec));
+  DBXB_RETURN_IF_ERROR(GetLatency(j, path, "service_time", &p->service_time));
+  DBXB_RETURN_IF_ERROR(GetOptionalLatency(j, path, "latency_from_intended_start", &p->latency_from_intended_start));
+  const Json* per_op;
+  DBXB_RETURN_IF_ERROR(GetArray(j, path, "per_op", &per_op));
+  p->per_op.clear();
+  for (size_t i = 0; i < per_op->size(); ++i) {
+    const Json& o = (*per_op)[i];
+    std::string here = Element(Member(path, "per_op"), i);
+    OpTypeResult op;
+    DBXB_RETURN_IF_ERROR(AsObject(o, here));
+    DBXB_RETURN_IF_ERROR(GetString(o, here, "name", &op.name));
+    DBXB_RETURN_IF_ERROR(GetUint(o, here, "count", &op.count));
+    DBXB_RETURN_IF_ERROR(GetDouble(o, here, "throughput_ops_per_sec", &op.throughput_ops_per_sec));
+    DBXB_RETURN_IF_ERROR(GetLatency(o, here, "service_time", &op.service_time));
+    DBXB_RETURN_IF_ERROR(GetOptionalLatency(o, here, "latency_from_intended_start", &op.latency_from_intended_start));
+    p->per_op.push_back(std::move(op));
+  }
+  const Json* per_second;
+  DBXB_RETURN_IF_ERROR(GetArray(j, path, "per_second", &per_second));
+  p->per_second.clear();
+  for (size_t i = 0; i < per_second->size(); ++i) {
+    const Json& s = (*per_second)[i];
+    std::string here = Element(Member(path, "per_second"), i);
+    SecondSample sample;
+    DBXB_RETURN_IF_ERROR(AsObject(s, here));
+    DBXB_RETURN_IF_ERROR(GetDouble(s, here, "second", &sample.second));
+    DBXB_RETURN_IF_ERROR(GetUint(s, here, "operations", &sample.operations));
+    DBXB_RETURN_IF_ERROR(GetDouble(s, here, "ops_per_sec", &sample.ops_per_sec));
+    DBXB_RETURN_IF_ERROR(GetDouble(s, here, "p99_ns", &sample.p99_ns));
+    p->per_second.push_back(sample);
+  }
+  DBXB_RETURN_IF_ERROR(GetString(j, path, "memory_method", &p->memory_method));
+  DBXB_RETURN_IF_ERROR(GetBool(j, path, "incomplete", &p->incomplete));
+  DBXB_RETURN_IF_ERROR(GetBool(j, path, "error_occurred", &p->error_occurred));
+  return GetString(j, path, "error_message", &p->error_message);
+}
+
 Status ResultsFromJson(const Json& j, RunResults* r) {
   if (!j.is_object()) return TypeError("(top level)", "object", j);
   const Json* version;
@@ -308,6 +419,17 @@ Status ResultsFromJson(const Json& j, RunResults* r) {
     BenchmarkResult b;
     DBXB_RETURN_IF_ERROR(BenchmarkFromJson((*benchmarks)[i], Element("benchmarks", i), &b));
     r->benchmarks.push_back(std::move(b));
+  }
+  // Optional: files written before phases existed have none.
+  const Json* phases;
+  DBXB_RETURN_IF_ERROR(Find(j, "", "phases", true, &phases));
+  r->phases.clear();
+  if (phases == nullptr || phases->is_null()) return Status::Ok();
+  if (!phases->is_array()) return TypeError("phases", "array", *phases);
+  for (size_t i = 0; i < phases->size(); ++i) {
+    PhaseResult p;
+    DBXB_RETURN_IF_ERROR(PhaseFromJson((*phases)[i], Element("phases", i), &p));
+    r->phases.push_back(std::move(p));
   }
   return Status::Ok();
 }

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "reports/format.h"
+#include "reports/markdown_phases.h"
 #include "reports/reporter.h"
 
 namespace dbxb {
@@ -40,6 +41,7 @@ void AddUnique(std::vector<std::string>* list, const std::string& value) {
 std::vector<std::string> EnginesInOrder(const RunResults& results) {
   std::vector<std::string> engines;
   for (const BenchmarkResult& b : results.benchmarks) AddUnique(&engines, b.engine);
+  for (const PhaseResult& p : results.phases) AddUnique(&engines, p.engine);
   return engines;
 }
 
@@ -77,6 +79,14 @@ void WriteEngines(const RunResults& results, std::ostream& out) {
       if (it == sets.end()) sets.push_back({s, {b.workload}});
       else AddUnique(&it->second, b.workload);
     }
+    for (const PhaseResult& p : results.phases) {
+      if (p.engine != engine) continue;
+      std::string s = JoinKeyValues(p.engine_settings);
+      std::string label = p.workload.empty() ? p.dataset : p.workload + (p.dataset.empty() ? "" : "/" + p.dataset);
+      auto it = std::find_if(sets.begin(), sets.end(), [&](const auto& x) { return x.first == s; });
+      if (it == sets.end()) sets.push_back({s, {label}});
+      else AddUnique(&it->second, label);
+    }
     std::vector<std::string> described;
     for (const auto& [settings, workloads] : sets) {
       std::string text = settings.empty() ? "(none reported)" : "`" + settings + "`";
@@ -90,6 +100,7 @@ void WriteEngines(const RunResults& results, std::ostream& out) {
 }
 
 void WriteSampling(const RunResults& results, std::ostream& out) {
+  if (results.benchmarks.empty()) return;  // a run of phases only: nothing was sampled
   const SamplingConfig& s = results.context.sampling;
   out << "### Sampling\n\n";
   out << fmt::format("- Each benchmark: warm-up for {} s, then {} samples over about {} s of measurement "
@@ -132,13 +143,15 @@ void WriteSampling(const RunResults& results, std::ostream& out) {
 
 void WriteDataShape(const RunResults& results, std::ostream& out) {
   std::vector<std::pair<std::string, std::vector<std::string>>> params;
-  for (const BenchmarkResult& b : results.benchmarks) {
-    for (const auto& [key, value] : b.parameters) {
+  auto add = [&](const KeyValues& kvs) {
+    for (const auto& [key, value] : kvs) {
       auto it = std::find_if(params.begin(), params.end(), [&](const auto& p) { return p.first == key; });
       if (it == params.end()) params.push_back({key, {value}});
       else AddUnique(&it->second, value);
     }
-  }
+  };
+  for (const BenchmarkResult& b : results.benchmarks) add(b.parameters);
+  for (const PhaseResult& p : results.phases) add(p.parameters);
   out << "### Data shape\n\n";
   if (params.empty()) out << "- No parameters recorded.\n";
   for (const auto& [key, values] : params) out << "- " << DescribeParameter(key, Join(values, ", ")) << "\n";
@@ -221,6 +234,7 @@ std::vector<std::string> ReadingWarnings(const RunResults& results) {
     w.push_back(fmt::format("⚠️ {} benchmark{} failed and {} not ranked: {}.", failed.size(), failed.size() == 1 ? "" : "s",
                             failed.size() == 1 ? "is" : "are", Join(failed, ", ")));
   }
+  for (std::string& p : PhaseWarnings(results)) w.push_back(std::move(p));
   return w;
 }
 
@@ -230,6 +244,7 @@ void WriteMethodology(const RunResults& results, std::ostream& out) {
   out << "_Generated from the configuration recorded with the results._\n\n";
   WriteEngines(results, out);
   WriteSampling(results, out);
+  WritePhaseMethodology(results, out);
   WriteDataShape(results, out);
   WriteMachine(c, out);
   out << "### Harness overhead\n\n";

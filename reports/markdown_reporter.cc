@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "reports/format.h"
+#include "reports/markdown_phases.h"
 #include "reports/markdown_methodology.h"
 
 namespace dbxb {
@@ -118,12 +119,19 @@ Status MarkdownReporter::Write(const RunResults& results, std::ostream& out) {
   out << fmt::format("Run of {} on {}: {} benchmark{}", c.date_utc, c.host_name, results.benchmarks.size(),
                      results.benchmarks.size() == 1 ? "" : "s");
   if (failed > 0) out << fmt::format(" ({} failed)", failed);
+  if (!results.phases.empty()) {
+    size_t failed_phases = std::count_if(results.phases.begin(), results.phases.end(),
+                                         [](const PhaseResult& p) { return p.error_occurred; });
+    out << fmt::format(", {} phase{}", results.phases.size(), results.phases.size() == 1 ? "" : "s");
+    if (failed_phases > 0) out << fmt::format(" ({} failed)", failed_phases);
+  }
   out << fmt::format(", dbx-bench {}.\n\n", c.tool_version);
   std::vector<std::string> warnings = ReadingWarnings(results);
   for (size_t i = 0; i < warnings.size(); ++i) out << (i == 0 ? "> " : ">\n> ") << warnings[i] << "\n";
   if (!warnings.empty()) out << "\n";
   std::string baseline = baseline_engine_.empty() ? DefaultBaselineEngine(results) : baseline_engine_;
   WriteComparisonTables(results, baseline, out);
+  WritePhaseTables(results, out);
   WriteMethodology(results, out);
   return StreamStatus(out, "results.md");
 }
