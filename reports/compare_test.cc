@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iostream>
 #include <string>
 #include <vector>
 
@@ -144,6 +145,8 @@ TEST(CompareRunsTest, SameDistributionRarelyFailsTheGate) {
     regressed += report.rows[0].verdict == Verdict::kRegressed;
     significant += report.rows[0].p_value < o.significance;
   }
+  std::cout << "same distribution, " << kPairs << " pairs: " << gate_failures << " gate failures, " << regressed
+            << " regressed, " << significant << " with p < alpha\n";
   EXPECT_LE(gate_failures, kPairs / 100);
   EXPECT_LE(regressed, kPairs / 100);
   // The t-test itself still rejects at about its nominal rate: the noise band, not a deaf test,
