@@ -1,6 +1,7 @@
 #include "src/block.h"
 
 #include "src/coding.h"
+#include "src/key_compare.h"
 
 namespace dbx {
 
@@ -61,7 +62,7 @@ uint32_t Block::LowerBound(std::string_view target, bool* corrupt) const {
       *corrupt = true;
       return n_;
     }
-    if (e.key < target) lo = mid + 1;
+    if (KeyLess(e.key, target)) lo = mid + 1;
     else hi = mid;
   }
   return lo;

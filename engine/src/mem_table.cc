@@ -5,6 +5,7 @@
 #include <new>
 
 #include "src/hash.h"
+#include "src/key_compare.h"
 
 namespace dbx {
 namespace {
@@ -64,7 +65,7 @@ const MemNode* MemTable::Find(std::string_view key, uint64_t hash) const {
     if (s == 0) return nullptr;
     if ((s & ~kPtrMask) == tag) {
       const MemNode* n = SlotNode(s);
-      if (n->key() == key) return n;
+      if (KeyEqual(n->key(), key)) return n;
     }
   }
 }
@@ -98,18 +99,17 @@ const MemNode* MemTable::SeekNode(std::string_view target) const {
   for (int level = kMaxHeight - 1; level >= 0; --level) {
     for (;;) {
       const MemNode* nx = x->Next(level);
-      if (nx == nullptr || nx->key() >= target) break;
+      if (nx == nullptr || !KeyLess(nx->key(), target)) break;
       x = nx;
     }
   }
   return x->Next(0);
 }
 
-MemNode* MemTable::InsertNode(std::string_view key, uint64_t hash) {
+MemNode* MemTable::InsertNode(std::string_view key, uint64_t hash, bool beyond_tail) {
   int height = RandomHeight();
   MemNode* prev[kMaxHeight];
-  MemNode* last = tail_[0];
-  if (last == head_ || last->key() < key) {
+  if (beyond_tail) {
     // Ascending inserts (bulk loads, merges of sorted runs) append at the tail in O(1).
     for (int i = 0; i < height; ++i) prev[i] = tail_[i];
   } else {
@@ -117,7 +117,7 @@ MemNode* MemTable::InsertNode(std::string_view key, uint64_t hash) {
     for (int level = kMaxHeight - 1; level >= 0; --level) {
       for (;;) {
         MemNode* nx = x->next[level].load(std::memory_order_relaxed);
-        if (nx == nullptr || nx->key() >= key) break;
+        if (nx == nullptr || !KeyLess(nx->key(), key)) break;
         x = nx;
       }
       prev[level] = x;
@@ -152,11 +152,11 @@ const MemVersion* MemTable::Add(std::string_view key, uint64_t hash, uint64_t se
                                 std::string_view value) {
   // A key above the largest one here cannot be here: ascending loads skip the hash probe.
   MemNode* last = tail_[0];
-  bool beyond = last == head_ || last->key() < key;
+  bool beyond = last == head_ || KeyLess(last->key(), key);
   MemNode* n = beyond ? nullptr : const_cast<MemNode*>(Find(key, hash));
   const MemVersion* prev = nullptr;
   if (n == nullptr) {
-    n = InsertNode(key, hash);
+    n = InsertNode(key, hash, beyond);
   } else {
     prev = n->head.load(std::memory_order_relaxed);
   }
@@ -170,10 +170,10 @@ const MemVersion* MemTable::Add(std::string_view key, uint64_t hash, uint64_t se
 void MemTable::AddChain(std::string_view key, uint64_t hash, const Pending* versions, size_t n) {
   if (n == 0) return;
   MemNode* last = tail_[0];
-  bool beyond = last == head_ || last->key() < key;  // merges of ascending runs skip the probe
+  bool beyond = last == head_ || KeyLess(last->key(), key);  // merges of ascending runs skip the probe
   MemNode* node = beyond ? nullptr : const_cast<MemNode*>(Find(key, hash));
   const MemVersion* older = nullptr;
-  if (node == nullptr) node = InsertNode(key, hash);
+  if (node == nullptr) node = InsertNode(key, hash, beyond);
   else older = node->head.load(std::memory_order_relaxed);
   for (size_t i = n; i-- > 0;) older = NewVersion(versions[i].tag, versions[i].value, older);
   node->head.store(older, std::memory_order_release);

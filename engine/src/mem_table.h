@@ -93,7 +93,8 @@ class MemTable {
 
   MemNode* NewNode(std::string_view key, int height);
   MemVersion* NewVersion(uint64_t tag, std::string_view value, const MemVersion* older);
-  MemNode* InsertNode(std::string_view key, uint64_t hash);
+  /// beyond_tail: the caller checked that key is above every key here.
+  MemNode* InsertNode(std::string_view key, uint64_t hash, bool beyond_tail);
   int RandomHeight();
 
   // Hash index: slots hold a node pointer (low 48 bits) and 16 hash bits (high bits).

@@ -1,5 +1,7 @@
 #include "src/merging_iterator.h"
 
+#include "src/key_compare.h"
+
 namespace dbx {
 namespace {
 
@@ -40,7 +42,7 @@ class MergingIterator final : public InternalIterator {
         current_ = c.get();
         continue;
       }
-      int cmp = c->key().compare(current_->key());
+      int cmp = CompareKeys(c->key(), current_->key());
       if (cmp < 0 || (cmp == 0 && c->tag() > current_->tag())) current_ = c.get();
     }
     // A child that stopped on an error must stop the merge too: its keys would silently vanish.

@@ -4,6 +4,7 @@
 
 #include "src/compression.h"
 #include "src/crc32c.h"
+#include "src/key_compare.h"
 #include "src/mem_table.h"
 
 namespace dbx {
@@ -74,7 +75,7 @@ Status SegmentReader::Open(std::unique_ptr<RandomAccessFile> file, uint64_t numb
 
 size_t SegmentReader::FindBlock(std::string_view key) const {
   auto it = std::lower_bound(index_.begin(), index_.end(), key,
-                             [](const IndexEntry& e, std::string_view k) { return e.last_key < k; });
+                             [](const IndexEntry& e, std::string_view k) { return KeyLess(e.last_key, k); });
   return static_cast<size_t>(it - index_.begin());
 }
 
@@ -107,7 +108,7 @@ Status SegmentReader::Get(std::string_view key, uint64_t hash, uint64_t snapshot
       corrupt = true;
       break;
     }
-    if (e.key != key) break;
+    if (!KeyEqual(e.key, key)) break;
     if (TagSeq(e.tag) > snapshot) continue;
     *result = TagType(e.tag) == ValueType::kPut ? Lookup::kValue : Lookup::kDeleted;
     if (*result == Lookup::kValue && value != nullptr) value->assign(e.value);

@@ -1,0 +1,48 @@
+// Bytewise key comparison inlined for short keys (the common case), where a libc memcmp call costs
+// more than the comparison itself. Same order as std::string_view::compare.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <string_view>
+
+namespace dbx {
+
+inline uint64_t LoadBigEndian64(const char* p) {
+  uint64_t v;
+  std::memcpy(&v, p, 8);
+  return __builtin_bswap64(v);
+}
+
+/// <0, 0 or >0 as a is bytewise less than, equal to or greater than b.
+inline int CompareKeys(std::string_view a, std::string_view b) {
+  size_t n = a.size() < b.size() ? a.size() : b.size();
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t x = LoadBigEndian64(a.data() + i), y = LoadBigEndian64(b.data() + i);
+    if (x != y) return x < y ? -1 : 1;
+  }
+  for (; i < n; ++i) {
+    auto x = static_cast<unsigned char>(a[i]), y = static_cast<unsigned char>(b[i]);
+    if (x != y) return x < y ? -1 : 1;
+  }
+  return a.size() < b.size() ? -1 : a.size() > b.size() ? 1 : 0;
+}
+
+inline bool KeyLess(std::string_view a, std::string_view b) { return CompareKeys(a, b) < 0; }
+
+inline bool KeyEqual(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  size_t n = a.size(), i = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t x, y;
+    std::memcpy(&x, a.data() + i, 8);
+    std::memcpy(&y, b.data() + i, 8);
+    if (x != y) return false;
+  }
+  for (; i < n; ++i)
+    if (a[i] != b[i]) return false;
+  return true;
+}
+
+}  // namespace dbx
