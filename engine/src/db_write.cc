@@ -161,6 +161,9 @@ Status DBImpl::ApplyBatch(const SuperVersion& sv, std::string_view rep, uint64_t
 
 Status DBImpl::WriteImpl(const WriteBatch* batch, bool check_conflicts, uint64_t snapshot, uint64_t* frozen_seq) {
   if (batch != nullptr && batch->Count() == 0) return Status::Ok();
+  // A WAL record's length is 32 bits; keep batches well below that.
+  if (batch != nullptr && batch->ByteSize() > (size_t{1} << 30))
+    return Status::InvalidArgument("write batch larger than 1 GiB");
   Writer w;
   w.batch = batch;
   w.check_conflicts = check_conflicts;

@@ -1,5 +1,6 @@
 // WriteBatch: an ordered list of Puts and Deletes applied atomically by DB::Write. Later entries win
 // over earlier ones for the same key. Not thread-safe; a batch may be reused after Clear().
+// Limits: keys and values below 4 GiB each, a whole batch at most 1 GiB (DB::Write: InvalidArgument).
 #pragma once
 
 #include <cstdint>
