@@ -55,12 +55,17 @@ void DBImpl::BackgroundLoop() {
 
 void DBImpl::SyncLoop() {
   std::unique_lock<std::mutex> l(mu_);
+  uint64_t dir_synced_for = 0;  // the newest WAL file whose directory entry is known durable
   while (!shutting_down_) {
     sync_cv_.wait_for(l, std::chrono::milliseconds(options_.wal_sync_interval_ms));
     std::shared_ptr<WalWriter> w = wal_;
     if (w == nullptr) continue;
     l.unlock();
     Status s = w->Sync();
+    if (s.ok() && w->number() != dir_synced_for) {
+      s = SyncDir(dir_);  // a new WAL file: make its directory entry durable as well
+      if (s.ok()) dir_synced_for = w->number();
+    }
     stat_wal_syncs_.fetch_add(1, std::memory_order_relaxed);
     l.lock();
     if (!s.ok() && bg_error_.ok()) bg_error_ = s;

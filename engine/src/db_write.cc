@@ -73,8 +73,10 @@ void DBImpl::FreezeActive() {
   if (wal_ != nullptr) {
     // Rotate the WAL with the delta, so that a WAL file can be deleted once its delta is in a
     // segment. Sync the old file first: only the newest WAL file may ever have a torn tail.
+    // The directory too: a newer WAL file must never outlive an older one's directory entry.
     if (options_.durability == Durability::kNormal) {
       Status s = wal_->Sync();
+      if (s.ok()) s = SyncDir(dir_);
       if (!s.ok() && bg_error_.ok()) bg_error_ = s;
     }
     wal_.reset();
