@@ -1,0 +1,207 @@
+#include "tests/bad_input_rows.h"
+
+#include <utility>
+
+namespace dbxb::test {
+namespace {
+
+// `run` with the row's arguments, plus fast settings for every option the row does not set itself,
+// so that a row the tool wrongly accepts finishes in a moment (and then fails the row) instead of
+// running the default suite for minutes.
+std::string Run(const std::string& args) {
+  static const std::pair<const char*, const char*> kDefaults[] = {
+      {"--engines", "null"},     {"--records", "100"},    {"--warmup", "1ms"},      {"--measurement", "1ms"},
+      {"--samples", "10"},       {"--resamples", "1000"}, {"--out", "{out}"},       {"--data-dir", "{data}"},
+  };
+  std::string cmd = "run " + args;
+  for (const auto& [option, value] : kDefaults)
+    if ((" " + args + " ").find(std::string(" ") + option + " ") == std::string::npos)
+      cmd += std::string(" ") + option + " " + value;
+  if (args.find("--no-overhead") == std::string::npos) cmd += " --no-overhead";
+  return cmd;
+}
+
+const char* const kGood = "{fx}/valid_results.json";
+
+std::string Compare(const std::string& args) { return "compare " + args; }
+std::string CompareWith(const std::string& current) { return Compare(std::string(kGood) + " " + current); }
+std::string Report(const std::string& args) { return "report " + args; }
+
+}  // namespace
+
+std::vector<BadInputRow> BadInputRows() {
+  std::vector<BadInputRow> rows = {
+      // --- The command line itself ---
+      {"NoCommand", "", "subcommand"},
+      {"UnknownCommand", "frobnicate", "frobnicate"},
+      {"UnknownRunFlag", Run("--nosuchflag"), "--nosuchflag"},
+      {"RunPositional", Run("extra"), "extra"},
+      {"RunOptionWithoutValue", "run --out", "--out"},
+      {"RunOptionTwice", Run("--records 1k --records 2k"), "--records"},
+      {"ListExtraArgument", "list extra", "extra"},
+      {"ListUnknownFlag", "list --bogus", "--bogus"},
+
+      // --- Counts: zero, negative, huge, not numbers ---
+      {"RecordsZero", Run("--records 0"), "--records"},
+      {"RecordsNegative", Run("--records -5"), "--records"},
+      {"RecordsNotANumber", Run("--records abc"), "--records"},
+      {"RecordsEmpty", Run("--records ''"), "--records"},
+      {"RecordsOverflowsUint64", Run("--records 99999999999999999999999"), "--records"},
+      {"RecordsAboveMaximum", Run("--records 200M"), "--records"},
+      {"RecordsFraction", Run("--records 1.5k"), "--records"},
+      {"RecordsTrailingJunk", Run("--records 10k10"), "--records"},
+      {"RecordsSuffixOverflow", Run("--records 99999999999G"), "--records"},
+      {"KeySizeBelowMinimum", Run("--key-size 4"), "--key-size"},
+      {"KeySizeHuge", Run("--key-size 2000000"), "--key-size"},
+      {"ValueSizeBelowMinimum", Run("--value-size 18"), "--value-size"},
+      {"ValueSizeNegative", Run("--value-size -100"), "--value-size"},
+      {"DataSetTooLarge", Run("--records 1M --value-size 67108864"), "--records"},
+      {"SamplesBelowMinimum", Run("--samples 3"), "--samples"},
+      {"SamplesFraction", Run("--samples 10.5"), "--samples"},
+      {"SamplesHuge", Run("--samples 1000001"), "--samples"},
+      {"ResamplesTooFew", Run("--resamples 5"), "--resamples"},
+      {"SeedNotANumber", Run("--seed x"), "--seed"},
+      {"SeedNegative", Run("--seed -1"), "--seed"},
+      {"SeedOverflowsUint64", Run("--seed 18446744073709551616"), "--seed"},
+      {"CacheSizeUnknownUnit", Run("--cache-size 12XB"), "--cache-size"},
+      {"CacheSizeZero", Run("--cache-size 0"), "--cache-size"},
+      {"CacheSizeHuge", Run("--cache-size 2TiB"), "--cache-size"},
+      {"CacheSizeExponent", Run("--cache-size 1e3"), "--cache-size"},
+
+      // --- Durations ---
+      {"WarmupUnknownUnit", Run("--warmup 5x"), "--warmup"},
+      {"WarmupNegative", Run("--warmup -1s"), "--warmup"},
+      {"WarmupNan", Run("--warmup nan"), "--warmup"},
+      {"WarmupInf", Run("--warmup inf"), "--warmup"},
+      {"MeasurementZero", Run("--measurement 0"), "--measurement"},
+      {"MeasurementLongerThanAWeek", Run("--measurement 100000000000000h"), "--measurement"},
+      {"MeasurementExponentOverflow", Run("--measurement 1e400s"), "--measurement"},
+      {"MeasurementNegative", Run("--measurement -1s"), "--measurement"},
+
+      // --- Names: engines, suites, workloads, formats, levels ---
+      {"UnknownEngine", Run("--engines nosuch"), "nosuch"},
+      {"EngineTwice", Run("--engines sqlite,sqlite"), "sqlite"},
+      {"EngineListOnlyComma", Run("--engines ,"), "--engines"},
+      {"EngineListTrailingComma", Run("--engines null,"), "--engines"},
+      {"UnknownSuite", Run("--suite nosuch"), "nosuch"},
+      {"EmptySuite", Run("--suite ''"), "--suite"},
+      {"UnknownWorkload", Run("--workloads insert,fly"), "fly"},
+      {"WorkloadTwice", Run("--workloads get,get"), "get"},
+      {"UnknownFormat", Run("--format xml"), "xml"},
+      {"EmptyFormat", Run("--format ''"), "--format"},
+      {"FormatTrailingComma", Run("--format json,"), "--format"},
+      {"UnknownDurability", Run("--durability sometimes"), "sometimes"},
+      {"DurabilityWrongCase", Run("--durability FULL"), "--durability"},
+      {"UnknownSamplingMode", Run("--sampling weird"), "--sampling"},
+      {"BaselineSaveNameWithSlash", Run("--save-baseline a/b"), "--save-baseline"},
+      {"BaselineSaveNameDotDot", Run("--save-baseline .."), "--save-baseline"},
+
+      // --- Conflicting options ---
+      {"BaselineEngineNotRun", Run("--baseline lmdb --engines sqlite"), "--baseline"},
+      {"BaselineEngineUnknown", Run("--baseline nosuch"), "--baseline"},
+
+      // --- Output and data directories (we run as root: permissions do not stop us, so these use
+      // files where directories should be, paths under files and kernel file systems) ---
+      {"OutIsAFile", Run("--out {file}"), "--out"},
+      {"OutUnderAFile", Run("--out {file}/sub"), "--out"},
+      {"OutIsACharacterDevice", Run("--out /dev/null"), "--out"},
+      {"OutUnderProc", Run("--out /proc/dbxb-no-such-dir/out"), "--out"},
+      {"OutUnderAProcFile", Run("--out /proc/self/status/out"), "--out"},
+      {"OutInSysfs", Run("--out /sys/kernel/dbxb-out"), "--out"},
+      {"DataDirIsAFileWithEarlierOut", Run("--data-dir {file} --out {prev}"), "--data-dir"},
+      {"DataDirUnderAFileWithEarlierOut", Run("--data-dir {file}/sub --out {prev}"), "--data-dir"},
+      {"DataDirUnderProcWithEarlierOut", Run("--data-dir /proc/dbxb-no-such-dir --out {prev}"), "--data-dir"},
+      {"DataDirInSysfsWithEarlierOut", Run("--data-dir /sys/kernel --out {prev}"), "--data-dir"},
+      {"BadValueWithEarlierOut", Run("--records 0 --out {prev}"), "--records"},
+      {"BadEngineWithEarlierOut", Run("--engines nosuch --out {prev}"), "nosuch"},
+
+      // --- compare: arguments ---
+      {"CompareNoFiles", Compare(""), "results files"},
+      {"CompareOneFile", Compare(kGood), "results files"},
+      {"CompareThreeFiles", Compare(std::string(kGood) + " " + kGood + " " + kGood), "3 files"},
+      {"CompareNamedBaselineAndTwoFiles", Compare(std::string("--baseline x ") + kGood + " " + kGood), "--baseline"},
+      {"CompareBaselineNameWithDotDot", Compare(std::string("--baseline ../x ") + kGood), "--baseline"},
+      {"CompareBaselineNotSaved", Compare(std::string("--results-root {tmp} --baseline nosuch ") + kGood), "nosuch"},
+      {"CompareMaxRegressionUnit", CompareWith(std::string(kGood) + " --max-regression 5x"), "--max-regression"},
+      {"CompareMaxRegressionNegative", CompareWith(std::string(kGood) + " --max-regression -5%"), "--max-regression"},
+      {"CompareMaxRegressionEmpty", CompareWith(std::string(kGood) + " --max-regression ''"), "--max-regression"},
+      {"CompareSignificanceAboveOne", CompareWith(std::string(kGood) + " --significance 2"), "--significance"},
+      {"CompareSignificanceZero", CompareWith(std::string(kGood) + " --significance 0"), "--significance"},
+      {"CompareNoiseNotANumber", CompareWith(std::string(kGood) + " --noise-threshold abc"), "--noise-threshold"},
+      {"CompareResamplesZero", CompareWith(std::string(kGood) + " --resamples 0"), "--resamples"},
+      {"CompareSeedNotANumber", CompareWith(std::string(kGood) + " --seed x"), "--seed"},
+      {"CompareMarkdownUnderAFile", CompareWith(std::string(kGood) + " --markdown {file}/cmp.md"), "--markdown"},
+      {"CompareMarkdownInMissingDir", CompareWith(std::string(kGood) + " --markdown {out}/cmp.md"), "--markdown"},
+      {"CompareMarkdownIsADirectory", CompareWith(std::string(kGood) + " --markdown {prev}"), "--markdown"},
+      {"CompareJsonUnderProc", CompareWith(std::string(kGood) + " --json /proc/dbxb-cmp.json"), "--json"},
+
+      // --- compare: results files (truncated, wrong schema version, wrong types, missing fields) ---
+      {"CompareMissingFile", CompareWith("{tmp}/no-such-results.json"), "no-such-results.json"},
+      {"CompareDirWithoutResults", CompareWith("{data}"), "results.json"},
+      {"CompareTruncated", CompareWith("{fx}/truncated_results.json"), "truncated_results.json"},
+      {"CompareEmptyFile", CompareWith("{fx}/empty.json"), "empty.json"},
+      {"CompareBinaryGarbage", CompareWith("{fx}/binary_garbage.json"), "binary_garbage.json"},
+      {"CompareNulInside", CompareWith("{fx}/nul_inside.json"), "nul_inside.json"},
+      {"CompareTopLevelArray", CompareWith("{fx}/top_level_array.json"), "top_level_array.json"},
+      {"CompareSchemaVersion99", CompareWith("{fx}/schema_version_99.json"), "schema_version"},
+      {"CompareSchemaVersionString", CompareWith("{fx}/schema_version_string.json"), "schema_version"},
+      {"CompareWrongType", CompareWith("{fx}/wrong_type_iterations.json"), "iterations"},
+      {"CompareNegativeCount", CompareWith("{fx}/negative_iterations.json"), "iterations"},
+      {"CompareMissingEngine", CompareWith("{fx}/missing_engine.json"), "engine"},
+      {"CompareMissingContext", CompareWith("{fx}/missing_context.json"), "context"},
+      {"CompareBenchmarksNotAList", CompareWith("{fx}/benchmarks_not_a_list.json"), "benchmarks"},
+      {"CompareBadBaselineFile", Compare(std::string("{fx}/truncated_results.json ") + kGood), "truncated_results.json"},
+      {"CompareNoBenchmarkInCommon", CompareWith("{fx}/no_common_benchmark.json"), "in common"},
+      {"CompareAFileAsResultsDirectory", CompareWith("{file}"), "file"},
+
+      // --- report ---
+      {"ReportNoFiles", Report("-o {out}"), "results file"},
+      {"ReportNoOutput", Report(kGood), "-o"},
+      {"ReportMissingFile", Report("{tmp}/no-such-results.json -o {out}"), "no-such-results.json"},
+      {"ReportTruncated", Report("{fx}/truncated_results.json -o {out}"), "truncated_results.json"},
+      {"ReportSchemaVersion99", Report("{fx}/schema_version_99.json -o {out}"), "schema_version"},
+      {"ReportWrongType", Report("{fx}/wrong_type_iterations.json -o {out}"), "iterations"},
+      {"ReportMissingField", Report("{fx}/missing_engine.json -o {out}"), "engine"},
+      {"ReportBinaryGarbage", Report("{fx}/binary_garbage.json -o {out}"), "binary_garbage.json"},
+      {"ReportSecondFileBad", Report(std::string(kGood) + " {fx}/empty.json -o {out}"), "empty.json"},
+      {"ReportDirWithoutResults", Report("{data} -o {out}"), "results.json"},
+      {"ReportOutIsAFile", Report(std::string(kGood) + " -o {file}"), "-o"},
+      {"ReportOutUnderAFile", Report(std::string(kGood) + " -o {file}/sub"), "-o"},
+      {"ReportOutUnderProc", Report(std::string(kGood) + " -o /proc/dbxb-report"), "-o"},
+      {"ReportBadFileWithEarlierOut", Report("{fx}/truncated_results.json -o {prev}"), "truncated_results.json"},
+  };
+  return rows;
+}
+
+std::vector<BadInputRow> KnownBugRows() {
+  return {
+      // harness/run_options.cc (phase-runner helper): an explicitly empty value falls back to the
+      // default instead of being refused, so the run goes ahead.
+      {"EmptyEngineList", Run("--engines ''"), "--engines"},
+      {"EmptyWorkloadList", Run("--workloads ''"), "--workloads"},
+      {"EmptyDurability", Run("--durability ''"), "--durability"},
+      {"EmptyWarmup", Run("--warmup ''"), "--warmup"},
+      {"EmptyMeasurement", Run("--measurement ''"), "--measurement"},
+      {"EmptySamples", Run("--samples ''"), "--samples"},
+      {"EmptyResamples", Run("--resamples ''"), "--resamples"},
+      {"EmptySamplingMode", Run("--sampling ''"), "--sampling"},
+      {"EmptyOut", Run("--out ''"), "--out"},
+      {"EmptyDataDir", Run("--data-dir ''"), "--data-dir"},
+      // harness/main.cc: an empty --save-baseline name is ignored.
+      {"EmptySaveBaselineName", Run("--save-baseline ''"), "--save-baseline"},
+      // harness/main.cc: an unknown option before the command is reported as "A subcommand is
+      // required" without naming it.
+      {"UnknownTopLevelFlag", "--bogus", "--bogus"},
+      // harness/runner.cc: --out is created before --data-dir is checked, so a bad --data-dir leaves
+      // an empty output directory behind.
+      {"DataDirIsAFile", Run("--data-dir {file}"), "--data-dir"},
+      {"DataDirUnderProc", Run("--data-dir /proc/dbxb-no-such-dir"), "--data-dir"},
+      // harness/report_command.cc: --baseline naming an engine that is in no results file is
+      // accepted (exit 0) instead of refused.
+      {"ReportUnknownBaselineEngine", Report(std::string(kGood) + " --baseline nosuch -o {out}"), "--baseline"},
+      // harness/compare_command.cc: an empty file name gives ": open: No such file or directory".
+      {"CompareEmptyFileName", Compare(std::string("'' ") + kGood), "empty"},
+  };
+}
+
+}  // namespace dbxb::test

@@ -1,0 +1,24 @@
+// The table of bad_input_test.cc: one row per bad input (see the placeholders documented there).
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace dbxb::test {
+
+struct BadInputRow {
+  std::string name;   ///< the test's name: letters, digits and underscores
+  std::string args;   ///< the command line after `dbx-bench`, with placeholders
+  std::string names;  ///< what the one line on stderr must contain (the input it is about)
+};
+
+/// For GoogleTest's messages.
+inline void PrintTo(const BadInputRow& row, std::ostream* os) { *os << row.name << ": dbx-bench " << row.args; }
+
+/// Rows the tool handles correctly today.
+std::vector<BadInputRow> BadInputRows();
+/// Rows that fail today (registered DISABLED_); each is commented with the owner of the fix.
+std::vector<BadInputRow> KnownBugRows();
+
+}  // namespace dbxb::test

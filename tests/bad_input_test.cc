@@ -1,0 +1,110 @@
+// Every kind of bad input the CLI can be given, one row each. For every row the tool must
+//  - exit with code 2 (never crash, abort, hang, or end on an uncaught exception),
+//  - print exactly one line on stderr, naming the input (the row's `names` substring),
+//  - write nothing: the output directory it was given is not created, an earlier run's results in
+//    a directory it was given are untouched, nothing appears in the working directory (where the
+//    default results/<time> would go) or in --data-dir (no leftover temporary databases).
+//
+// Placeholders in a row's arguments, replaced per row (every row has its own scratch directory):
+//   {out}   a path that does not exist (and must still not exist afterwards)
+//   {prev}  a directory holding an earlier run's results.json and results.md (must stay identical)
+//   {data}  an empty directory for --data-dir (must stay empty)
+//   {file}  a regular file (must stay identical)
+//   {tmp}   the row's scratch directory
+//   {fx}    tests/testdata/bad_input/ (fixtures: bad results files, workload files)
+//   {ycsb}  workloads/ycsb/ (YCSB's workload files and the bad ones in its testdata/)
+// An argument written '' is the empty string.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "tests/bad_input_rows.h"
+#include "tests/tool_process.h"
+
+namespace dbxb::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string Replace(std::string s, const std::string& from, const std::string& to) {
+  for (size_t pos = 0; (pos = s.find(from, pos)) != std::string::npos; pos += to.size()) s.replace(pos, from.size(), to);
+  return s;
+}
+
+class BadInputTest : public ::testing::TestWithParam<BadInputRow> {
+ protected:
+  void SetUp() override {
+    tmp_ = fs::temp_directory_path() / ("dbxb-bad-input-" + std::to_string(::getpid()) + "-" + GetParam().name);
+    fs::remove_all(tmp_);
+    fs::create_directories(tmp_ / "prev");
+    fs::create_directories(tmp_ / "data");
+    fs::create_directories(tmp_ / "cwd");
+    fs::copy_file(fs::path(DBXB_SOURCE_DIR) / "tests/testdata/bad_input/valid_results.json", tmp_ / "prev/results.json");
+    std::ofstream(tmp_ / "prev/results.md") << "# results of an earlier run\n";
+    std::ofstream(tmp_ / "file") << "precious\n";
+  }
+  void TearDown() override {
+    std::error_code ec;
+    fs::remove_all(tmp_, ec);
+  }
+
+  std::vector<std::string> Args(const std::string& text) const {
+    std::vector<std::string> args;
+    std::istringstream words(text);
+    std::string w;
+    while (words >> w) {
+      if (w == "''") w.clear();
+      w = Replace(w, "{out}", (tmp_ / "out").string());
+      w = Replace(w, "{prev}", (tmp_ / "prev").string());
+      w = Replace(w, "{data}", (tmp_ / "data").string());
+      w = Replace(w, "{file}", (tmp_ / "file").string());
+      w = Replace(w, "{tmp}", tmp_.string());
+      w = Replace(w, "{fx}", std::string(DBXB_SOURCE_DIR) + "/tests/testdata/bad_input");
+      w = Replace(w, "{ycsb}", std::string(DBXB_SOURCE_DIR) + "/workloads/ycsb");
+      args.push_back(w);
+    }
+    return args;
+  }
+
+  fs::path tmp_;
+};
+
+TEST_P(BadInputTest, ExitTwoWithOneLineAndNothingWritten) {
+  const BadInputRow& row = GetParam();
+  std::string prev_before = Fingerprint(tmp_ / "prev");
+  std::string file_before = ReadFile(tmp_ / "file");
+
+  fs::path scratch = tmp_ / "scratch";
+  fs::create_directories(scratch);
+  ToolResult r = RunTool(DBXB_TOOL, Args(row.args), scratch, 60, tmp_ / "cwd");
+
+  SCOPED_TRACE("dbx-bench " + row.args);
+  ASSERT_FALSE(r.timed_out) << "hung";
+  ASSERT_EQ(r.term_signal, 0) << r.Describe() << "\nstderr:\n" << r.err;
+  EXPECT_EQ(r.exit_code, 2) << "stderr:\n" << r.err;
+  EXPECT_EQ(CountLines(r.err), 1) << "exactly one line on stderr, got:\n" << r.err;
+  EXPECT_TRUE(r.err.empty() || r.err.back() == '\n') << r.err;
+  EXPECT_NE(r.err.find(row.names), std::string::npos) << "stderr must name '" << row.names << "':\n" << r.err;
+  EXPECT_EQ(r.err.find("terminate called"), std::string::npos) << r.err;
+
+  EXPECT_FALSE(fs::exists(tmp_ / "out")) << "the output directory must not be created on bad input";
+  EXPECT_EQ(Fingerprint(tmp_ / "prev"), prev_before) << "an earlier run's results must stay untouched";
+  EXPECT_TRUE(fs::is_empty(tmp_ / "data")) << "no temporary data may be left in --data-dir";
+  EXPECT_TRUE(fs::is_empty(tmp_ / "cwd")) << "nothing may be written to the working directory (default results/)";
+  EXPECT_EQ(ReadFile(tmp_ / "file"), file_before) << "a file named as an input or output is never changed";
+}
+
+std::string RowName(const ::testing::TestParamInfo<BadInputRow>& info) { return info.param.name; }
+
+INSTANTIATE_TEST_SUITE_P(Rows, BadInputTest, ::testing::ValuesIn(BadInputRows()), RowName);
+
+// Rows that fail today because of a bug in a file another helper is still editing; each names the
+// owner in bad_input_rows.cc. Disabled (not deleted) so that they are fixed, then moved up.
+INSTANTIATE_TEST_SUITE_P(DISABLED_KnownBugs, BadInputTest, ::testing::ValuesIn(KnownBugRows()), RowName);
+
+}  // namespace
+}  // namespace dbxb::test

@@ -1,0 +1,191 @@
+// The two halves of the DBX crash soak (scripts/crash-soak.sh), one binary:
+//
+//   dbx_soak_writer write DIR DURABILITY
+//     Opens the database in DIR and commits numbered transactions n = last+1, last+2, ... until it
+//     is killed. Transaction n puts t<n>/0 .. t<n>/<kKeys-1> (value v<n>/<j> padded), sets "last" to
+//     n, and moves the single "tmp/<n-1>" key to "tmp/<n>" (a delete and a put), so that a
+//     half-applied transaction is visible in three ways. Even n commit through a Transaction, odd n
+//     through a WriteBatch. The tiers are tiny, so flushes, WOS-to-segment writes and compactions
+//     run all the time and a kill lands in them often. After each commit returns OK it writes one
+//     line "n flushes compactions" to stdout with a single write(2): a line on stdout is an
+//     acknowledged commit.
+//
+//   dbx_soak_writer check DIR DURABILITY ACKED
+//     Reopens the database and checks that it opens cleanly and holds exactly the transactions
+//     1..L for L = "last" (every key of each with the right value, nothing of any later one, exactly
+//     one tmp key, tmp/L), i.e. a prefix of the committed sequence with no gaps and no partial
+//     transaction. Prints "recovered L". With durability full, L >= ACKED is also required (every
+//     acknowledged commit survived). Exit 0: all good; 1: a violation (described on stderr);
+//     2: the database did not open.
+#include <unistd.h>
+
+#include <cinttypes>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <string>
+
+#include "dbx/db.h"
+
+namespace {
+
+constexpr int kKeys = 4;
+constexpr size_t kValuePad = 96;
+
+// Fixed-width numbers keep a transaction's keys adjacent and in commit order.
+std::string TxnKey(uint64_t n, int j) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "t%010" PRIu64 "/%d", n, j);
+  return buf;
+}
+std::string TmpKey(uint64_t n) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "tmp/%010" PRIu64, n);
+  return buf;
+}
+std::string TxnValue(uint64_t n, int j) {
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "v%" PRIu64 "/%d/", n, j);
+  std::string v = buf;
+  v.resize(kValuePad, 'x');
+  return v;
+}
+
+bool ParseDurability(const char* text, dbx::Durability* d) {
+  if (std::strcmp(text, "none") == 0) *d = dbx::Durability::kNone;
+  else if (std::strcmp(text, "normal") == 0) *d = dbx::Durability::kNormal;
+  else if (std::strcmp(text, "full") == 0) *d = dbx::Durability::kFull;
+  else return false;
+  return true;
+}
+
+dbx::Options SoakOptions(dbx::Durability d) {
+  dbx::Options o;
+  o.durability = d;
+  o.delta_flush_entries = 64;     // a delta-store merge every ~12 transactions
+  o.wos_flush_bytes = 8 << 10;    // a segment every few dozen transactions
+  o.block_size = 512;
+  o.compaction_trigger = 3;       // and a compaction every few segments
+  o.columnar_cache_bytes = 0;
+  return o;
+}
+
+uint64_t ReadLast(dbx::DB* db) {
+  std::string v;
+  dbx::Status s = db->Get(dbx::ReadOptions(), "last", &v);
+  return s.ok() ? std::strtoull(v.c_str(), nullptr, 10) : 0;
+}
+
+int Write(const std::string& dir, dbx::Durability d) {
+  std::unique_ptr<dbx::DB> db;
+  dbx::Status s = dbx::DB::Open(SoakOptions(d), dir, &db);
+  if (!s.ok()) {
+    std::fprintf(stderr, "dbx_soak_writer: open %s: %s\n", dir.c_str(), s.ToString().c_str());
+    return 2;
+  }
+  for (uint64_t n = ReadLast(db.get()) + 1;; ++n) {
+    if (n % 2 == 0) {
+      auto t = db->BeginTransaction(dbx::WriteOptions());
+      for (int j = 0; j < kKeys; ++j) s = t->Put(TxnKey(n, j), TxnValue(n, j));
+      if (s.ok()) s = t->Put("last", std::to_string(n));
+      if (s.ok() && n > 1) s = t->Delete(TmpKey(n - 1));
+      if (s.ok()) s = t->Put(TmpKey(n), "x");
+      if (s.ok()) s = t->Commit();
+    } else {
+      dbx::WriteBatch b;
+      for (int j = 0; j < kKeys; ++j) b.Put(TxnKey(n, j), TxnValue(n, j));
+      b.Put("last", std::to_string(n));
+      if (n > 1) b.Delete(TmpKey(n - 1));
+      b.Put(TmpKey(n), "x");
+      s = db->Write(dbx::WriteOptions(), b);
+    }
+    if (!s.ok()) {
+      std::fprintf(stderr, "dbx_soak_writer: commit %" PRIu64 ": %s\n", n, s.ToString().c_str());
+      return 3;
+    }
+    dbx::DbStats st = db->GetStats();
+    char line[96];
+    int len = std::snprintf(line, sizeof line, "%" PRIu64 " %" PRIu64 " %" PRIu64 "\n", n, st.flushes, st.compactions);
+    if (::write(STDOUT_FILENO, line, static_cast<size_t>(len)) != len) return 4;
+  }
+}
+
+int Violation(const std::string& what) {
+  std::fprintf(stderr, "dbx_soak_writer: check: %s\n", what.c_str());
+  return 1;
+}
+
+int Check(const std::string& dir, dbx::Durability d, uint64_t acked) {
+  std::unique_ptr<dbx::DB> db;
+  dbx::Options o = SoakOptions(d);
+  o.create_if_missing = false;
+  dbx::Status s = dbx::DB::Open(o, dir, &db);
+  if (!s.ok()) {
+    std::fprintf(stderr, "dbx_soak_writer: check: the database does not open: %s\n", s.ToString().c_str());
+    return 2;
+  }
+  const uint64_t last = ReadLast(db.get());
+  std::map<uint64_t, int> keys_of_txn;
+  uint64_t tmp_keys = 0, other = 0;
+  std::string problem;
+  auto it = db->NewIterator(dbx::ReadOptions());
+  for (it->SeekToFirst(); it->Valid(); it->Next()) {
+    std::string key(it->key()), value(it->value());
+    if (key == "last") continue;
+    if (key.size() == 13 && key[0] == 't' && key[11] == '/') {  // t<10 digits>/<j>
+      uint64_t n = std::strtoull(key.c_str() + 1, nullptr, 10);
+      int j = std::atoi(key.c_str() + 12);
+      if (value != TxnValue(n, j) && problem.empty()) problem = "wrong value under " + key;
+      ++keys_of_txn[n];
+    } else if (key.rfind("tmp/", 0) == 0) {
+      ++tmp_keys;
+      if (key != TmpKey(last) && problem.empty()) problem = "stale " + key + " (last is " + std::to_string(last) + ")";
+    } else {
+      ++other;
+    }
+  }
+  if (!it->status().ok()) return Violation("iteration failed: " + it->status().ToString());
+  it.reset();
+  if (!problem.empty()) return Violation(problem);
+  if (other != 0) return Violation(std::to_string(other) + " keys the writer never wrote");
+  if (last > 0 && tmp_keys != 1) return Violation(std::to_string(tmp_keys) + " tmp keys instead of 1");
+  // A prefix 1..last, each transaction complete, nothing later.
+  if (keys_of_txn.size() != last)
+    return Violation("transactions present: " + std::to_string(keys_of_txn.size()) + ", last is " + std::to_string(last));
+  for (const auto& [n, count] : keys_of_txn) {
+    if (n < 1 || n > last) return Violation("transaction " + std::to_string(n) + " is visible but last is " + std::to_string(last));
+    if (count != kKeys)
+      return Violation("transaction " + std::to_string(n) + " is half visible: " + std::to_string(count) + " of " +
+                       std::to_string(kKeys) + " keys");
+  }
+  uint64_t count = 0;
+  if (!(s = db->Count(dbx::ReadOptions(), &count)).ok()) return Violation("Count: " + s.ToString());
+  uint64_t expected = last == 0 ? 0 : last * kKeys + 2;
+  if (count != expected)
+    return Violation("Count() says " + std::to_string(count) + ", the scan " + std::to_string(expected));
+  if (d == dbx::Durability::kFull && last < acked)
+    return Violation("acknowledged commits lost: acknowledged up to " + std::to_string(acked) + ", recovered up to " +
+                     std::to_string(last));
+  if (!(s = db->Close()).ok()) return Violation("Close: " + s.ToString());
+  std::printf("recovered %" PRIu64 "\n", last);
+  return 0;
+}
+
+int Usage() {
+  std::fprintf(stderr,
+               "usage: dbx_soak_writer write DIR none|normal|full\n"
+               "       dbx_soak_writer check DIR none|normal|full ACKED\n");
+  return 64;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  dbx::Durability d;
+  if (argc < 4 || !ParseDurability(argv[3], &d)) return Usage();
+  if (std::strcmp(argv[1], "write") == 0 && argc == 4) return Write(argv[2], d);
+  if (std::strcmp(argv[1], "check") == 0 && argc == 5) return Check(argv[2], d, std::strtoull(argv[4], nullptr, 10));
+  return Usage();
+}

@@ -1,0 +1,114 @@
+#include "tests/tool_process.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <thread>
+
+namespace dbxb::test {
+
+namespace fs = std::filesystem;
+
+std::string ToolResult::Describe() const {
+  if (timed_out) return "hung (killed after the deadline)";
+  if (term_signal != 0) return "killed by signal " + std::to_string(term_signal) + " (" + strsignal(term_signal) + ")";
+  return "exit " + std::to_string(exit_code);
+}
+
+int CountLines(const std::string& s) {
+  int n = 0;
+  for (char c : s) n += c == '\n';
+  return n;
+}
+
+std::string ReadFile(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+pid_t StartTool(const std::string& tool, const std::vector<std::string>& args, const fs::path& out_file,
+                const fs::path& err_file) {
+  // Everything the child needs is prepared before fork: only async-signal-safe calls after it.
+  std::vector<char*> argv;
+  argv.push_back(const_cast<char*>(tool.c_str()));
+  for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  std::string out = out_file.string(), err = err_file.string();
+  pid_t pid = fork();
+  if (pid != 0) return pid;
+  int in_fd = open("/dev/null", O_RDONLY);
+  int out_fd = open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  int err_fd = open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (in_fd < 0 || out_fd < 0 || err_fd < 0) _exit(126);
+  dup2(in_fd, 0);
+  dup2(out_fd, 1);
+  dup2(err_fd, 2);
+  execv(argv[0], argv.data());
+  _exit(127);
+}
+
+ToolResult WaitTool(pid_t pid, double timeout_seconds) {
+  ToolResult r;
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_seconds);
+  int status = 0;
+  for (;;) {
+    pid_t w = waitpid(pid, &status, WNOHANG);
+    if (w == pid) break;
+    if (w < 0) return r;
+    if (std::chrono::steady_clock::now() > deadline) {
+      kill(pid, SIGKILL);
+      waitpid(pid, &status, 0);
+      r.timed_out = true;
+      return r;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  if (WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) r.term_signal = WTERMSIG(status);
+  return r;
+}
+
+ToolResult RunTool(const std::string& tool, const std::vector<std::string>& args, const fs::path& scratch,
+                   double timeout_seconds, const fs::path& cwd) {
+  fs::path out_file = scratch / "tool.stdout", err_file = scratch / "tool.stderr";
+  std::error_code ec;
+  fs::path old_cwd = fs::current_path(ec);
+  if (!cwd.empty()) fs::current_path(cwd);
+  pid_t pid = StartTool(tool, args, out_file, err_file);
+  if (!cwd.empty()) fs::current_path(old_cwd);
+  ToolResult r = WaitTool(pid, timeout_seconds);
+  r.out = ReadFile(out_file);
+  r.err = ReadFile(err_file);
+  fs::remove(out_file, ec);
+  fs::remove(err_file, ec);
+  return r;
+}
+
+std::string Fingerprint(const fs::path& dir) {
+  std::map<std::string, std::string> entries;
+  std::error_code ec;
+  if (!fs::exists(dir, ec)) return "<absent>";
+  for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::recursive_directory_iterator();
+       it.increment(ec)) {
+    struct stat st {};
+    stat(it->path().c_str(), &st);
+    std::string what = it->is_directory() ? "<dir>" : ReadFile(it->path());
+    entries[fs::relative(it->path(), dir).string()] =
+        what + "|mtime=" + std::to_string(st.st_mtim.tv_sec) + "." + std::to_string(st.st_mtim.tv_nsec);
+  }
+  std::string out;
+  for (const auto& [name, what] : entries) out += name + "=" + what + "\n";
+  return out;
+}
+
+}  // namespace dbxb::test

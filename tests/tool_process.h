@@ -1,0 +1,44 @@
+// Running the built dbx-bench binary from a test: argv without a shell, stdout and stderr captured,
+// a deadline, and an exact account of how the process ended (exit code, or the signal that killed it),
+// so that a test can tell a clean error from a crash, an abort or a hang.
+#pragma once
+
+#include <sys/types.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace dbxb::test {
+
+struct ToolResult {
+  int exit_code = -1;     ///< the exit status; -1 when the process did not exit normally
+  int term_signal = 0;    ///< the signal that ended it (SIGSEGV, SIGABRT, ...), 0 when it exited
+  bool timed_out = false; ///< killed by RunTool after the deadline
+  std::string out, err;
+
+  /// "exit 2", "killed by signal 11 (Segmentation fault)", "hung (killed after 60 s)".
+  std::string Describe() const;
+};
+
+/// Starts `tool` with `args`, stdin from /dev/null, stdout and stderr to files in `scratch` (read
+/// back into the result), in working directory `cwd` (empty: inherited). Kills it with SIGKILL after
+/// `timeout_seconds`.
+ToolResult RunTool(const std::string& tool, const std::vector<std::string>& args, const std::filesystem::path& scratch,
+                   double timeout_seconds = 60, const std::filesystem::path& cwd = {});
+
+/// Starts `tool` in the background (stdout/stderr to the given files); returns its pid.
+pid_t StartTool(const std::string& tool, const std::vector<std::string>& args, const std::filesystem::path& out_file,
+                const std::filesystem::path& err_file);
+/// Waits for `pid` up to `timeout_seconds` (then SIGKILLs it). Fills exit_code/term_signal/timed_out.
+ToolResult WaitTool(pid_t pid, double timeout_seconds);
+
+/// Number of '\n' in `s`.
+int CountLines(const std::string& s);
+std::string ReadFile(const std::filesystem::path& p);
+
+/// Everything under a directory: relative path -> contents (directories map to "<dir>"), with the
+/// modification time folded in, so that "untouched" can be checked by equality.
+std::string Fingerprint(const std::filesystem::path& dir);
+
+}  // namespace dbxb::test
