@@ -2,10 +2,12 @@
 // queued batches, checks transaction conflicts, appends all their WAL records with one write (and one
 // fdatasync under Durability::kFull: group commit), applies them to the delta store, then publishes
 // the new last sequence. Only the leader writes the active delta; readers never block.
+#include <algorithm>
 #include <unordered_set>
 
 #include "src/db_impl.h"
 #include "src/hash.h"
+#include "src/key_compare.h"
 #include "src/write_batch_internal.h"
 
 namespace dbx {
@@ -113,37 +115,19 @@ Status DBImpl::CheckConflicts(const SuperVersion& sv, const Writer& w, const std
 
 Status DBImpl::ApplyBatch(const SuperVersion& sv, std::string_view rep, uint64_t seq, int64_t* live_delta) {
   MemTable* active = sv.active.get();
-  active->ReserveKeys(DecodeFixed32(rep.data() + 8));
+  const uint32_t count = DecodeFixed32(rep.data() + 8);
+  active->ReserveKeys(count);
   const bool older_tiers = !sv.frozen.empty() || sv.wos != nullptr || sv.frozen_wos != nullptr || !sv.segments.empty();
   Status first_error;
-  // Entries are decoded kLookahead ahead of their insertion and their hash slots prefetched, so that
-  // large batches do not wait on one cache miss per key.
-  constexpr size_t kLookahead = 8;
+  int64_t delta = 0;
   struct Entry {
     ValueType type;
     std::string_view key, value;
     uint64_t hash;
+    uint64_t seq;
   };
-  Entry ring[kLookahead];
-  size_t head = 0, filled = 0;
-  WriteBatchInternal::Reader r(rep);
-  auto fill = [&]() {
-    Entry& e = ring[(head + filled) % kLookahead];
-    if (!r.Next(&e.type, &e.key, &e.value)) return false;
-    e.hash = Hash64(e.key);
-    active->Prefetch(e.hash);
-    ++filled;
-    return true;
-  };
-  while (filled < kLookahead && fill()) {
-  }
-  int64_t delta = 0;
-  while (filled > 0) {
-    const Entry e = ring[head];
-    head = (head + 1) % kLookahead;
-    --filled;
-    fill();
-    const MemVersion* prev = active->Add(e.key, e.hash, seq++, e.type, e.value);
+  auto apply = [&](const Entry& e) {
+    const MemVersion* prev = active->Add(e.key, e.hash, e.seq, e.type, e.value);
     bool was_live = false;
     if (prev != nullptr) {
       was_live = prev->type() == ValueType::kPut;
@@ -155,6 +139,52 @@ Status DBImpl::ApplyBatch(const SuperVersion& sv, std::string_view rep, uint64_t
       was_live = result == Lookup::kValue;
     }
     delta += (e.type == ValueType::kPut ? 1 : 0) - (was_live ? 1 : 0);
+  };
+
+  // Entries are decoded kLookahead ahead of their insertion and their hash slots prefetched, so that
+  // large batches do not wait on one cache miss per key.
+  constexpr size_t kLookahead = 8;
+  // Once an entry would not append at the tail, the rest of a large batch is applied in key order
+  // (stable, so a key's versions keep their order): finger searches instead of full descents.
+  constexpr uint32_t kSortAtLeast = 16;
+  Entry ring[kLookahead];
+  size_t head = 0, filled = 0;
+  uint32_t taken = 0;
+  WriteBatchInternal::Reader r(rep);
+  auto fill = [&]() {
+    Entry& e = ring[(head + filled) % kLookahead];
+    if (!r.Next(&e.type, &e.key, &e.value)) return false;
+    e.hash = Hash64(e.key);
+    e.seq = seq + taken++;
+    active->Prefetch(e.hash);
+    ++filled;
+    return true;
+  };
+  while (filled < kLookahead && fill()) {
+  }
+  uint32_t applied = 0;
+  while (filled > 0) {
+    const Entry e = ring[head];
+    if (count - applied >= kSortAtLeast && !active->AboveAllKeys(e.key)) {
+      std::vector<Entry> rest;
+      rest.reserve(count - applied);
+      for (; filled > 0; --filled, head = (head + 1) % kLookahead) rest.push_back(ring[head]);
+      while (fill()) {
+        rest.push_back(ring[head]);
+        --filled;
+      }
+      std::stable_sort(rest.begin(), rest.end(), [](const Entry& a, const Entry& b) { return KeyLess(a.key, b.key); });
+      for (size_t i = 0; i < rest.size(); ++i) {
+        if (i + kLookahead < rest.size()) active->Prefetch(rest[i + kLookahead].hash);
+        apply(rest[i]);
+      }
+      break;
+    }
+    head = (head + 1) % kLookahead;
+    --filled;
+    fill();
+    apply(e);
+    ++applied;
   }
   *live_delta += delta;
   if (r.corrupt()) return Status::Corruption("malformed write batch");

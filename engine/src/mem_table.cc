@@ -19,6 +19,7 @@ inline MemNode* SlotNode(uint64_t slot) { return reinterpret_cast<MemNode*>(slot
 MemTable::MemTable() : table_(nullptr) {
   head_ = NewNode({}, kMaxHeight);
   for (auto& t : tail_) t = head_;
+  for (auto& f : finger_) f = head_;
   tables_.push_back(std::make_unique<HashTable>(64));
   table_.store(tables_.back().get(), std::memory_order_release);
 }
@@ -111,10 +112,21 @@ MemNode* MemTable::InsertNode(std::string_view key, uint64_t hash, bool beyond_t
   MemNode* prev[kMaxHeight];
   if (beyond_tail) {
     // Ascending inserts (bulk loads, merges of sorted runs) append at the tail in O(1).
-    for (int i = 0; i < height; ++i) prev[i] = tail_[i];
+    for (int i = 0; i < kMaxHeight; ++i) prev[i] = finger_[i] = tail_[i];
   } else {
+    // A key above the previous insert starts from that insert's predecessors (a finger search), so
+    // a sorted run of inserts costs about the distance between neighbours, not a full descent.
+    const bool ascending = last_inserted_ != nullptr && KeyLess(last_inserted_->key(), key);
     MemNode* x = head_;
     for (int level = kMaxHeight - 1; level >= 0; --level) {
+      if (level >= max_height_) {
+        prev[level] = head_;  // empty level
+        continue;
+      }
+      if (ascending) {
+        MemNode* f = finger_[level];
+        if (f != head_ && (x == head_ || KeyLess(x->key(), f->key()))) x = f;
+      }
       for (;;) {
         MemNode* nx = x->next[level].load(std::memory_order_relaxed);
         if (nx == nullptr || !KeyLess(nx->key(), key)) break;
@@ -122,6 +134,7 @@ MemNode* MemTable::InsertNode(std::string_view key, uint64_t hash, bool beyond_t
       }
       prev[level] = x;
     }
+    for (int i = 0; i < kMaxHeight; ++i) finger_[i] = prev[i];
   }
   MemNode* n = NewNode(key, height);
   for (int i = 0; i < height; ++i) {
@@ -131,6 +144,7 @@ MemNode* MemTable::InsertNode(std::string_view key, uint64_t hash, bool beyond_t
   }
   for (int i = 0; i < height; ++i) prev[i]->next[i].store(n, std::memory_order_release);
   if (height > max_height_) max_height_ = height;
+  last_inserted_ = n;
 
   HashTable* t = table_.load(std::memory_order_relaxed);
   uint64_t k = keys_.load(std::memory_order_relaxed) + 1;
@@ -141,6 +155,11 @@ MemNode* MemTable::InsertNode(std::string_view key, uint64_t hash, bool beyond_t
   }
   keys_.store(k, std::memory_order_release);
   return n;
+}
+
+bool MemTable::AboveAllKeys(std::string_view key) const {
+  MemNode* last = tail_[0];
+  return last == head_ || KeyLess(last->key(), key);
 }
 
 void MemTable::Prefetch(uint64_t hash) const {

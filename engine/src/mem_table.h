@@ -69,6 +69,8 @@ class MemTable {
     std::string_view value;
   };
   void AddChain(std::string_view key, uint64_t hash, const Pending* versions, size_t n);
+  /// True when key is above every key in the table (an insert would append at the tail).
+  bool AboveAllKeys(std::string_view key) const;
   /// Hints that a key with this hash will be added or looked up soon (prefetches its hash slot).
   void Prefetch(uint64_t hash) const;
   /// Pre-sizes the hash index for `more` additional keys.
@@ -112,6 +114,8 @@ class MemTable {
   Random rnd_{0x5eed};        // writer only
   MemNode* head_;             // sentinel, immutable after construction
   MemNode* tail_[kMaxHeight]; // writer only: last node at each level
+  MemNode* finger_[kMaxHeight];  // writer only: predecessors of last_inserted_ at each level
+  MemNode* last_inserted_ = nullptr;  // writer only
   int max_height_ = 1;        // writer only
   std::atomic<HashTable*> table_;
   std::vector<std::unique_ptr<HashTable>> tables_;  // writer only; retired tables live until destruction

@@ -73,6 +73,30 @@ TEST(MemTable, OrderedAndHashedAgreeWithAMap) {
   EXPECT_EQ(t.SeekNode("zz"), nullptr);
 }
 
+TEST(MemTable, AscendingRunsBetweenExistingKeysStayOrdered) {
+  MemTable t;
+  for (int i = 0; i < 4000; i += 2) Put(&t, "k" + std::to_string(100000 + i), i + 1, "even");
+  uint64_t seq = 10000;
+  for (int pass = 0; pass < 3; ++pass)  // ascending runs that weave between existing keys (finger path)
+    for (int i = 1 + pass; i < 4000; i += 7) Put(&t, "k" + std::to_string(100000 + i) + "x" + std::to_string(pass), seq++, "odd");
+  std::string prev;
+  size_t n = 0;
+  for (const MemNode* x = t.First(); x != nullptr; x = x->Next(0), ++n) {
+    ASSERT_LT(prev, std::string(x->key()));
+    prev.assign(x->key());
+    ASSERT_EQ(t.Find(x->key(), Hash64(x->key())), x);
+  }
+  EXPECT_EQ(n, t.keys());
+  for (int level = 1; level < 12; ++level) {  // every level is a sorted sublist too
+    std::string p;
+    for (const MemNode* x = t.First(); x != nullptr; x = x->Next(0)) {
+      if (static_cast<int>(x->height) <= level) continue;
+      const MemNode* nx = x->Next(level);
+      if (nx != nullptr) ASSERT_LT(std::string(x->key()), std::string(nx->key()));
+    }
+  }
+}
+
 TEST(MemTable, AddChainPrependsVersions) {
   MemTable t;
   Put(&t, "k", 1, "old");
