@@ -221,8 +221,7 @@ BenchmarkKey BenchmarkKey::Of(const BenchmarkResult& b) {
 }
 
 BenchmarkKey BenchmarkKey::Of(const PhaseResult& p) {
-  BenchmarkKey key{p.suite, p.workload, p.engine, p.parameters, p.phase};
-  if (!p.dataset.empty()) key.parameters.emplace_back("dataset", p.dataset);
+  BenchmarkKey key{p.suite, p.workload, p.engine, p.parameters, p.phase, p.dataset};
   key.parameters.emplace_back("threads", std::to_string(p.threads));
   if (p.target_rate > 0) key.parameters.emplace_back("target_rate", fmt::format("{:g}", p.target_rate));
   std::stable_sort(key.parameters.begin(), key.parameters.end(),
@@ -231,7 +230,12 @@ BenchmarkKey BenchmarkKey::Of(const PhaseResult& p) {
 }
 
 std::string BenchmarkKey::Name() const {
-  return phase.empty() ? suite + "/" + workload + "/" + engine : suite + "/" + workload + "/" + phase + "/" + engine;
+  if (phase.empty()) return suite + "/" + workload + "/" + engine;
+  std::string name;
+  for (const std::string* part : {&suite, &workload, &dataset, &phase, &engine}) {
+    if (!part->empty()) name += (name.empty() ? "" : "/") + *part;
+  }
+  return name;
 }
 
 const char* VerdictName(Verdict verdict) {
@@ -278,7 +282,7 @@ bool ExceedsGate(Verdict verdict, const Interval& change, Direction direction, d
 uint64_t ComparisonSeed(uint64_t options_seed, const BenchmarkKey& key, const std::string& metric) {
   uint64_t h = 0xcbf29ce484222325ULL;
   for (const std::string* s : {&key.suite, &key.workload, &key.engine, &metric}) h = HashString(h, *s);
-  if (!key.phase.empty()) h = HashString(h, key.phase);
+  if (!key.phase.empty()) h = HashString(HashString(h, key.phase), key.dataset);
   for (const auto& [name, value] : key.parameters) h = HashString(HashString(h, name), value);
   return Finalize(h ^ Finalize(options_seed));
 }
@@ -324,7 +328,11 @@ Status PhaseMatcher::Match(const RunSide& baseline, const RunSide& current, cons
     Direction direction;
   };
   static const Metric kMetrics[] = {{"throughput", Direction::kHigherIsBetter}, {"p99", Direction::kLowerIsBetter}};
-  for (const Metric& metric : kMetrics) {
+  // One pass per metric; both passes pair the phases in the same order, so their rows interleave
+  // into throughput, p99, throughput, p99, ... per phase.
+  std::vector<MetricComparison> by_metric[2];
+  for (size_t m = 0; m < 2; ++m) {
+    const Metric& metric = kMetrics[m];
     auto side_values = [&](const RunSide&, const PhaseResult& p, std::vector<double>* values) {
       SeriesOf(p, metric.name, values);
       return Status::Ok();
@@ -347,16 +355,20 @@ Status PhaseMatcher::Match(const RunSide& baseline, const RunSide& current, cons
       } else {
         CompareMetric(base_values, cur_values, options, ComparisonSeed(options.seed, row.key, row.metric), &row);
       }
-      rows->push_back(std::move(row));
+      by_metric[m].push_back(std::move(row));
       return Status::Ok();
     };
     auto emit = [&](MetricComparison row) {
       row.metric = metric.name;
       row.direction = metric.direction;
-      rows->push_back(std::move(row));
+      by_metric[m].push_back(std::move(row));
     };
     DBXB_RETURN_IF_ERROR(PairByKey(baseline, baseline.results->phases, current, current.results->phases, side_values,
                                    compare_pair, emit));
+  }
+  for (size_t i = 0; i < by_metric[0].size(); ++i) {
+    rows->push_back(std::move(by_metric[0][i]));
+    rows->push_back(std::move(by_metric[1][i]));
   }
   return Status::Ok();
 }

@@ -41,13 +41,15 @@ struct BenchmarkKey {
   std::string workload;
   std::string engine;
   KeyValues parameters;
-  std::string phase;  ///< the phase of a PhaseResult ("load", "run", ...); empty for micro-benchmarks
+  std::string phase;    ///< the phase of a PhaseResult ("load", "run", ...); empty for micro-benchmarks
+  std::string dataset;  ///< the data set of a PhaseResult ("cached", "disk-bound" or empty)
 
   static BenchmarkKey Of(const BenchmarkResult& b);
-  /// A phase: suite, workload, phase and engine, with dataset, threads and (open loop) target_rate
+  /// A phase: suite, workload, data set, phase and engine, with threads and (open loop) target_rate
   /// added to its parameters, since runs that differ in them measure different things.
   static BenchmarkKey Of(const PhaseResult& p);
-  /// "suite/workload/engine" as BenchmarkName(), or "suite/workload/phase/engine" for a phase.
+  /// "suite/workload/engine" as BenchmarkName(); for a phase "suite/workload/dataset/phase/engine"
+  /// without the empty parts, as PhaseName() (reports/markdown_phases.h).
   std::string Name() const;
 
   friend bool operator==(const BenchmarkKey&, const BenchmarkKey&) = default;
@@ -153,7 +155,7 @@ class SampledTimeMatcher final : public Matcher {
 };
 
 /// The measured phases (RunResults::phases), matched by BenchmarkKey::Of(PhaseResult): two rows per
-/// phase, "throughput" (ops_per_sec of each second, higher is better) and "p99" (p99_ns of each
+/// phase, one after the other: "throughput" (ops_per_sec of each second, higher is better) and "p99" (p99_ns of each
 /// second with operations, lower is better). A phase with fewer than 2 usable seconds on either side
 /// gives kInsufficientData rows, not an error.
 /// Caveat: seconds of one phase are not independent draws (a compaction spans several), so the

@@ -272,6 +272,7 @@ Json CompareToJson(const ComparisonReport& report) {
     for (const auto& [k, v] : row.key.parameters) params[k] = v;
     r["parameters"] = params;
     r["phase"] = row.key.phase;
+    r["dataset"] = row.key.dataset;
     r["metric"] = row.metric;
     r["unit"] = MetricUnit(row.metric);
     r["direction"] = row.direction == Direction::kLowerIsBetter ? "lower_is_better" : "higher_is_better";

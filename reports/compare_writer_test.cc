@@ -62,7 +62,7 @@ ComparisonReport SampleReport() {
   r.rows.push_back(only_base);
   MetricComparison phase = Row("workloada", "lmdb", 18000, 19980, Interval{0.11, 0.093, 0.128, 0.009}, 0,
                                 Verdict::kImproved, false);
-  phase.key = BenchmarkKey{"ycsb", "workloada", "lmdb", {{"dataset", "cached"}, {"threads", "4"}}, "run"};
+  phase.key = BenchmarkKey{"ycsb", "workloada", "lmdb", {{"threads", "4"}}, "run", "cached"};
   phase.metric = "throughput";
   phase.direction = Direction::kHigherIsBetter;
   r.rows.push_back(phase);
@@ -122,7 +122,7 @@ TEST(CompareWriterTest, MarkdownMarksEachVerdict) {
   EXPECT_NE(md.find("| ✅ change within noise threshold |"), std::string::npos);
   EXPECT_NE(md.find("| ✅ no change |"), std::string::npos);
   EXPECT_NE(md.find("| ⚠️ failed |"), std::string::npos);
-  EXPECT_NE(md.find("| ycsb/workloada/run/lmdb (throughput) | 18.000 Kop/s | 19.980 Kop/s | +11.00% [+9.30%, +12.80%] "
+  EXPECT_NE(md.find("| ycsb/workloada/cached/run/lmdb (throughput) | 18.000 Kop/s | 19.980 Kop/s | +11.00% [+9.30%, +12.80%] "
                     "| < 0.001 | ✅ improved |"),
             std::string::npos)
       << md;

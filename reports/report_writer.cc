@@ -11,6 +11,7 @@
 
 #include "reports/format.h"
 #include "reports/markdown_methodology.h"
+#include "reports/markdown_phases.h"
 #include "reports/markdown_reporter.h"
 #include "reports/reporter.h"
 #include "reports/svg_chart.h"
@@ -95,22 +96,112 @@ std::string GroupTitle(const std::vector<Group>& groups, const Group& g) {
   return title;
 }
 
+// Phases whose engines are compared with each other: the same phase of the same workload on the same
+// data set, with the same threads, target rate and parameters.
+struct PhaseGroup {
+  std::vector<const PhaseResult*> members;
+  const PhaseResult& first() const { return *members.front(); }
+};
+
+bool SamePhase(const PhaseResult& a, const PhaseResult& b) {
+  return a.suite == b.suite && a.workload == b.workload && a.dataset == b.dataset && a.phase == b.phase &&
+         a.threads == b.threads && a.target_rate == b.target_rate && a.parameters == b.parameters;
+}
+
+std::vector<PhaseGroup> GroupPhases(const RunResults& results) {
+  std::vector<PhaseGroup> groups;
+  for (const PhaseResult& p : results.phases) {
+    auto it = std::find_if(groups.begin(), groups.end(), [&](const PhaseGroup& g) { return SamePhase(g.first(), p); });
+    if (it == groups.end()) groups.push_back(PhaseGroup{{&p}});
+    else it->members.push_back(&p);
+  }
+  return groups;
+}
+
+// "ycsb / workloada / run", "sqlite-vps / disk-bound / select-pk"; when other groups share that name,
+// what tells them apart: threads, closed or open loop (with its rate), parameters.
+std::string PhaseTitle(const std::vector<PhaseGroup>& groups, const PhaseGroup& g) {
+  const PhaseResult& p = g.first();
+  std::string title;
+  for (const std::string* part : {&p.suite, &p.workload, &p.dataset, &p.phase}) {
+    if (part->empty()) continue;
+    title += (title.empty() ? "" : " / ") + *part;
+  }
+  bool threads = false, rate = false, parameters = false;
+  for (const PhaseGroup& other : groups) {
+    const PhaseResult& o = other.first();
+    if (&other == &g || o.suite != p.suite || o.workload != p.workload || o.dataset != p.dataset || o.phase != p.phase)
+      continue;
+    threads |= o.threads != p.threads;
+    rate |= o.target_rate != p.target_rate;
+    parameters |= o.parameters != p.parameters;
+  }
+  std::vector<std::string> distinct;
+  if (threads) distinct.push_back(fmt::format("{} thread{}", p.threads, p.threads == 1 ? "" : "s"));
+  if (rate) {
+    distinct.push_back(p.target_rate > 0 ? fmt::format("open loop at {} ops/s", FormatCount(p.target_rate))
+                                         : std::string("closed loop"));
+  }
+  if (parameters) distinct.push_back(JoinKeyValues(p.parameters));
+  std::string suffix;
+  for (const std::string& d : distinct) suffix += (suffix.empty() ? "" : ", ") + d;
+  return suffix.empty() ? title : title + " (" + suffix + ")";
+}
+
+// Competition rank by throughput (highest first) among the successful members; 0 for a failed one.
+int ThroughputRank(const PhaseGroup& g, const PhaseResult& p) {
+  if (p.error_occurred) return 0;
+  int rank = 1;
+  for (const PhaseResult* other : g.members) {
+    if (!other->error_occurred && other->throughput_ops_per_sec > p.throughput_ops_per_sec) ++rank;
+  }
+  return rank;
+}
+
 std::string HostName(const RunContext& c) { return c.host_name.empty() ? "unknown host" : c.host_name; }
 
 void WriteIndex(const std::vector<ReportInput>& runs, std::ostream& out) {
-  out << "| Host | CPU | Run (UTC) | Benchmarks | Source |\n|:--|:--|:--|--:|:--|\n";
+  out << "| Host | CPU | Run (UTC) | Benchmarks | Phases | Source |\n|:--|:--|:--|--:|--:|:--|\n";
   for (const ReportInput& run : runs) {
     const RunContext& c = run.results.context;
-    out << fmt::format("| {} | {}, {} cores | {} | {} | `{}` |\n", EscapeTableCell(HostName(c)),
+    out << fmt::format("| {} | {}, {} cores | {} | {} | {} | `{}` |\n", EscapeTableCell(HostName(c)),
                        EscapeTableCell(c.cpu_model), c.num_cpus, EscapeTableCell(c.date_utc),
-                       run.results.benchmarks.size(), EscapeTableCell(run.source));
+                       run.results.benchmarks.size(), run.results.phases.size(), EscapeTableCell(run.source));
   }
   out << "\n";
 }
 
-void WriteSummary(const RunResults& results, const std::vector<Group>& groups, std::ostream& out) {
-  const std::vector<std::string> engines = EnginesInOrder(results);
+void WritePhaseSummary(const std::vector<PhaseGroup>& groups, std::ostream& out) {
+  std::vector<std::string> engines;
+  for (const PhaseGroup& g : groups) {
+    for (const PhaseResult* p : g.members)
+      if (std::find(engines.begin(), engines.end(), p->engine) == engines.end()) engines.push_back(p->engine);
+  }
+  out << "Throughput of each phase on each engine; 🥇🥈🥉 mark the three highest.\n\n";
+  out << "| Phase |";
+  for (const std::string& e : engines) out << " " << EscapeTableCell(e) << " |";
+  out << "\n|:--|";
+  for (size_t i = 0; i < engines.size(); ++i) out << "--:|";
+  out << "\n";
+  for (const PhaseGroup& g : groups) {
+    out << "| " << EscapeTableCell(PhaseTitle(groups, g)) << " |";
+    for (const std::string& engine : engines) {
+      auto it = std::find_if(g.members.begin(), g.members.end(), [&](const PhaseResult* p) { return p->engine == engine; });
+      if (it == g.members.end()) out << " — |";
+      else if ((*it)->error_occurred) out << " failed |";
+      else out << " " << FormatCount((*it)->throughput_ops_per_sec) << " ops/s" << Medal(ThroughputRank(g, **it)) << " |";
+    }
+    out << "\n";
+  }
+  out << "\n";
+}
+
+void WriteSummary(const RunResults& results, const std::vector<Group>& groups, const std::vector<PhaseGroup>& phases,
+                  std::ostream& out) {
   out << "### Summary\n\n";
+  if (!phases.empty()) WritePhaseSummary(phases, out);
+  if (groups.empty()) return;
+  const std::vector<std::string> engines = EnginesInOrder(results);
   out << "Mean time per iteration of each workload on each engine; 🥇🥈🥉 mark the three fastest (ranks by "
          "mean, as in the tables below).\n\n";
   out << "| Workload |";
@@ -144,6 +235,23 @@ BarChart ChartOf(const RunResults& results, const std::vector<Group>& groups, co
   return chart;
 }
 
+std::string Describe(const LatencySummary& l) {
+  return fmt::format("p50 {}, p99 {}, p99.9 {}, max {}", FormatDuration(l.p50_ns), FormatDuration(l.p99_ns),
+                     FormatDuration(l.p999_ns), FormatDuration(l.max_ns));
+}
+
+LatencyChart LatencyChartOf(const RunResults& results, const std::vector<PhaseGroup>& groups, const PhaseGroup& g) {
+  LatencyChart chart;
+  chart.title = PhaseTitle(groups, g);
+  chart.subtitle = fmt::format("{}: service time by percentile, every measured operation (lower is better)",
+                               HostName(results.context));
+  for (const PhaseResult* p : g.members) {
+    LatencyCurve curve{p->engine, p->service_time.percentile_curve, Describe(p->service_time), p->error_occurred};
+    chart.curves.push_back(std::move(curve));
+  }
+  return chart;
+}
+
 void WriteReproduce(const RunContext& c, std::ostream& out) {
   out << "### How to reproduce\n\n";
   out << fmt::format("Build dbx-bench at commit `{}`{} as a {} build ({}, flags `{}`), for example with "
@@ -160,17 +268,27 @@ void WriteRunSection(const ReportInput& run, const std::string& heading, const R
   const size_t failed = std::count_if(results.benchmarks.begin(), results.benchmarks.end(),
                                       [](const BenchmarkResult& b) { return b.error_occurred; });
   out << "## " << heading << "\n\n";
-  out << fmt::format("Run of {} on {} ({}, {} cores): {} benchmark{}", c.date_utc, HostName(c), c.cpu_model,
-                     c.num_cpus, results.benchmarks.size(), results.benchmarks.size() == 1 ? "" : "s");
-  if (failed > 0) out << fmt::format(" ({} failed)", failed);
+  out << fmt::format("Run of {} on {} ({}, {} cores): ", c.date_utc, HostName(c), c.cpu_model, c.num_cpus);
+  if (!results.benchmarks.empty() || results.phases.empty()) {
+    out << fmt::format("{} benchmark{}", results.benchmarks.size(), results.benchmarks.size() == 1 ? "" : "s");
+    if (failed > 0) out << fmt::format(" ({} failed)", failed);
+    if (!results.phases.empty()) out << ", ";
+  }
+  if (!results.phases.empty()) {
+    const size_t failed_phases = std::count_if(results.phases.begin(), results.phases.end(),
+                                               [](const PhaseResult& p) { return p.error_occurred; });
+    out << fmt::format("{} phase{}", results.phases.size(), results.phases.size() == 1 ? "" : "s");
+    if (failed_phases > 0) out << fmt::format(" ({} failed)", failed_phases);
+  }
   out << fmt::format(", dbx-bench {}. Source: `{}`.\n\n", c.tool_version, run.source);
   const std::vector<std::string> warnings = ReadingWarnings(results);
   for (size_t i = 0; i < warnings.size(); ++i) out << (i == 0 ? "> " : ">\n> ") << warnings[i] << "\n";
   if (!warnings.empty()) out << "\n";
 
   const std::vector<Group> groups = GroupBenchmarks(results);
-  if (groups.empty()) out << "No benchmarks were recorded in this run.\n\n";
-  else WriteSummary(results, groups, out);
+  const std::vector<PhaseGroup> phase_groups = GroupPhases(results);
+  if (groups.empty() && phase_groups.empty()) out << "No benchmarks were recorded in this run.\n\n";
+  else WriteSummary(results, groups, phase_groups, out);
 
   const std::string baseline = options.baseline_engine.empty() ? DefaultBaselineEngine(results) : options.baseline_engine;
   for (const Group& g : groups) {
@@ -190,6 +308,24 @@ void WriteRunSection(const ReportInput& run, const std::string& heading, const R
     std::replace(alt.begin(), alt.end(), '[', '(');
     std::replace(alt.begin(), alt.end(), ']', ')');
     out << fmt::format("![{}: mean time per engine with confidence intervals]({})\n\n", alt, file);
+  }
+
+  if (!phase_groups.empty()) {
+    std::ostringstream tables;
+    WritePhaseTables(results, tables);
+    out << DemoteHeadings(tables.str(), 1);
+    out << "### Latency percentiles\n\n";
+    for (const PhaseGroup& g : phase_groups) {
+      const LatencyChart chart = LatencyChartOf(results, phase_groups, g);
+      const PhaseResult& p = g.first();
+      const std::string file = UniqueName(
+          taken, Slug(HostName(c) + "-" + p.suite + "-" + p.workload + "-" + p.dataset + "-" + p.phase + "-latency"), ".svg");
+      charts->push_back(ReportFile{file, RenderLatencyPercentileChart(chart)});
+      std::string alt = chart.title + " on " + HostName(c);
+      std::replace(alt.begin(), alt.end(), '[', '(');
+      std::replace(alt.begin(), alt.end(), ']', ')');
+      out << fmt::format("![{}: service-time percentiles per engine]({})\n\n", alt, file);
+    }
   }
 
   std::ostringstream methodology;

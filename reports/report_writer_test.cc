@@ -8,6 +8,7 @@
 
 #include "reports/testdata/golden.h"
 #include "reports/testdata/report/xml_check.h"
+#include "reports/testdata/sample_phases.h"
 #include "reports/testdata/sample_results.h"
 
 namespace dbxb {
@@ -128,6 +129,46 @@ TEST(ReportWriterTest, EmptyRunStillRenders) {
   const std::vector<ReportFile> files = RenderReport({{"empty.json", empty}}, ReportOptions{});
   ASSERT_EQ(files.size(), 1u);
   EXPECT_NE(files[0].contents.find("No benchmarks were recorded in this run."), std::string::npos);
+}
+
+TEST(ReportWriterTest, PhasesGetTablesSummaryAndLatencyCharts) {
+  const std::vector<ReportFile> files =
+      RenderReport({{"results/ycsb/results.json", testdata::SamplePhaseResults()}}, ReportOptions{});
+  std::vector<std::string> names;
+  for (const ReportFile& f : files) names.push_back(f.name);
+  // The open-loop lmdb run and the closed-loop sqlite and rocksdb runs measure different things: two charts.
+  EXPECT_EQ(names, (std::vector<std::string>{"README.md", "bench-host-ycsb-workloada-load-latency.svg",
+                                             "bench-host-ycsb-workloada-run-latency.svg",
+                                             "bench-host-ycsb-workloada-run-latency-2.svg",
+                                             "bench-host-sqlite-vps-disk-bound-select-pk-latency.svg"}));
+  // The charts against goldens; the page by its parts, since most of its phase text (tables, methodology)
+  // is WritePhaseTables' and WriteMethodology's, tested with their own goldens.
+  for (size_t i = 1; i < files.size(); ++i) testdata::ExpectMatchesGolden("report/phases/" + files[i].name, files[i].contents);
+  const std::string& md = files[0].contents;
+  const size_t summary = md.find("### Summary"), tables = md.find("### ycsb / workloada / sqlite"),
+               charts = md.find("### Latency percentiles"), methodology = md.find("### Methodology"),
+               reproduce = md.find("### How to reproduce");
+  ASSERT_NE(summary, std::string::npos);
+  EXPECT_LT(summary, tables);
+  EXPECT_LT(tables, charts);
+  EXPECT_LT(charts, methodology);
+  EXPECT_LT(methodology, reproduce);
+  EXPECT_NE(md.find("⚠️ Phase ycsb/workloada/run/rocksdb failed"), std::string::npos) << "phase warnings are shown";
+  EXPECT_NE(md.find("| ycsb / workloada / run (closed loop) | 800 ops/s 🥇 | failed | — |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| ycsb / workloada / run (open loop at 1,000 ops/s) | — | — | 1,000 ops/s 🥇 |"), std::string::npos);
+  EXPECT_EQ(md.find("0 benchmarks"), std::string::npos) << "a run of phases only does not count benchmarks";
+  EXPECT_NE(md.find("Run of 2026-11-30T15:34:56Z on bench-host (Intel(R) Xeon(R) CPU @ 2.30GHz, 2 cores): 5 phases (1 "
+                    "failed), dbx-bench"),
+            std::string::npos);
+  for (size_t i = 1; i < files.size(); ++i) {
+    const testdata::XmlCheck x = testdata::CheckXml(files[i].contents);
+    ASSERT_EQ(x.error, "") << files[i].name;
+    EXPECT_NE(md.find("](" + files[i].name + ")"), std::string::npos) << files[i].name;
+  }
+  const testdata::XmlCheck closed = testdata::CheckXml(files[2].contents), open = testdata::CheckXml(files[3].contents);
+  for (const char* engine : {"sqlite", "rocksdb (failed)"})
+    EXPECT_NE(std::find(closed.texts.begin(), closed.texts.end(), engine), closed.texts.end()) << engine;
+  EXPECT_NE(std::find(open.texts.begin(), open.texts.end(), "lmdb"), open.texts.end());
 }
 
 TEST(DemoteHeadingsTest, MovesHeadingsOutsideCodeFences) {

@@ -202,4 +202,95 @@ std::string RenderTimeBarChart(const BarChart& chart) {
   return svg;
 }
 
+std::string RenderLatencyPercentileChart(const LatencyChart& chart) {
+  constexpr double kWidth = 800, kHeight = 420, kLeft = 84, kRight = 600, kTop = 62, kBottom = 370;
+  // Where a percentile goes on the x axis, in "nines": 0 for p0, 1 for p90, 2 for p99, ...
+  auto nines = [](double p) { return std::log10(100.0 / (100.0 - std::min(p, 99.9999))); };
+  double max_nines = 2;  // at least up to p99
+  bool has_max = false;
+  double lo_ns = INFINITY, hi_ns = 0;
+  for (const LatencyCurve& c : chart.curves) {
+    if (c.failed) continue;
+    for (const auto& [p, ns] : c.points) {
+      if (!std::isfinite(p) || !std::isfinite(ns) || ns <= 0 || p < 0 || p > 100) continue;
+      if (p >= 100) has_max = true;
+      else max_nines = std::max(max_nines, std::ceil(nines(p) - 1e-9));
+      lo_ns = std::min(lo_ns, ns);
+      hi_ns = std::max(hi_ns, ns);
+    }
+  }
+  if (hi_ns == 0) lo_ns = hi_ns = 1000;  // nothing to draw: an empty 1 µs axis
+  const double x_end = max_nines + (has_max ? 0.5 : 0);
+  double lo_decade = std::floor(std::log10(lo_ns)), hi_decade = std::ceil(std::log10(hi_ns));
+  if (hi_decade <= lo_decade) hi_decade = lo_decade + 1;
+  auto x_of = [&](double p) { return kLeft + (kRight - kLeft) * (p >= 100 ? x_end : nines(p)) / x_end; };
+  auto y_of = [&](double ns) {
+    return kBottom - (kBottom - kTop) * (std::log10(ns) - lo_decade) / (hi_decade - lo_decade);
+  };
+
+  std::string desc;
+  for (const LatencyCurve& c : chart.curves) {
+    if (!desc.empty()) desc += "; ";
+    desc += c.label + ": " + (c.failed ? std::string("failed") : c.description);
+  }
+  std::string svg = fmt::format(
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{0}\" height=\"{1}\" viewBox=\"0 0 {0} {1}\" role=\"img\" "
+      "aria-labelledby=\"chart-title chart-desc\" font-family=\"Helvetica, Arial, sans-serif\" font-size=\"12\">\n",
+      Num(kWidth), Num(kHeight));
+  svg += fmt::format("<title id=\"chart-title\">{}</title>\n", XmlEscape(chart.title));
+  svg += fmt::format("<desc id=\"chart-desc\">{}</desc>\n", XmlEscape(chart.subtitle + ". " + desc));
+  svg += "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n";
+  svg += fmt::format("<text x=\"16\" y=\"24\" font-size=\"16\" font-weight=\"bold\" fill=\"#222222\">{}</text>\n",
+                     XmlEscape(chart.title));
+  svg += fmt::format("<text x=\"16\" y=\"42\" fill=\"#555555\">{}</text>\n", XmlEscape(chart.subtitle));
+
+  // Percentile ticks: 0 %, 90 %, 99 %, 99.9 %, ...; then "max".
+  for (int k = 0; k <= static_cast<int>(max_nines); ++k) {
+    const double x = kLeft + (kRight - kLeft) * k / x_end;
+    std::string label = k == 0 ? "0%" : fmt::format("{:.{}f}%", 100 - 100 * std::pow(10.0, -k), std::max(0, k - 2));
+    svg += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"#e3e3e3\"/>\n", Num(x), Num(kTop),
+                       Num(kBottom));
+    svg += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" fill=\"#555555\">{}</text>\n", Num(x),
+                       Num(kBottom + 16), label);
+  }
+  if (has_max) {
+    svg += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" fill=\"#555555\">max</text>\n", Num(kRight),
+                       Num(kBottom + 16));
+  }
+  svg += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" fill=\"#555555\">percentile</text>\n",
+                     Num((kLeft + kRight) / 2), Num(kBottom + 34));
+  for (double d = lo_decade; d <= hi_decade + 1e-9; ++d) {
+    const double y = y_of(std::pow(10.0, d));
+    svg += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\" stroke=\"#e3e3e3\"/>\n", Num(kLeft), Num(y),
+                       Num(kRight));
+    svg += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"end\" fill=\"#555555\">{}</text>\n", Num(kLeft - 6),
+                       Num(y + 4), XmlEscape(FormatDuration(std::pow(10.0, d), 1)));
+  }
+  svg += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"#333333\"/>\n", Num(kLeft), Num(kTop),
+                     Num(kBottom));
+  svg += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\" stroke=\"#333333\"/>\n", Num(kLeft), Num(kBottom),
+                     Num(kRight));
+
+  for (size_t i = 0; i < chart.curves.size(); ++i) {
+    const LatencyCurve& c = chart.curves[i];
+    const std::string color = EngineColor(c.label);
+    const double ly = kTop + 8 + 20 * static_cast<double>(i);
+    if (!c.failed) {
+      std::string points;
+      for (const auto& [p, ns] : c.points) {
+        if (!std::isfinite(p) || !std::isfinite(ns) || ns <= 0 || p < 0 || p > 100) continue;
+        points += fmt::format("{}{},{}", points.empty() ? "" : " ", Num(x_of(p)), Num(y_of(ns)));
+      }
+      svg += fmt::format("<polyline points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"2\"><title>{}</title></polyline>\n",
+                         points, color, XmlEscape(c.label + ": " + c.description));
+      svg += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\" stroke=\"{3}\" stroke-width=\"3\"/>\n",
+                         Num(kRight + 24), Num(ly), Num(kRight + 44), color);
+    }
+    svg += fmt::format("<text x=\"{}\" y=\"{}\" fill=\"{}\">{}</text>\n", Num(kRight + 50), Num(ly + 4),
+                       c.failed ? "#b00020" : "#222222", XmlEscape(c.failed ? c.label + " (failed)" : c.label));
+  }
+  svg += "</svg>\n";
+  return svg;
+}
+
 }  // namespace dbxb

@@ -1,10 +1,11 @@
 // Charts of a report as standalone SVG files, written from C++ with no plotting library: a bar per
-// engine with its confidence interval as a whisker. Output is deterministic (same input, same bytes),
+// engine with its confidence interval as a whisker, and latency-percentile lines per engine. Output is deterministic (same input, same bytes),
 // so reports can be checked against golden files, and every piece of text is XML-escaped.
 #pragma once
 
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace dbxb {
@@ -39,5 +40,28 @@ std::string EngineColor(std::string_view engine);
 /// ms or s). The <title> and <desc> elements name every entry with its value, for screen readers and
 /// for text search. Non-finite or negative numbers are drawn as zero-length bars, never as garbage.
 std::string RenderTimeBarChart(const BarChart& chart);
+
+/// One engine's latency distribution as (percentile, ns) points, percentile in [0, 100].
+struct LatencyCurve {
+  std::string label;  ///< the engine
+  std::vector<std::pair<double, double>> points;
+  std::string description;  ///< for <desc>, e.g. "p50 1.234 µs, p99 5.678 µs"
+  bool failed = false;      ///< listed in the legend as failed, no line
+};
+
+struct LatencyChart {
+  std::string title;
+  std::string subtitle;
+  std::vector<LatencyCurve> curves;
+};
+
+/// A latency-percentile chart as a complete SVG document, in the style of HdrHistogram's plots: one
+/// line per curve; the x axis spreads the tail, placing percentile p at log10(100 / (100 - p)) with
+/// ticks 0 %, 90 %, 99 %, 99.9 %, ... up to the highest percentile below 100 (a point at 100, the
+/// maximum, is drawn half a step further, at "max"); the y axis is logarithmic with a tick per power
+/// of ten (1 µs, 10 µs, ...). Points that are not finite or not positive are skipped. A legend names
+/// every curve in its engine's colour (EngineColor); <title> and <desc> name each engine with its
+/// description.
+std::string RenderLatencyPercentileChart(const LatencyChart& chart);
 
 }  // namespace dbxb

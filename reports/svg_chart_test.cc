@@ -112,6 +112,49 @@ TEST(SvgChartTest, DegenerateInputsStillDrawAChart) {
   EXPECT_TRUE(HasText(x, "3 s"));  // 2.6 s rounds up to a 3 s axis in 1 s steps
 }
 
+LatencyChart SampleLatencyChart() {
+  LatencyChart c;
+  c.title = "ycsb / workloada / run";
+  c.subtitle = "bench-host: service time by percentile, every measured operation (lower is better)";
+  c.curves = {{"sqlite", {{0, 1200}, {50, 4321}, {90, 8000}, {99, 22685}, {99.9, 58333}, {100, 421297}},
+               "p50 4.321 µs, p99 22.69 µs", false},
+              {"lmdb", {{0, 506}, {50, 1234.5}, {99, 6481}, {99.99, 49689}, {100, 120364}}, "p50 1.234 µs, p99 6.481 µs",
+               false},
+              {"rocksdb", {}, "", true}};
+  return c;
+}
+
+TEST(LatencyChartTest, MatchesGolden) {
+  testdata::ExpectMatchesGolden("report/latency_chart_sample.svg", RenderLatencyPercentileChart(SampleLatencyChart()));
+}
+
+TEST(LatencyChartTest, IsWellFormedWithTailTicksAndEveryEngine) {
+  const std::string svg = RenderLatencyPercentileChart(SampleLatencyChart());
+  const testdata::XmlCheck x = CheckXml(svg);
+  ASSERT_EQ(x.error, "") << svg;
+  EXPECT_EQ(x.root, "svg");
+  for (const char* text : {"sqlite", "lmdb", "rocksdb (failed)", "0%", "90%", "99%", "99.9%", "99.99%", "max",
+                           "100 ns", "1 µs", "10 µs", "100 µs", "1 ms"})
+    EXPECT_TRUE(HasText(x, text)) << text;
+  EXPECT_FALSE(HasText(x, "99.999%")) << "the axis ends at the highest percentile below 100";
+  EXPECT_FALSE(HasText(x, "10 ms"));
+  EXPECT_EQ(std::count(svg.begin(), svg.end(), '\n') > 0, true);
+  EXPECT_NE(svg.find("<polyline points=\"84.0,"), std::string::npos) << "p0 sits on the y axis";
+}
+
+TEST(LatencyChartTest, DegenerateInputs) {
+  LatencyChart empty;
+  EXPECT_EQ(CheckXml(RenderLatencyPercentileChart(empty)).error, "");
+  LatencyChart odd;
+  odd.curves = {{"a<b", {{50, NAN}, {99, -1}, {120, 5}, {99.5, 1000}, {100, 1000}}, "x & y", false}};
+  const std::string svg = RenderLatencyPercentileChart(odd);
+  const testdata::XmlCheck x = CheckXml(svg);
+  ASSERT_EQ(x.error, "") << svg;
+  EXPECT_TRUE(HasText(x, "a<b"));
+  EXPECT_EQ(svg.find("nan"), std::string::npos);
+  EXPECT_EQ(svg.find("inf"), std::string::npos);
+}
+
 TEST(SvgChartTest, EngineColorsAreStable) {
   EXPECT_EQ(EngineColor("sqlite"), "#f28e2b");
   EXPECT_EQ(EngineColor("wiredtiger"), EngineColor("wiredtiger"));
