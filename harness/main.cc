@@ -15,7 +15,9 @@
 #include "harness/report_command.h"
 #include "harness/run_options.h"
 #include "harness/runner.h"
+#include "reports/markdown_phases.h"
 #include "workloads/micro_suite.h"
+#include "workloads/sqlite_vps/vps_config.h"
 
 namespace dbxb {
 namespace {
@@ -51,8 +53,12 @@ int ListCommand() {
     fmt::print("  {:<8} {:<16} {:<42} {}\n", f.name, f.library_version(), f.library_build(), f.description);
   fmt::print("Suites:\n");
   for (const auto& s : SuiteNames()) {
-    fmt::print("  {:<10} workloads:", s);
-    for (const auto& w : MicroWorkloadNames()) fmt::print(" {}", w);
+    if (s == "ycsb") {
+      fmt::print("  {:<10} workloads: any YCSB CoreWorkload file (--workload FILE), e.g. workloads/ycsb/workloada..f\n", s);
+      continue;
+    }
+    fmt::print("  {:<10} {}:", s, s == "dbx-micro" ? "workloads" : "phases");
+    for (const auto& w : s == "dbx-micro" ? MicroWorkloadNames() : VpsPhaseNames()) fmt::print(" {}", w);
     fmt::print("\n");
   }
   return kExitOk;
@@ -62,6 +68,7 @@ int RunCommand(const RunArgs& args, const std::string& save_baseline, const std:
   RunPlan plan;
   Status st = ValidateRunArgs(args, BuiltinAdapters(), &plan);
   if (!st.ok()) return Fail(kExitBadInput, st.message());
+  for (const std::string& w : plan.warnings) std::cerr << "dbx-bench: " << w << "\n";
   if (!save_baseline.empty() && !(st = ValidateBaselineName(save_baseline)).ok())
     return Fail(kExitBadInput, "--save-baseline: " + st.message());
   RunEnvironment env;
@@ -73,11 +80,15 @@ int RunCommand(const RunArgs& args, const std::string& save_baseline, const std:
   if (!st.ok()) return Fail(st.IsInvalidArgument() ? kExitBadInput : kExitFailed, st.ToString());
   st = WriteOutputs(plan, results);
   if (!st.ok()) return Fail(kExitFailed, st.ToString());
-  if (results.context.incomplete)
-    return Fail(kExitInterrupted, fmt::format("interrupted: {} finished benchmarks written to {}, marked incomplete",
-                                              results.benchmarks.size(), plan.out_dir));
+  if (results.context.incomplete) {
+    std::string what = plan.phase_suite() ? fmt::format("{} phases", results.phases.size())
+                                          : fmt::format("{} finished benchmarks", results.benchmarks.size());
+    return Fail(kExitInterrupted, fmt::format("interrupted: {} written to {}, marked incomplete", what, plan.out_dir));
+  }
   for (const auto& b : results.benchmarks)
     if (b.error_occurred) return Fail(kExitFailed, fmt::format("{}/{}/{} failed: {}", b.suite, b.workload, b.engine, b.error_message));
+  for (const auto& p : results.phases)
+    if (p.error_occurred) return Fail(kExitFailed, fmt::format("{} failed: {}", PhaseName(p), p.error_message));
   if (!save_baseline.empty()) {
     std::string saved;
     st = SaveBaseline(results, plan.out_dir, save_baseline, &saved);
@@ -97,14 +108,16 @@ int Main(int argc, char** argv) {
 
   RunArgs run;
   CLI::App* run_cmd = app.add_subcommand("run", "Run a suite on some engines and write results");
-  run_cmd->add_option("--suite", run.suite, "Suite to run (dbx-micro)")->capture_default_str();
+  run_cmd->add_option("--suite", run.suite, "Suite to run: dbx-micro, ycsb, sqlite-vps (default: dbx-micro, or ycsb with --workload)");
   run_cmd->add_option("--engines", run.engines, "Comma-separated engines (default: all but null)");
-  run_cmd->add_option("--workloads", run.workloads, "Comma-separated workloads of the suite (default: all)");
-  run_cmd->add_option("--records", run.records, "Records in the data set (10000, 10k, 1M)")->capture_default_str();
-  run_cmd->add_option("--key-size", run.key_size, "Key size in bytes (>= 12)")->capture_default_str();
-  run_cmd->add_option("--value-size", run.value_size, "Value size in bytes (>= 19)")->capture_default_str();
-  run_cmd->add_option("--durability", run.durability, "none | normal | full (dbx-micro default: none)");
-  run_cmd->add_option("--cache-size", run.cache_size, "Cache budget per engine (64MiB)")->capture_default_str();
+  run_cmd->add_option("--workloads", run.workloads,
+                      "Comma-separated workloads (dbx-micro) or phases (sqlite-vps) of the suite (default: all)");
+  run_cmd->add_option("--records", run.records,
+                      "Records in the data set (10000, 10k, 1M; default dbx-micro 10000, ycsb the file's recordcount)");
+  run_cmd->add_option("--key-size", run.key_size, "dbx-micro: key size in bytes (>= 12, default 12)");
+  run_cmd->add_option("--value-size", run.value_size, "dbx-micro: value size in bytes (>= 19, default 19)");
+  run_cmd->add_option("--durability", run.durability, "none | normal | full (default: dbx-micro none, ycsb normal)");
+  run_cmd->add_option("--cache-size", run.cache_size, "Cache budget per engine (default 64MiB; sqlite-vps its own)");
   run_cmd->add_option("--out", run.out_dir, "Output directory (default: results/<UTC time>)");
   run_cmd->add_option("--data-dir", run.data_dir, "Where databases are created (default: system temp dir)");
   run_cmd->add_option("--seed", run.seed, "Seed of every random choice")->capture_default_str();
@@ -117,6 +130,26 @@ int Main(int argc, char** argv) {
   run_cmd->add_option("--sampling", run.sampling_mode, "auto | linear | flat (default auto, as Criterion)");
   run_cmd->add_option("--resamples", run.resamples, "Bootstrap resamples (default 100000)");
   run_cmd->add_flag("--no-overhead", run.no_overhead, "Skip measuring the harness overhead with the null adapter");
+  // Phase suites (ycsb, sqlite-vps): every operation measured.
+  run_cmd->add_option("--workload", run.workload_files,
+                      "YCSB workload file(s), comma-separated (implies --suite ycsb), e.g. workloads/ycsb/workloada");
+  run_cmd->add_option("--threads", run.threads, "Phase suites: worker threads per phase, one session each (default 1)");
+  run_cmd->add_option("--readers", run.readers, "sqlite-vps: reader threads of the concurrent phases");
+  run_cmd->add_option("--writers", run.writers, "sqlite-vps: writer threads of the concurrent phases");
+  run_cmd->add_option("--operations", run.operations,
+                      "Phase suites: measured operations per phase (ycsb: replaces operationcount)");
+  run_cmd->add_option("--duration", run.duration, "Phase suites: wall-clock bound per phase (e.g. 30s)");
+  run_cmd->add_option("--phase-warmup", run.phase_warmup, "Phase suites: warm-up time per phase (not recorded)");
+  run_cmd->add_option("--target-rate", run.target_rate,
+                      "Phase suites: open loop at this many ops/s per phase, reporting latency from the intended start "
+                      "(default: closed loop)");
+  run_cmd->add_option("--load-batch", run.load_batch, "Phase suites: rows per write batch when loading (default 1000)");
+  run_cmd->add_option("--raw-latencies", run.raw_latencies,
+                      "Phase suites: write every measured operation to this CSV file (engine,dataset,phase,thread,op,"
+                      "start_ns,latency_ns,intended_start_ns)");
+  run_cmd->add_option("--dataset", run.dataset, "sqlite-vps: cached | disk-bound | both (default cached)");
+  run_cmd->add_option("--memory-limit", run.memory_limit, "sqlite-vps: memory budget of the disk-bound data set (default 1GiB)");
+  run_cmd->add_option("--range-length", run.range_length, "sqlite-vps: rows per range-scan operation (default 10)");
   std::string save_baseline;
   run_cmd->add_option("--save-baseline", save_baseline,
                       "After a successful run, keep results.json as baseline NAME: <parent of --out>/baselines/NAME.json");

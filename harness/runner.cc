@@ -6,18 +6,25 @@
 #include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
+#include <functional>
 #include <sstream>
 
 #include "harness/context.h"
 #include "harness/interrupt.h"
+#include "harness/phase_runner.h"
+#include "harness/raw_latency_writer.h"
 #include "harness/sampler.h"
 #include "reports/atomic_file.h"
 #include "reports/console_reporter.h"
 #include "reports/estimates.h"
+#include "reports/format.h"
 #include "reports/gbench_reporter.h"
 #include "reports/json_results.h"
+#include "reports/markdown_phases.h"
 #include "reports/markdown_reporter.h"
 #include "workloads/micro_suite.h"
+#include "workloads/sqlite_vps/vps_suite.h"
+#include "workloads/ycsb_suite.h"
 
 namespace dbxb {
 namespace {
@@ -185,15 +192,200 @@ std::optional<double> MeasureOverhead(const Measurement& m) {
   return r.estimates.median.point / static_cast<double>(r.elements_per_iteration);
 }
 
+// --- Phase suites (ycsb, sqlite-vps) ---
+
+// The phase runner measuring nothing but itself: an operation that does nothing.
+class NoopWorker final : public PhaseWorker {
+ public:
+  Status NextOp(uint32_t* op) override {
+    *op = 0;
+    return Status::Ok();
+  }
+};
+
+class NoopPhase final : public Phase {
+ public:
+  NoopPhase() {
+    spec_.name = "noop";
+    spec_.op_types = {"noop"};
+    spec_.operations = 200000;
+    spec_.warmup_operations = 10000;
+  }
+  const PhaseSpec& spec() const override { return spec_; }
+  Result<std::unique_ptr<PhaseWorker>> NewWorker(uint32_t) override { return std::unique_ptr<PhaseWorker>(new NoopWorker); }
+
+ private:
+  PhaseSpec spec_;
+};
+
+// The phase runner's own cost per operation (clock read, histogram and interval records, the loop and
+// its virtual call): the mean service time of an operation that does nothing.
+std::optional<double> MeasurePhaseOverhead() {
+  NoopPhase phase;
+  PhaseRun run = RunPhase(phase);
+  if (run.result.error_occurred || run.result.incomplete) return std::nullopt;
+  return run.result.service_time.mean_ns;
+}
+
+// What the runner needs while it runs phases.
+struct PhaseRunContext {
+  const RunPlan& plan;
+  const RunEnvironment& env;
+  ConsoleReporter* console;
+  ProgressLine* progress;     // may be null
+  RawLatencyWriter* raw;      // null = no raw latencies
+  RunResults* results;
+};
+
+PhaseResult FailedStep(const std::string& suite, const PhaseSequence* seq, const AdapterFactory& engine,
+                       const std::string& step, const Status& st) {
+  PhaseResult r;
+  r.suite = suite;
+  if (seq != nullptr) {
+    r.workload = seq->workload();
+    r.dataset = seq->dataset();
+  }
+  r.engine = engine.name;
+  r.phase = step;
+  r.error_occurred = true;
+  r.error_message = st.ToString();
+  return r;
+}
+
+void Report(const PhaseRunContext& c, PhaseResult r) {
+  c.results->phases.push_back(std::move(r));
+  if (c.env.console) {
+    if (c.progress) c.progress->Clear();
+    c.console->ReportPhase(c.results->phases.back(), *c.env.console);
+  }
+}
+
+// Runs one sequence to its end (or its first failure, or an interrupt), reporting each phase as it
+// finishes. Returns a non-OK status only when the raw latencies cannot be written.
+Status RunSequence(const PhaseRunContext& c, PhaseSequence& seq, const AdapterFactory& engine) {
+  const std::string& suite = c.plan.suite;
+  Status st = seq.Open();
+  if (!st.ok()) {
+    Report(c, FailedStep(suite, &seq, engine, "open", st));
+    (void)seq.Close();
+    return Status::Ok();
+  }
+  Status written;
+  while (!InterruptRequested()) {
+    auto next = seq.NextPhase();
+    if (!next.ok()) {
+      Report(c, FailedStep(suite, &seq, engine, "next phase", next.status()));
+      break;
+    }
+    if (next.value() == nullptr) break;
+    Phase& phase = *next.value();
+    PhaseRunOptions options;
+    options.keep_raw_latencies = c.raw != nullptr;
+    PhaseResult probe;
+    probe.suite = suite;
+    probe.workload = seq.workload();
+    probe.dataset = seq.dataset();
+    probe.phase = phase.spec().name;
+    probe.engine = engine.name;
+    if (c.progress) {
+      const PhaseSpec& spec = phase.spec();
+      std::string bound = spec.operations > 0 ? fmt::format("{} operation{}", FormatInteger(spec.operations),
+                                                            spec.operations == 1 ? "" : "s")
+                                              : fmt::format("for {} s", spec.duration_seconds);
+      c.progress->Running(PhaseName(probe), fmt::format("{} on {} thread{}", bound, spec.threads, spec.threads == 1 ? "" : "s"));
+    }
+    PhaseRun run = RunPhase(phase, options);
+    PhaseResult& r = run.result;
+    r.suite = probe.suite;
+    r.workload = probe.workload;
+    r.dataset = probe.dataset;
+    r.engine = probe.engine;
+    r.engine_settings = seq.engine_settings();
+    for (const auto& [key, value] : r.parameters)
+      if (key == "memory_method") r.memory_method = value;
+    if (c.raw != nullptr && !run.raw_latencies.empty() && written.ok()) {
+      std::vector<const RawLatencyBuffer*> buffers;
+      for (const auto& b : run.raw_latencies) buffers.push_back(b.get());
+      std::vector<std::string> op_types;
+      for (const auto& o : r.per_op) op_types.push_back(o.name);
+      written = c.raw->WritePhase(r.engine, r.dataset, r.workload.empty() ? r.phase : r.workload + "/" + r.phase,
+                                  op_types, buffers);
+    }
+    const bool failed = r.error_occurred;
+    Report(c, std::move(r));
+    if (failed) break;
+  }
+  st = seq.Close();
+  if (!st.ok()) Report(c, FailedStep(suite, &seq, engine, "close", st));
+  return written;
+}
+
+// The sequences of one unit of work (a YCSB file, or the sqlite-vps suite) on one engine.
+using SequencesFor = std::function<Result<std::vector<std::unique_ptr<PhaseSequence>>>(const AdapterFactory&)>;
+
+std::vector<SequencesFor> PhaseWork(const RunPlan& plan, const PhaseSuiteOptions& options) {
+  std::vector<SequencesFor> work;
+  if (plan.suite == "ycsb") {
+    for (const YcsbFile& f : plan.ycsb_files) {
+      work.push_back([&f, options](const AdapterFactory& engine) -> Result<std::vector<std::unique_ptr<PhaseSequence>>> {
+        auto seq = MakeYcsbSequence(f.workload, f.name, engine, options);
+        if (!seq.ok()) return seq.status();
+        std::vector<std::unique_ptr<PhaseSequence>> out;
+        out.push_back(std::move(seq.value()));
+        return out;
+      });
+    }
+  } else {
+    PhaseSequencesFactory factory = SqliteVpsSequencesFactory(plan.vps);
+    work.push_back([factory, options](const AdapterFactory& engine) { return factory(engine, options); });
+  }
+  return work;
+}
+
+Status ExecutePhases(const RunPlan& plan, const RunEnvironment& env, const std::string& work_dir, RawLatencyWriter* raw,
+                     ProgressLine* progress, RunResults* results) {
+  RunContext& ctx = results->context;
+  if (plan.measure_overhead) ctx.harness_overhead_ns_per_op = MeasurePhaseOverhead();
+  PhaseSuiteOptions options = plan.phase_options;
+  options.work_dir = work_dir;
+  ConsoleReporter console(plan.baseline);
+  PhaseRunContext c{plan, env, &console, progress, raw, results};
+  for (const SequencesFor& make : PhaseWork(plan, options)) {
+    for (const AdapterFactory* engine : plan.engines) {
+      if (InterruptRequested()) break;
+      auto sequences = make(*engine);
+      if (!sequences.ok()) {
+        Report(c, FailedStep(plan.suite, nullptr, *engine, "plan", sequences.status()));
+        continue;
+      }
+      for (auto& seq : sequences.value()) {
+        if (InterruptRequested()) break;
+        DBXB_RETURN_IF_ERROR(RunSequence(c, *seq, *engine));
+      }
+    }
+  }
+  if (InterruptRequested()) {
+    ctx.incomplete = true;
+    if (progress) progress->Clear();
+    return Status::Ok();
+  }
+  if (env.console) console.ReportSummary(*results, *env.console);
+  return Status::Ok();
+}
+
 }  // namespace
 
 Status ExecutePlan(const RunPlan& plan, const RunEnvironment& env, RunResults* results) {
+  // Opened first, so that a path that cannot be written is bad input before anything else is created.
+  std::unique_ptr<RawLatencyWriter> raw;
+  if (!plan.raw_latencies.empty()) {
+    raw = std::make_unique<RawLatencyWriter>();
+    Status st = raw->Open(plan.raw_latencies);
+    if (!st.ok()) return Status::InvalidArgument("--raw-latencies: " + st.message());
+  }
   DBXB_RETURN_IF_ERROR(PrepareOutputDir(plan.out_dir));
   WorkDir work;
   DBXB_RETURN_IF_ERROR(work.Create(plan.data_dir));
-
-  auto dataset = Dataset::Make(plan.shape);
-  if (!dataset.ok()) return Status::InvalidArgument(dataset.status().message());
 
   RunContext& ctx = results->context;
   CollectMachineAndBuild(&ctx);
@@ -206,10 +398,17 @@ Status ExecutePlan(const RunPlan& plan, const RunEnvironment& env, RunResults* r
   ctx.seed = plan.seed;
   ctx.sampling = plan.sampling;
 
-  ConsoleReporter console(plan.baseline);
   std::unique_ptr<ProgressLine> progress;
   if (env.console) progress = std::make_unique<ProgressLine>(*env.console, env.console_is_tty);
 
+  if (plan.phase_suite()) {
+    DBXB_RETURN_IF_ERROR(ExecutePhases(plan, env, work.path(), raw.get(), progress.get(), results));
+    return raw ? raw->Close() : Status::Ok();
+  }
+
+  auto dataset = Dataset::Make(plan.shape);
+  if (!dataset.ok()) return Status::InvalidArgument(dataset.status().message());
+  ConsoleReporter console(plan.baseline);
   Measurement m{plan, {}, progress.get()};
   m.config.dataset = dataset.value();
   m.config.engine_options.durability = plan.durability;

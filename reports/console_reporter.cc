@@ -92,6 +92,10 @@ void ProgressLine::Analyzing(std::string_view name) {
   Show(fmt::format("{}\n{}", name, "analyze"), fmt::format("{}: Analyzing", name));
 }
 
+void ProgressLine::Running(std::string_view name, std::string_view what) {
+  Show(fmt::format("{}\n{}", name, "run"), fmt::format("{}: Running {}", name, what));
+}
+
 void ProgressLine::Clear() {
   if (is_tty_ && showing_) {
     out_ << "\r\x1b[2K" << std::flush;

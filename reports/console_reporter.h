@@ -65,6 +65,9 @@ class ProgressLine {
   void Collecting(std::string_view name, uint64_t done, uint64_t total);
   /// "dbx-micro/get/sqlite: Analyzing"
   void Analyzing(std::string_view name);
+  /// A phase that is running: "ycsb/workloada/run/sqlite: Running 1,000 operations on 2 threads"
+  /// (`what` after "Running ").
+  void Running(std::string_view name, std::string_view what);
   /// On a terminal, erases the line so that the next output starts on a clean line; else nothing.
   void Clear();
 

@@ -248,7 +248,11 @@ void WriteMethodology(const RunResults& results, std::ostream& out) {
   WriteDataShape(results, out);
   WriteMachine(c, out);
   out << "### Harness overhead\n\n";
-  if (c.harness_overhead_ns_per_op) {
+  if (c.harness_overhead_ns_per_op && results.benchmarks.empty() && !results.phases.empty()) {
+    out << fmt::format("- {} per operation: the phase runner's own cost (clock read, histogram and time-series "
+                       "records, loop), measured with a worker that does nothing.\n\n",
+                       FormatDuration(*c.harness_overhead_ns_per_op));
+  } else if (c.harness_overhead_ns_per_op) {
     out << fmt::format("- {} per operation, measured with the null adapter.\n\n",
                        FormatDuration(*c.harness_overhead_ns_per_op));
   } else {

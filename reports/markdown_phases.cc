@@ -60,8 +60,9 @@ std::vector<std::string> GroupNotes(const PhaseGroup& g) {
   for (const PhaseResult* p : g.members) {
     if (p->error_occurred) continue;
     std::string name = EscapeTableCell(p->phase);
-    std::string note = fmt::format("{}: {} thread{}, {} operations in {}", name, p->threads, p->threads == 1 ? "" : "s",
-                                   FormatInteger(p->operations), FormatDuration(p->duration_ns));
+    std::string note = fmt::format("{}: {} thread{}, {} operation{} in {}", name, p->threads, p->threads == 1 ? "" : "s",
+                                   FormatInteger(p->operations), p->operations == 1 ? "" : "s",
+                                   FormatDuration(p->duration_ns));
     if (p->rows_per_operation > 1) {
       note += fmt::format("; one operation is a batch of up to {} rows ({} rows/s)", FormatInteger(p->rows_per_operation),
                           FormatCount(p->throughput_ops_per_sec * static_cast<double>(p->rows_per_operation)));
@@ -125,8 +126,9 @@ std::string PhaseName(const PhaseResult& p) {
 
 std::string PhaseSummaryLine(const PhaseResult& p) {
   if (p.error_occurred) return PhaseName(p) + ": FAILED: " + p.error_message + "\n";
-  std::string line = fmt::format("{}: {} ops/s ({} ops, {} thread{}, {}), p50 {}, p99 {}, p999 {}", PhaseName(p),
-                                 FormatCount(p.throughput_ops_per_sec), FormatInteger(p.operations), p.threads,
+  std::string line = fmt::format("{}: {} ops/s ({} op{}, {} thread{}, {}), p50 {}, p99 {}, p999 {}", PhaseName(p),
+                                 FormatCount(p.throughput_ops_per_sec), FormatInteger(p.operations),
+                                 p.operations == 1 ? "" : "s", p.threads,
                                  p.threads == 1 ? "" : "s", FormatDuration(p.duration_ns),
                                  FormatDuration(p.service_time.p50_ns), FormatDuration(p.service_time.p99_ns),
                                  FormatDuration(p.service_time.p999_ns));
