@@ -40,6 +40,10 @@ const std::vector<std::string>& VpsPhaseNames() {
   return names;
 }
 
+uint64_t VpsDiskBoundMemoryLimit(const SqliteVpsConfig& config) {
+  return config.memory_limit_bytes > 0 ? config.memory_limit_bytes : kVpsDefaultMemoryLimit;
+}
+
 std::vector<std::pair<std::string, std::string>> VpsSqliteNativeOptions() {
   return {{"sqlite.page_size", "8192"},
           {"sqlite.mmap_size", std::to_string(256ull << 20)},
@@ -60,7 +64,7 @@ Result<VpsPlan> ResolveVpsPlan(VpsDataset dataset, const PhaseSuiteOptions& opti
     plan.records = options.records > 0 ? options.records : kVpsCachedRecords;
   } else {
     plan.payload_bytes = kVpsDiskBoundPayloadBytes;
-    plan.memory_limit_bytes = config.memory_limit_bytes > 0 ? config.memory_limit_bytes : kVpsDefaultMemoryLimit;
+    plan.memory_limit_bytes = VpsDiskBoundMemoryLimit(config);
     plan.records = options.records > 0 ? options.records : CeilDiv(2 * plan.memory_limit_bytes, plan.payload_bytes);
     cache = std::min(cache, plan.memory_limit_bytes / 8);
   }

@@ -80,6 +80,10 @@ constexpr uint32_t kVpsDiskBoundPayloadBytes = 500;
 constexpr uint64_t kVpsDefaultMemoryLimit = 1ull << 30;
 constexpr uint64_t kVpsCacheBytes = 256ull << 20;
 
+/// The memory the disk-bound data set is sized for and confined to: config.memory_limit_bytes, or
+/// kVpsDefaultMemoryLimit when it is 0. The runner passes it to harness/memory_limit.h's WithMemoryLimit.
+uint64_t VpsDiskBoundMemoryLimit(const SqliteVpsConfig& config);
+
 /// SQLite's production settings of the study, as native options.
 std::vector<std::pair<std::string, std::string>> VpsSqliteNativeOptions();
 

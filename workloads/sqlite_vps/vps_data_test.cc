@@ -128,6 +128,7 @@ TEST(VpsConfigTest, DefaultsFollowTheStudy) {
   disk = ResolveVpsPlan(VpsDataset::kDiskBound, options, config);
   ASSERT_TRUE(disk.ok());
   EXPECT_EQ(disk->memory_limit_bytes, 1ull << 30);
+  EXPECT_EQ(VpsDiskBoundMemoryLimit(config), 1ull << 30);
   EXPECT_EQ(disk->engine_options.cache_bytes, 128ull << 20);
 }
 

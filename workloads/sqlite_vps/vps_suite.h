@@ -8,7 +8,9 @@
 // loads the rows untimed).
 //
 // Memory limits are not applied here (workloads never touch the process): the runner wraps the
-// disk-bound sequences with harness/memory_limit.h's WithMemoryLimit.
+// disk-bound sequences with harness/memory_limit.h's
+//   WithMemoryLimit(SqliteVpsSequencesFactory(config), VpsDiskBoundMemoryLimit(config))
+// and copies each phase's "memory_method" parameter into PhaseResult::memory_method.
 #pragma once
 
 #include <memory>
