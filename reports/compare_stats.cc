@@ -31,13 +31,6 @@ double WelchTOf(const double* a, size_t n_a, const double* b, size_t n_b) {
   return (x.mean - y.mean) / std::sqrt(x.variance / static_cast<double>(n_a) + y.variance / static_cast<double>(n_b));
 }
 
-std::vector<Sample> AsSamples(const std::vector<double>& values) {
-  std::vector<Sample> samples;
-  samples.reserve(values.size());
-  for (double v : values) samples.push_back(Sample{1, v});
-  return samples;
-}
-
 // a / b, with 0 / 0 (both resamples all zeros) as +infinity rather than NaN, which has no order and
 // would break the percentile selection.
 double Ratio(double a, double b) {
@@ -79,12 +72,48 @@ TTestResult BootstrapTTest(const std::vector<double>& current, const std::vector
   return result;
 }
 
+MeanMedianDistributions BootstrapMeanAndMedian(const std::vector<double>& values, uint64_t resamples, uint64_t seed) {
+  std::vector<double> sorted(values);
+  std::sort(sorted.begin(), sorted.end());
+  const uint64_t n = sorted.size();
+  // The median of n values interpolates between ranks lo and lo + 1 (Quantile()'s rule at q = 0.5).
+  const double rank = 0.5 * static_cast<double>(n - 1);
+  const auto lo = static_cast<uint64_t>(std::floor(rank));
+  const double fraction = rank - std::floor(rank);
+  std::vector<uint32_t> count(n);
+  MeanMedianDistributions out;
+  out.mean.reserve(resamples);
+  out.median.reserve(resamples);
+  Xoshiro256StarStar rng(seed);
+  for (uint64_t r = 0; r < resamples; ++r) {
+    std::fill(count.begin(), count.end(), 0);
+    for (uint64_t k = 0; k < n; ++k) ++count[rng.UniformIndex(n)];
+    double sum = 0;
+    for (uint64_t p = 0; p < n; ++p) sum += static_cast<double>(count[p]) * sorted[p];
+    uint64_t seen = 0;
+    double at_lo = 0, at_hi = 0;
+    bool have_lo = false;
+    for (uint64_t p = 0; p < n; ++p) {
+      seen += count[p];
+      if (!have_lo && seen > lo) {
+        at_lo = sorted[p];
+        have_lo = true;
+      }
+      if (seen > lo + 1) {
+        at_hi = sorted[p];
+        break;
+      }
+    }
+    out.mean.push_back(sum / static_cast<double>(n));
+    out.median.push_back(at_lo + (at_hi - at_lo) * fraction);
+  }
+  return out;
+}
+
 RelativeChange BootstrapRelativeChange(const std::vector<double>& current, const std::vector<double>& baseline,
                                        const BootstrapOptions& options) {
-  // BootstrapSamples() resamples (iterations, total_ns) pairs; one iteration per value makes the
-  // per-iteration time the value itself, so its fast counting resampler does the work.
-  const SampleDistributions base = BootstrapSamples(AsSamples(baseline), false, options.resamples, options.seed);
-  const SampleDistributions cur = BootstrapSamples(AsSamples(current), false, options.resamples, options.seed + 1);
+  const MeanMedianDistributions base = BootstrapMeanAndMedian(baseline, options.resamples, options.seed);
+  const MeanMedianDistributions cur = BootstrapMeanAndMedian(current, options.resamples, options.seed + 1);
   std::vector<double> mean_change(options.resamples), median_change(options.resamples);
   for (uint64_t r = 0; r < options.resamples; ++r) {
     mean_change[r] = Ratio(cur.mean[r], base.mean[r]) - 1;

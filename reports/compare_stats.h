@@ -40,6 +40,18 @@ struct TTestResult {
 TTestResult BootstrapTTest(const std::vector<double>& current, const std::vector<double>& baseline, uint64_t resamples,
                            uint64_t seed);
 
+/// Bootstrap distributions of the mean and of the median of `values`, one entry each per resample.
+/// Resample r draws values.size() indices from Xoshiro256StarStar(seed) into the values sorted
+/// ascending, exactly as BootstrapDistribution(sorted values, resamples, seed, ...) does, so the results
+/// equal Mean() and Median() of those resamples (the means up to rounding of the sum). O(n) per
+/// resample: a resample is kept as a count per sorted position, so the median needs no sort.
+/// REQUIRES: values.size() >= 2, no NaN.
+struct MeanMedianDistributions {
+  std::vector<double> mean;
+  std::vector<double> median;
+};
+MeanMedianDistributions BootstrapMeanAndMedian(const std::vector<double>& values, uint64_t resamples, uint64_t seed);
+
 /// Relative changes of the mean and the median, as fractions (0.05 = 5 % larger than the baseline).
 struct RelativeChange {
   Interval mean;
@@ -51,6 +63,7 @@ struct RelativeChange {
 /// seeded with options.seed, the current from one seeded with options.seed + 1); resample r of the
 /// distribution pairs the r-th resample of each side. Bounds are the percentile interval at
 /// options.confidence_level (SummarizeDistribution).
+/// (BootstrapMeanAndMedian on each side.)
 /// Criterion pairs each of sqrt(N) baseline resamples with sqrt(N) current resamples to save time; we
 /// draw N independent pairs, which is the textbook two-sample bootstrap and costs little here.
 /// REQUIRES: both sides have at least 2 values, all finite and >= 0, and the baseline's mean and median

@@ -2,9 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
+#include "reports/statistics.h"
 #include "reports/testdata/compare/synthetic_runs.h"
 
 namespace dbxb {
@@ -99,6 +101,24 @@ TEST(BootstrapTTestTest, NullPValuesAreCalibrated) {
   EXPECT_GE(below_05, 2);
   EXPECT_GE(below_50, 78);
   EXPECT_LE(below_50, 122);
+}
+
+// The counting resampler against the plain one: same draws into the sorted values, same statistics.
+TEST(BootstrapMeanAndMedianTest, EqualsResamplingTheSortedValues) {
+  for (size_t n : {2, 3, 10, 101}) {
+    std::vector<double> values = LognormalTimes(100, 0.2, n, n);
+    std::vector<double> sorted = values;
+    std::sort(sorted.begin(), sorted.end());
+    const MeanMedianDistributions d = BootstrapMeanAndMedian(values, 500, 9);
+    const std::vector<double> means = BootstrapDistribution(sorted, 500, 9, [](const std::vector<double>& v) { return Mean(v); });
+    const std::vector<double> medians =
+        BootstrapDistribution(sorted, 500, 9, [](const std::vector<double>& v) { return Median(v); });
+    ASSERT_EQ(d.mean.size(), 500u);
+    for (size_t r = 0; r < 500; ++r) {
+      ASSERT_NEAR(d.mean[r], means[r], 1e-9 * means[r]) << "n " << n << ", resample " << r;
+      ASSERT_DOUBLE_EQ(d.median[r], medians[r]) << "n " << n << ", resample " << r;
+    }
+  }
 }
 
 TEST(BootstrapRelativeChangeTest, PointEstimatesAreExactRatios) {
