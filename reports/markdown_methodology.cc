@@ -145,7 +145,7 @@ void WriteDataShape(const RunResults& results, std::ostream& out) {
   std::vector<std::pair<std::string, std::vector<std::string>>> params;
   auto add = [&](const KeyValues& kvs) {
     for (const auto& [key, value] : kvs) {
-      auto it = std::find_if(params.begin(), params.end(), [&](const auto& p) { return p.first == key; });
+      auto it = std::find_if(params.begin(), params.end(), [&k = key](const auto& p) { return p.first == k; });
       if (it == params.end()) params.push_back({key, {value}});
       else AddUnique(&it->second, value);
     }

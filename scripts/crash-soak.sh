@@ -12,7 +12,7 @@
 # Defaults: 100 iterations, durability full, writer build/tests/dbx_soak_writer (built if missing).
 # Exit 0 when every iteration passed; 1 on the first violation (the database is kept for inspection).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+root="$(cd "$(dirname "$0")/.." && pwd)"
 
 iterations=100
 durability=full
@@ -32,6 +32,10 @@ while (($# > 0)); do
     *) echo "crash-soak: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
+# Relative paths are relative to where the script was started; the defaults to the repository.
+[[ -n "$writer" && "$writer" != /* ]] && writer="$PWD/$writer"
+[[ -n "$dir" && "$dir" != /* ]] && dir="$PWD/$dir"
+cd "$root"
 [[ "$iterations" =~ ^[1-9][0-9]*$ ]] || { echo "crash-soak: --iterations: '$iterations' is not a positive count" >&2; exit 2; }
 [[ "$max_delay_ms" =~ ^[1-9][0-9]*$ ]] || { echo "crash-soak: --max-delay-ms: '$max_delay_ms' is not a positive count" >&2; exit 2; }
 [[ "$seed" =~ ^[0-9]+$ ]] || { echo "crash-soak: --seed: '$seed' is not a number" >&2; exit 2; }
