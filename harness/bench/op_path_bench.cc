@@ -13,10 +13,12 @@
 
 #include <chrono>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "harness/interval_recorder.h"
 #include "harness/latency_histogram.h"
+#include "harness/phase_runner.h"
 #include "workloads/distributions.h"
 #include "workloads/prng.h"
 
@@ -149,6 +151,83 @@ void BM_OpPathWithIntervals(benchmark::State& state) {
 }
 BENCHMARK_TEMPLATE(BM_OpPathWithIntervals, UniformChooser);
 BENCHMARK_TEMPLATE(BM_OpPathWithIntervals, ZipfianChooser);
+
+// The phase runner's real measured loop (harness/phase_runner.cc) on one thread, with a worker that does
+// nothing (kNoop) or only chooses a key (kKey: the key choice a YCSB or sqlite-vps worker makes, through
+// the KeyChooser interface). One benchmark iteration is one phase of state.range(0) operations; the
+// counter ns_per_op is the mean service time the runner recorded, i.e. its own cost per operation
+// (clock read, histogram record, interval record, stop checks, the virtual NextOp call, keygen).
+enum class LoopWorker { kNoop, kKey };
+
+class BenchWorker final : public PhaseWorker {
+ public:
+  explicit BenchWorker(LoopWorker kind) : kind_(kind) {
+    KeyChooserOptions o;
+    o.item_count = kItems;
+    chooser_ = std::move(MakeKeyChooser("scrambled_zipfian", o)).value();
+  }
+  Status NextOp(uint32_t* op) override {
+    *op = 0;
+    if (kind_ == LoopWorker::kKey) sink_ += chooser_->Next();
+    return Status::Ok();
+  }
+  uint64_t sink_ = 0;
+
+ private:
+  LoopWorker kind_;
+  std::unique_ptr<KeyChooser> chooser_;
+};
+
+class BenchPhase final : public Phase {
+ public:
+  BenchPhase(LoopWorker kind, uint64_t ops, bool open_loop) : kind_(kind) {
+    spec_.name = "bench";
+    spec_.op_types = {"op"};
+    spec_.operations = ops;
+    // Open loop at a rate no thread keeps up with: every operation is behind schedule and issued at
+    // once, which measures the open loop's bookkeeping (schedule, second histogram) without sleeps.
+    if (open_loop) spec_.target_rate = 1e12;
+  }
+  const PhaseSpec& spec() const override { return spec_; }
+  Result<std::unique_ptr<PhaseWorker>> NewWorker(uint32_t) override {
+    return std::unique_ptr<PhaseWorker>(new BenchWorker(kind_));
+  }
+
+ private:
+  LoopWorker kind_;
+  PhaseSpec spec_;
+};
+
+void BM_PhaseLoop(benchmark::State& state, LoopWorker kind, bool open_loop, bool raw) {
+  const uint64_t ops = static_cast<uint64_t>(state.range(0));
+  double ns_per_op = 0, wall_ns_per_op = 0, cpu_ns_per_op = 0;
+  auto process_cpu_ns = [] {
+    timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return static_cast<double>(ts.tv_sec) * 1e9 + static_cast<double>(ts.tv_nsec);
+  };
+  for (auto _ : state) {
+    BenchPhase phase(kind, ops, open_loop);
+    PhaseRunOptions options;
+    options.keep_raw_latencies = raw;
+    const double cpu_before = process_cpu_ns();
+    PhaseRun run = RunPhase(phase, options);
+    // CPU time of the whole process (the benchmark thread waits in join): robust on a busy machine,
+    // where wall-clock service times also hold the time the worker thread was not scheduled.
+    cpu_ns_per_op += (process_cpu_ns() - cpu_before) / static_cast<double>(ops);
+    if (run.result.error_occurred) state.SkipWithError(run.result.error_message.c_str());
+    ns_per_op += run.result.service_time.mean_ns;
+    wall_ns_per_op += run.result.duration_ns / static_cast<double>(ops);
+  }
+  state.counters["ns_per_op"] = ns_per_op / static_cast<double>(state.iterations());
+  state.counters["phase_ns_per_op"] = wall_ns_per_op / static_cast<double>(state.iterations());
+  state.counters["cpu_ns_per_op"] = cpu_ns_per_op / static_cast<double>(state.iterations());
+  state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(ops));
+}
+BENCHMARK_CAPTURE(BM_PhaseLoop, closed_noop, LoopWorker::kNoop, false, false)->Arg(1 << 20)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_PhaseLoop, closed_keygen, LoopWorker::kKey, false, false)->Arg(1 << 20)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_PhaseLoop, closed_keygen_raw, LoopWorker::kKey, false, true)->Arg(1 << 20)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_PhaseLoop, open_keygen, LoopWorker::kKey, true, false)->Arg(1 << 20)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace dbxb
