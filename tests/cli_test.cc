@@ -173,4 +173,38 @@ TEST_F(CliTest, InterruptWritesFinishedBenchmarksMarkedIncomplete) {
   EXPECT_TRUE(fs::is_empty(data)) << "temporary data removed";
 }
 
+// Ctrl-C during a phase: the phases so far are written, the cut one marked incomplete; exit 130.
+TEST_F(CliTest, InterruptDuringAPhaseWritesItMarkedIncomplete) {
+  fs::path out = dir_ / "out", data = dir_ / "data", workload = dir_ / "workload";
+  std::ofstream(workload) << "recordcount=100\noperationcount=0\nreadproportion=1\nupdateproportion=0\n";
+  pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    FILE* f = freopen((dir_ / "log.txt").c_str(), "w", stderr);
+    (void)f;
+    FILE* o = freopen("/dev/null", "w", stdout);
+    (void)o;
+    execl(DBXB_TOOL, DBXB_TOOL, "run", "--workload", workload.c_str(), "--engines", "null", "--duration", "60s",
+          "--no-overhead", "--out", out.c_str(), "--data-dir", data.c_str(), (char*)nullptr);
+    _exit(127);
+  }
+  for (int i = 0; i < 600 && !fs::exists(data); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  ASSERT_EQ(kill(pid, SIGINT), 0);
+  int status = 0;
+  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 130);
+  std::ifstream in(out / "results.json");
+  ASSERT_TRUE(in.good()) << "results.json is written on interrupt";
+  nlohmann::json doc = nlohmann::json::parse(in);
+  EXPECT_TRUE(doc["context"]["incomplete"].get<bool>());
+  ASSERT_EQ(doc["phases"].size(), 2u) << "load finished, run cut short";
+  EXPECT_FALSE(doc["phases"][0]["incomplete"].get<bool>());
+  EXPECT_TRUE(doc["phases"][1]["incomplete"].get<bool>());
+  EXPECT_FALSE(doc["phases"][1]["error_occurred"].get<bool>());
+  EXPECT_GT(doc["phases"][1]["operations"].get<uint64_t>(), 0u);
+  EXPECT_TRUE(fs::is_empty(data)) << "temporary data removed";
+}
+
 }  // namespace
