@@ -11,6 +11,7 @@
 
 #include "harness/context.h"
 #include "harness/interrupt.h"
+#include "harness/memory_limit.h"
 #include "harness/phase_runner.h"
 #include "harness/raw_latency_writer.h"
 #include "harness/sampler.h"
@@ -336,7 +337,8 @@ std::vector<SequencesFor> PhaseWork(const RunPlan& plan, const PhaseSuiteOptions
       });
     }
   } else {
-    PhaseSequencesFactory factory = SqliteVpsSequencesFactory(plan.vps);
+    // Disk-bound sequences run under the data set's memory budget (harness/memory_limit.h).
+    PhaseSequencesFactory factory = WithMemoryLimit(SqliteVpsSequencesFactory(plan.vps), VpsDiskBoundMemoryLimit(plan.vps));
     work.push_back([factory, options](const AdapterFactory& engine) { return factory(engine, options); });
   }
   return work;
