@@ -303,7 +303,7 @@ Status RunSequence(const PhaseRunContext& c, PhaseSequence& seq, const AdapterFa
     r.engine = probe.engine;
     r.engine_settings = seq.engine_settings();
     for (const auto& [key, value] : r.parameters)
-      if (key == "memory_method") r.memory_method = value;
+      if (key == kMemoryMethodParameter) r.memory_method = value;
     if (c.raw != nullptr && !run.raw_latencies.empty() && written.ok()) {
       std::vector<const RawLatencyBuffer*> buffers;
       for (const auto& b : run.raw_latencies) buffers.push_back(b.get());
