@@ -20,10 +20,11 @@ void WriteBatch::Put(std::string_view key, std::string_view value) {
   char* p = rep_.data() + old;
   *p++ = static_cast<char>(ValueType::kPut);
   p = EncodeVarint64(p, key.size());
-  std::memcpy(p, key.data(), key.size());
+  // memcpy from an empty view's data() (may be null) is undefined behaviour even for 0 bytes.
+  if (!key.empty()) std::memcpy(p, key.data(), key.size());
   p += key.size();
   p = EncodeVarint64(p, value.size());
-  std::memcpy(p, value.data(), value.size());
+  if (!value.empty()) std::memcpy(p, value.data(), value.size());
 }
 
 void WriteBatch::Delete(std::string_view key) {
