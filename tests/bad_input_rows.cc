@@ -1,24 +1,39 @@
 #include "tests/bad_input_rows.h"
 
 #include <utility>
+#include <vector>
 
 namespace dbxb::test {
 namespace {
 
-// `run` with the row's arguments, plus fast settings for every option the row does not set itself,
-// so that a row the tool wrongly accepts finishes in a moment (and then fails the row) instead of
-// running the default suite for minutes.
-std::string Run(const std::string& args) {
-  static const std::pair<const char*, const char*> kDefaults[] = {
-      {"--engines", "null"},     {"--records", "100"},    {"--warmup", "1ms"},      {"--measurement", "1ms"},
-      {"--samples", "10"},       {"--resamples", "1000"}, {"--out", "{out}"},       {"--data-dir", "{data}"},
-  };
+using Defaults = std::vector<std::pair<const char*, const char*>>;
+
+// "run <args>" plus `defaults` for every option the row does not set itself, so that a row the
+// tool wrongly accepts finishes in a moment (and then fails the row) instead of running a default
+// suite for minutes.
+std::string WithDefaults(const std::string& args, const Defaults& defaults) {
   std::string cmd = "run " + args;
-  for (const auto& [option, value] : kDefaults)
+  for (const auto& [option, value] : defaults)
     if ((" " + args + " ").find(std::string(" ") + option + " ") == std::string::npos)
-      cmd += std::string(" ") + option + " " + value;
-  if (args.find("--no-overhead") == std::string::npos) cmd += " --no-overhead";
+      cmd += std::string(" ") + option + (*value ? std::string(" ") + value : "");
   return cmd;
+}
+
+// The sampled dbx-micro suite.
+std::string Run(const std::string& args) {
+  return WithDefaults(args, {{"--engines", "null"}, {"--records", "100"}, {"--warmup", "1ms"}, {"--measurement", "1ms"},
+                             {"--samples", "10"}, {"--resamples", "1000"}, {"--out", "{out}"}, {"--data-dir", "{data}"},
+                             {"--no-overhead", ""}});
+}
+
+// The ycsb phase suite (a --workload file), and sqlite-vps.
+std::string Ycsb(const std::string& args) {
+  return WithDefaults(args, {{"--workload", "{ycsb}/workloadc"}, {"--engines", "null"}, {"--records", "100"},
+                             {"--operations", "100"}, {"--out", "{out}"}, {"--data-dir", "{data}"}});
+}
+std::string Vps(const std::string& args) {
+  return WithDefaults("--suite sqlite-vps " + args, {{"--engines", "sqlite"}, {"--records", "1000"},
+                                                     {"--operations", "100"}, {"--out", "{out}"}, {"--data-dir", "{data}"}});
 }
 
 const char* const kGood = "{fx}/valid_results.json";
@@ -45,7 +60,6 @@ std::vector<BadInputRow> BadInputRows() {
       {"RecordsZero", Run("--records 0"), "--records"},
       {"RecordsNegative", Run("--records -5"), "--records"},
       {"RecordsNotANumber", Run("--records abc"), "--records"},
-      {"RecordsEmpty", Run("--records ''"), "--records"},
       {"RecordsOverflowsUint64", Run("--records 99999999999999999999999"), "--records"},
       {"RecordsAboveMaximum", Run("--records 200M"), "--records"},
       {"RecordsFraction", Run("--records 1.5k"), "--records"},
@@ -84,7 +98,6 @@ std::vector<BadInputRow> BadInputRows() {
       {"EngineListOnlyComma", Run("--engines ,"), "--engines"},
       {"EngineListTrailingComma", Run("--engines null,"), "--engines"},
       {"UnknownSuite", Run("--suite nosuch"), "nosuch"},
-      {"EmptySuite", Run("--suite ''"), "--suite"},
       {"UnknownWorkload", Run("--workloads insert,fly"), "fly"},
       {"WorkloadTwice", Run("--workloads get,get"), "get"},
       {"UnknownFormat", Run("--format xml"), "xml"},
@@ -114,6 +127,69 @@ std::vector<BadInputRow> BadInputRows() {
       {"DataDirInSysfsWithEarlierOut", Run("--data-dir /sys/kernel --out {prev}"), "--data-dir"},
       {"BadValueWithEarlierOut", Run("--records 0 --out {prev}"), "--records"},
       {"BadEngineWithEarlierOut", Run("--engines nosuch --out {prev}"), "nosuch"},
+
+      // --- YCSB workload files (ours and YCSB's): missing keys, proportions, sizes, distributions, garbage ---
+      {"YcsbBadBoolean", Ycsb("--workload {ycsb}/testdata/bad_boolean"), "bad_boolean"},
+      {"YcsbBinaryGarbage", Ycsb("--workload {ycsb}/testdata/binary_garbage"), "binary_garbage"},
+      {"YcsbExponentialDistribution", Ycsb("--workload {ycsb}/testdata/exponential_distribution"), "exponential"},
+      {"YcsbHistogramFieldLength", Ycsb("--workload {ycsb}/testdata/field_length_histogram"), "histogram"},
+      {"YcsbInsertCountBeyondRecords", Ycsb("--workload {ycsb}/testdata/insertcount_beyond_recordcount"), "insertcount"},
+      {"YcsbMalformedUnicodeEscape", Ycsb("--workload {ycsb}/testdata/malformed_unicode_escape"), "malformed_unicode_escape"},
+      {"YcsbMinFieldLengthAboveMax", Ycsb("--workload {ycsb}/testdata/min_field_length_above_max"), "minfieldlength"},
+      {"YcsbNegativeRecordCount", Ycsb("--workload {ycsb}/testdata/negative_recordcount"), "recordcount"},
+      {"YcsbNoRecordCount", Ycsb("--workload {ycsb}/testdata/no_recordcount"), "recordcount"},
+      {"YcsbNonNumericOperationCount", Ycsb("--workload {ycsb}/testdata/nonnumeric_operationcount"), "operationcount"},
+      {"YcsbProportionAboveOne", Ycsb("--workload {ycsb}/testdata/proportion_above_one"), "readproportion"},
+      {"YcsbProportionsDoNotSumToOne", Ycsb("--workload {ycsb}/testdata/proportions_do_not_sum_to_one"), "sum"},
+      {"YcsbScansWithoutLength", Ycsb("--workload {ycsb}/testdata/scans_without_length"), "maxscanlength"},
+      {"YcsbUnknownDistribution", Ycsb("--workload {ycsb}/testdata/unknown_distribution"), "gaussian"},
+      {"YcsbNegativeFieldLength", Ycsb("--workload {fx}/ycsb_negative_fieldlength"), "fieldlength"},
+      {"YcsbUnknownWorkloadClass", Ycsb("--workload {fx}/ycsb_unknown_workload_class"), "com.example.MyWorkload"},
+      {"YcsbEmptyFile", Ycsb("--workload {fx}/ycsb_empty"), "ycsb_empty"},
+      {"YcsbRecordCountOverflow", Ycsb("--workload {fx}/ycsb_recordcount_overflow"), "recordcount"},
+      {"YcsbNanProportion", Ycsb("--workload {fx}/ycsb_nan_proportion"), "readproportion"},
+      {"YcsbNegativeProportion", Ycsb("--workload {fx}/ycsb_negative_proportion"), "proportion"},
+      {"YcsbEmptyDistribution", Ycsb("--workload {fx}/ycsb_empty_distribution"), "requestdistribution"},
+      {"YcsbMissingFile", Ycsb("--workload {tmp}/no-such-workload"), "no-such-workload"},
+      {"YcsbDirectoryAsFile", Ycsb("--workload {data}"), "not a regular file"},
+      {"YcsbCharacterDevice", Ycsb("--workload /dev/zero"), "/dev/zero"},
+      {"YcsbPathUnderAFile", Ycsb("--workload {file}/workloada"), "workloada"},
+      {"YcsbSecondFileBad", Ycsb("--workload {ycsb}/workloada,{ycsb}/testdata/negative_recordcount"), "negative_recordcount"},
+
+      // --- Phase-suite options: values and conflicts ---
+      {"YcsbWithoutWorkloadFile", "run --suite ycsb --engines null --out {out} --data-dir {data}", "--workload"},
+      {"YcsbWithWorkloads", Ycsb("--workloads get"), "--workloads"},
+      {"YcsbWithReaders", Ycsb("--readers 2"), "--readers"},
+      {"YcsbWithDataset", Ycsb("--dataset cached"), "--dataset"},
+      {"YcsbWithQuick", Ycsb("--quick"), "--quick"},
+      {"YcsbWithWarmup", Ycsb("--warmup 1s"), "--warmup"},
+      {"YcsbWithKeySize", Ycsb("--key-size 16"), "--key-size"},
+      {"WorkloadFileWithMicroSuite", Ycsb("--suite dbx-micro"), "--workload"},
+      {"MicroWithThreads", Run("--threads 4"), "--threads"},
+      {"MicroWithOperations", Run("--operations 1000"), "--operations"},
+      {"ThreadsZero", Ycsb("--threads 0"), "--threads"},
+      {"ThreadsHuge", Ycsb("--threads 5000"), "--threads"},
+      {"ThreadsNotANumber", Ycsb("--threads x"), "--threads"},
+      {"OperationsZero", Ycsb("--operations 0"), "--operations"},
+      {"OperationsNegative", Ycsb("--operations -10"), "--operations"},
+      {"PhaseRecordsZero", Ycsb("--records 0"), "--records"},
+      {"DurationUnknownUnit", Ycsb("--duration 5x"), "--duration"},
+      {"DurationZero", Ycsb("--duration 0"), "--duration"},
+      {"PhaseWarmupNegative", Ycsb("--phase-warmup -1s"), "--phase-warmup"},
+      {"TargetRateZero", Ycsb("--target-rate 0"), "--target-rate"},
+      {"TargetRateNegative", Ycsb("--target-rate -5"), "--target-rate"},
+      {"TargetRateNotANumber", Ycsb("--target-rate fast"), "--target-rate"},
+      {"LoadBatchZero", Ycsb("--load-batch 0"), "--load-batch"},
+      {"RawLatenciesIsADirectory", Ycsb("--raw-latencies {data}/"), "--raw-latencies"},
+      {"VpsUnknownDataset", Vps("--dataset huge"), "--dataset"},
+      {"VpsMemoryLimitTooSmall", Vps("--dataset disk-bound --memory-limit 1MiB"), "--memory-limit"},
+      {"VpsMemoryLimitUnknownUnit", Vps("--memory-limit 12XB"), "--memory-limit"},
+      {"VpsRangeLengthZero", Vps("--range-length 0"), "--range-length"},
+      {"VpsUnknownPhase", Vps("--workloads fly"), "fly"},
+      {"VpsReadersZero", Vps("--readers 0"), "--readers"},
+      {"VpsWritersNotANumber", Vps("--writers x"), "--writers"},
+      {"VpsWithWorkloadFile", Vps("--workload {ycsb}/workloada"), "--workload"},
+      {"VpsWithSamples", Vps("--samples 20"), "--samples"},
 
       // --- compare: arguments ---
       {"CompareNoFiles", Compare(""), "results files"},
@@ -180,6 +256,8 @@ std::vector<BadInputRow> KnownBugRows() {
       {"EmptyEngineList", Run("--engines ''"), "--engines"},
       {"EmptyWorkloadList", Run("--workloads ''"), "--workloads"},
       {"EmptyDurability", Run("--durability ''"), "--durability"},
+      {"EmptyRecords", Run("--records ''"), "--records"},
+      {"EmptySuite", Run("--suite ''"), "--suite"},
       {"EmptyWarmup", Run("--warmup ''"), "--warmup"},
       {"EmptyMeasurement", Run("--measurement ''"), "--measurement"},
       {"EmptySamples", Run("--samples ''"), "--samples"},
@@ -187,6 +265,9 @@ std::vector<BadInputRow> KnownBugRows() {
       {"EmptySamplingMode", Run("--sampling ''"), "--sampling"},
       {"EmptyOut", Run("--out ''"), "--out"},
       {"EmptyDataDir", Run("--data-dir ''"), "--data-dir"},
+      // harness/run_options.cc: an empty item in the --workload list is read as the file '' and the
+      // message (": cannot read workload file") names neither the option nor the list.
+      {"YcsbEmptyListItem", Ycsb("--workload {ycsb}/workloada,"), "--workload"},
       // harness/main.cc: an empty --save-baseline name is ignored.
       {"EmptySaveBaselineName", Run("--save-baseline ''"), "--save-baseline"},
       // harness/main.cc: an unknown option before the command is reported as "A subcommand is

@@ -1,0 +1,183 @@
+// "Nothing lost": what the tool promises when a run is stopped or its directories misbehave.
+//  - SIGTERM (as SIGINT, tested in cli_test.cc) stops the run: finished benchmarks are written marked
+//    incomplete, temporary data is removed, exit 130; a second signal exits at once.
+//  - An output directory that cannot be written (immutable, read-only mount) is refused up front
+//    with exit 2, and what it holds stays untouched.
+//  - A full disk under --out or --data-dir ends the run with one line on stderr, never a crash, and
+//    leaves no partial or temporary file behind.
+// The directory tests need root and a kernel that lets us mount tmpfs / bind mounts or set the
+// immutable flag; where that is not possible they are skipped, saying why.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/mount.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "tests/tool_process.h"
+
+namespace dbxb::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Arguments of a short run (the null adapter by default); `measurement` long enough to be
+// interrupted in it when needed.
+std::vector<std::string> ShortRun(const fs::path& out, const fs::path& data, const std::string& measurement,
+                                  const std::string& engine = "null", const std::string& records = "1000") {
+  return {"run",           "--engines", engine, "--records", records,      "--warmup",   "10ms",
+          "--measurement", measurement, "--samples", "10", "--resamples", "1000",       "--no-overhead",
+          "--out",         out.string(), "--data-dir", data.string()};
+}
+std::vector<std::string> NullRun(const fs::path& out, const fs::path& data, const std::string& measurement) {
+  return ShortRun(out, data, measurement);
+}
+
+class NothingLostTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("dbxb-nothing-lost-" + std::to_string(::getpid()) + "-" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_ / "data");
+  }
+  void TearDown() override {
+    for (const auto& m : mounts_) umount2(m.c_str(), MNT_DETACH);
+    std::error_code ec;
+    fs::remove_all(dir_, ec);
+  }
+  // Mounts a tmpfs of `bytes` at `where`; false when this machine does not allow it.
+  bool MountTmpfs(const fs::path& where, size_t bytes) {
+    fs::create_directories(where);
+    std::string opts = "size=" + std::to_string(bytes);
+    if (mount("tmpfs", where.c_str(), "tmpfs", 0, opts.c_str()) != 0) return false;
+    mounts_.push_back(where);
+    return true;
+  }
+  // Fills the file system holding `dir` completely.
+  static void Fill(const fs::path& dir) {
+    std::ofstream f(dir / "filler", std::ios::binary);
+    std::string block(4096, 'x');
+    while (f.write(block.data(), static_cast<std::streamsize>(block.size()))) {
+    }
+  }
+  // Waits until the run has created its marked work directory under data/ (it is measuring).
+  bool WaitForWorkDir(const fs::path& data) {
+    for (int i = 0; i < 1200; ++i) {
+      std::error_code ec;
+      if (fs::exists(data, ec) && !fs::is_empty(data, ec)) return true;
+      std::this_thread::sleep_for(std::chrono::milliseconds(25));
+    }
+    return false;
+  }
+
+  fs::path dir_;
+  std::vector<fs::path> mounts_;
+};
+
+TEST_F(NothingLostTest, SigtermWritesFinishedBenchmarksMarkedIncompleteAndRemovesTemporaryData) {
+  fs::path out = dir_ / "out", data = dir_ / "data";
+  pid_t pid = StartTool(DBXB_TOOL, NullRun(out, data, "60s"), dir_ / "stdout", dir_ / "stderr");
+  ASSERT_TRUE(WaitForWorkDir(data)) << ReadFile(dir_ / "stderr");
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  ASSERT_EQ(kill(pid, SIGTERM), 0);
+  ToolResult r = WaitTool(pid, 120);
+  ASSERT_EQ(r.term_signal, 0) << r.Describe();
+  ASSERT_FALSE(r.timed_out);
+  EXPECT_EQ(r.exit_code, 130) << ReadFile(dir_ / "stderr");
+  std::ifstream in(out / "results.json");
+  ASSERT_TRUE(in.good()) << "results.json is written on SIGTERM";
+  nlohmann::json doc = nlohmann::json::parse(in);
+  EXPECT_TRUE(doc["context"]["incomplete"].get<bool>());
+  EXPECT_LT(doc["benchmarks"].size(), 4u) << "the interrupted benchmark is not reported as finished";
+  EXPECT_TRUE(fs::is_empty(data)) << "temporary data removed";
+  for (const auto& e : fs::directory_iterator(out))
+    EXPECT_EQ(e.path().filename().string().find(".tmp"), std::string::npos) << "no temporary file left: " << e.path();
+}
+
+TEST_F(NothingLostTest, SecondSignalExitsAtOnce) {
+  fs::path out = dir_ / "out", data = dir_ / "data";
+  pid_t pid = StartTool(DBXB_TOOL, NullRun(out, data, "600s"), dir_ / "stdout", dir_ / "stderr");
+  ASSERT_TRUE(WaitForWorkDir(data)) << ReadFile(dir_ / "stderr");
+  ASSERT_EQ(kill(pid, SIGINT), 0);
+  ASSERT_EQ(kill(pid, SIGTERM), 0);
+  // The deadline only tells "exits" from "hangs" (a 600 s benchmark would run for minutes).
+  ToolResult r = WaitTool(pid, 60);
+  ASSERT_FALSE(r.timed_out) << "the second signal must end the process";
+  EXPECT_EQ(r.term_signal, 0) << r.Describe();
+  EXPECT_EQ(r.exit_code, 130);
+}
+
+TEST_F(NothingLostTest, ImmutableOutputDirectoryIsRefusedAndUntouched) {
+  fs::path out = dir_ / "immutable";
+  fs::create_directories(out);
+  std::ofstream(out / "results.json") << "{\"earlier\": true}\n";
+  std::string before = Fingerprint(out);
+  if (std::system(("chattr +i " + out.string() + " 2>/dev/null").c_str()) != 0)
+    GTEST_SKIP() << "chattr +i is not available on " << out.parent_path() << " (needs root and ext4/xfs/btrfs)";
+  ToolResult r = RunTool(DBXB_TOOL, NullRun(out, dir_ / "data", "20ms"), dir_);
+  std::system(("chattr -i " + out.string()).c_str());
+  EXPECT_EQ(r.exit_code, 2) << r.Describe() << "\n" << r.err;
+  EXPECT_EQ(CountLines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find("--out"), std::string::npos) << r.err;
+  EXPECT_EQ(Fingerprint(out), before);
+  EXPECT_TRUE(fs::is_empty(dir_ / "data"));
+}
+
+TEST_F(NothingLostTest, ReadOnlyMountedOutputDirectoryIsRefusedAndUntouched) {
+  fs::path out = dir_ / "readonly";
+  fs::create_directories(out);
+  std::ofstream(out / "results.json") << "{\"earlier\": true}\n";
+  std::string before = Fingerprint(out);
+  if (mount(out.c_str(), out.c_str(), nullptr, MS_BIND, nullptr) != 0)
+    GTEST_SKIP() << "bind mounts are not allowed here (needs root / CAP_SYS_ADMIN)";
+  mounts_.push_back(out);
+  if (mount(nullptr, out.c_str(), nullptr, MS_REMOUNT | MS_BIND | MS_RDONLY, nullptr) != 0)
+    GTEST_SKIP() << "cannot remount the bind mount read-only";
+  ToolResult r = RunTool(DBXB_TOOL, NullRun(out, dir_ / "data", "20ms"), dir_);
+  EXPECT_EQ(r.exit_code, 2) << r.Describe() << "\n" << r.err;
+  EXPECT_EQ(CountLines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find("--out"), std::string::npos) << r.err;
+  umount2(out.c_str(), MNT_DETACH);
+  mounts_.clear();
+  EXPECT_EQ(Fingerprint(out), before);
+}
+
+TEST_F(NothingLostTest, FullDiskUnderOutEndsWithOneLineAndNoPartialFile) {
+  fs::path out = dir_ / "tiny";
+  if (!MountTmpfs(out, 64 << 10)) GTEST_SKIP() << "cannot mount a tmpfs here (needs root / CAP_SYS_ADMIN)";
+  Fill(out);
+  ToolResult r = RunTool(DBXB_TOOL, NullRun(out, dir_ / "data", "20ms"), dir_);
+  ASSERT_EQ(r.term_signal, 0) << r.Describe() << "\n" << r.err;
+  EXPECT_NE(r.exit_code, 0) << r.err;
+  EXPECT_EQ(CountLines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find(out.string()), std::string::npos) << "names the directory: " << r.err;
+  EXPECT_NE(r.err.find("No space left"), std::string::npos) << "says the disk is full: " << r.err;
+  for (const auto& e : fs::directory_iterator(out))
+    EXPECT_EQ(e.path().filename(), "filler") << "no partial or temporary file: " << e.path();
+  EXPECT_TRUE(fs::is_empty(dir_ / "data"));
+}
+
+TEST_F(NothingLostTest, FullDiskUnderDataDirFailsTheBenchmarkAndRemovesTemporaryData) {
+  fs::path data = dir_ / "tinydata";
+  if (!MountTmpfs(data, 256 << 10)) GTEST_SKIP() << "cannot mount a tmpfs here (needs root / CAP_SYS_ADMIN)";
+  fs::path out = dir_ / "out";
+  // DBX with durability full writes its WAL to --data-dir: 20,000 records do not fit in 256 KiB.
+  std::vector<std::string> args = ShortRun(out, data, "20ms", "dbx", "20000");
+  args.insert(args.end(), {"--workloads", "insert", "--durability", "full"});
+  ToolResult r = RunTool(DBXB_TOOL, args, dir_);
+  ASSERT_EQ(r.term_signal, 0) << r.Describe() << "\n" << r.err;
+  EXPECT_NE(r.exit_code, 0) << r.err;
+  EXPECT_EQ(CountLines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find("No space left"), std::string::npos) << "says the disk is full: " << r.err;
+  EXPECT_TRUE(fs::is_empty(data)) << "temporary data removed";
+}
+
+}  // namespace
+}  // namespace dbxb::test
