@@ -125,6 +125,15 @@ Status DBImpl::Recover() {
   for (uint64_t number : wals) (void)RemoveFile(dir_ + "/" + WalFileName(number));
 
   InstallSuperVersion(std::move(sv));
+  if (options_.durability == Durability::kFull) {
+    // Under kFull, make the directory itself durable and create the WAL now, so that the first
+    // commit pays only for its own fsync.
+    if (created) {
+      std::string parent = dir_.find('/') == std::string::npos ? "." : dir_.substr(0, dir_.find_last_of('/'));
+      DBX_RETURN_IF_ERROR(SyncDir(parent.empty() ? "/" : parent));
+    }
+    DBX_RETURN_IF_ERROR(EnsureWal());
+  }
   closed_ = false;
   if (options_.compaction_trigger > 0 && sv_->segments.size() >= static_cast<size_t>(options_.compaction_trigger))
     MaybeStartBackground();
