@@ -51,14 +51,15 @@ begin() {
   stage_start=$SECONDS
   printf '\n======== test.sh: %s ========\n' "$1"
 }
-finish() {  # finish NAME RESULT
+finish() {  # finish NAME RESULT: one summary line for the time since begin or the previous finish
   local t=$((SECONDS - stage_start))
-  summary+=("$(printf '%-8s %4d:%02d  %s' "$1" $((t / 60)) $((t % 60)) "$2")")
+  summary+=("$(printf '%-20s %4d:%02d  %s' "$1" $((t / 60)) $((t % 60)) "$2")")
+  stage_start=$SECONDS
 }
 print_summary() {
   printf '\n======== test.sh: summary (stage, wall time, result) ========\n'
   printf '%s\n' "${summary[@]}"
-  printf 'total    %4d:%02d\n' $((SECONDS / 60)) $((SECONDS % 60))
+  printf '%-20s %4d:%02d\n' total $((SECONDS / 60)) $((SECONDS % 60))
 }
 trap print_summary EXIT
 
@@ -102,6 +103,7 @@ fi
 if want release; then
   begin "release: build (build/) and every test"
   scripts/build.sh
+  finish release-build "build/ (Release, every target)"
   ctest_stage release build "${ctest_args[@]}"
 fi
 
@@ -110,6 +112,7 @@ if want asan || want fuzz; then
   configure_sanitizer build-asan address,undefined -DDBXB_FUZZ=ON
   mapfile -t asan_targets < <(targets_matching build-asan '^([a-z0-9_]+_test|replay_[a-z_]+|dbx-bench|dbx_soak_writer)$')
   cmake --build build-asan -j"$JOBS" --target "${asan_targets[@]}" dbxb_fuzzers
+  finish asan-build "build-asan/ (${#asan_targets[@]} targets + fuzzers)"
   if want asan; then ctest_stage asan build-asan; else finish asan "built for fuzz only"; fi
 fi
 
@@ -118,6 +121,7 @@ if want tsan; then
   configure_sanitizer build-tsan thread
   mapfile -t tsan_targets < <(targets_matching build-tsan '^(dbx_[a-z_]+_test|phase_runner_test)$')
   cmake --build build-tsan -j"$JOBS" --target "${tsan_targets[@]}"
+  finish tsan-build "build-tsan/ (${#tsan_targets[@]} targets)"
   ctest_stage tsan-engine build-tsan -L engine
   ctest_stage tsan-phase build-tsan -R '^PhaseRunner\.'
 fi
@@ -126,8 +130,9 @@ if want fuzz; then
   begin "fuzz: every libFuzzer target for ${FUZZ_SECONDS}s"
   artifacts=build-asan/fuzz-artifacts
   mkdir -p "$artifacts"
-  fuzz_lines=()
+  fuzzed=0
   for bin in build-asan/fuzz/fuzz_*; do
+    [[ -x "$bin" ]] || continue
     t=${bin##*/fuzz_}
     work=$(mktemp -d "${TMPDIR:-/tmp}/dbxb-fuzz-$t.XXXXXX")
     log="$artifacts/$t.log"
@@ -141,12 +146,12 @@ if want fuzz; then
     if ((status != 0)); then
       grep -E 'ERROR|SUMMARY|FUZZ_CHECK|Test unit written' "$log" >&2 || tail -n 30 "$log" >&2
       echo "test.sh: fuzz_$t found a crash; reproduce with: $bin $artifacts/$t-<file>; full log $log" >&2
-      finish fuzz "FAILED: fuzz_$t crashed after ${execs:-?} executions"
+      finish "fuzz_$t" "FAILED: crashed after ${execs:-?} executions"
       exit 1
     fi
-    fuzz_lines+=("fuzz_$t: ${execs:-?} executions, ${cov:-cov: ?}, no crash")
-    echo "${fuzz_lines[-1]}"
+    echo "fuzz_$t: ${execs:-?} executions, ${cov:-cov: ?}, no crash"
+    finish "fuzz_$t" "${execs:-?} executions, ${cov:-cov: ?}, no crash"
+    fuzzed=$((fuzzed + 1))
   done
-  ((${#fuzz_lines[@]} > 0)) || { finish fuzz "FAILED: no fuzz target was built"; exit 1; }
-  finish fuzz "${#fuzz_lines[@]} targets x ${FUZZ_SECONDS}s: $(IFS=';'; echo "${fuzz_lines[*]}")"
+  ((fuzzed > 0)) || { finish fuzz "FAILED: no fuzz target was built"; exit 1; }
 fi
