@@ -56,19 +56,35 @@ void DBImpl::BackgroundLoop() {
 void DBImpl::SyncLoop() {
   std::unique_lock<std::mutex> l(mu_);
   uint64_t dir_synced_for = 0;  // the newest WAL file whose directory entry is known durable
-  while (!shutting_down_) {
-    sync_cv_.wait_for(l, std::chrono::milliseconds(options_.wal_sync_interval_ms));
+  for (;;) {
+    if (rotated_wals_.empty()) {
+      if (shutting_down_) break;
+      sync_cv_.wait_for(l, std::chrono::milliseconds(options_.wal_sync_interval_ms));
+    }
+    // WAL files rotated away first: a newer file may take commits only once they are durable.
+    std::vector<std::shared_ptr<WalWriter>> rotated = rotated_wals_;
     std::shared_ptr<WalWriter> w = wal_;
-    if (w == nullptr) continue;
     l.unlock();
-    Status s = w->Sync();
-    if (s.ok() && w->number() != dir_synced_for) {
-      s = SyncDir(dir_);  // a new WAL file: make its directory entry durable as well
-      if (s.ok()) dir_synced_for = w->number();
+    Status s;
+    for (const auto& r : rotated)
+      if (s.ok()) s = r->Sync();
+    if (s.ok() && !rotated.empty()) s = SyncDir(dir_);
+    if (s.ok() && w != nullptr) {
+      s = w->Sync();
+      if (s.ok() && w->number() != dir_synced_for) {
+        s = SyncDir(dir_);  // a new WAL file: make its directory entry durable as well
+        if (s.ok()) dir_synced_for = w->number();
+      }
     }
     stat_wal_syncs_.fetch_add(1, std::memory_order_relaxed);
     l.lock();
     if (!s.ok() && bg_error_.ok()) bg_error_ = s;
+    rotated_wals_.erase(rotated_wals_.begin(), rotated_wals_.begin() + static_cast<long>(rotated.size()));
+    rotated_cv_.notify_all();
+    if (!s.ok()) {
+      rotated_wals_.clear();  // bg_error_ now refuses writes; nobody waits for these any more
+      if (shutting_down_) break;
+    }
   }
 }
 

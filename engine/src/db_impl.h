@@ -78,7 +78,7 @@ class DBImpl final : public DB {
   Status ApplyBatch(const SuperVersion& sv, std::string_view rep, uint64_t seq, int64_t* live_delta);
   Status CheckConflicts(const SuperVersion& sv, const Writer& w, const std::vector<Writer*>& group, size_t index);
   void FreezeActive();  // REQUIRES: mu_ held, called by the commit leader (or with no writers)
-  Status EnsureWal();   // REQUIRES: mu_ held
+  Status EnsureWal(std::unique_lock<std::mutex>* l);  // REQUIRES: mu_ held (by *l when non-null)
 
   // ---- db_background.cc ----
   void MaybeStartBackground();  // REQUIRES: mu_ held
@@ -103,7 +103,8 @@ class DBImpl final : public DB {
   mutable std::mutex mu_;
   std::condition_variable bg_cv_;    // wakes the background thread
   std::condition_variable done_cv_;  // background progress (flushes, compactions)
-  std::condition_variable sync_cv_;  // wakes the WAL syncer early (shutdown)
+  std::condition_variable sync_cv_;  // wakes the WAL syncer early (rotation, shutdown)
+  std::condition_variable rotated_cv_;  // the syncer finished syncing rotated WAL files
   std::deque<Writer*> writers_;                   // GUARDED_BY(mu_)
   std::shared_ptr<SuperVersion> sv_;              // GUARDED_BY(mu_)
   std::atomic<const SuperVersion*> sv_ptr_{nullptr};  // mirrors sv_ for lock-free Get
@@ -115,6 +116,7 @@ class DBImpl final : public DB {
   std::atomic<uint64_t> live_keys_{0};  // written by the commit leader only
   uint64_t next_file_number_ = 1;       // GUARDED_BY(mu_)
   std::shared_ptr<WalWriter> wal_;      // GUARDED_BY(mu_)
+  std::vector<std::shared_ptr<WalWriter>> rotated_wals_;  // GUARDED_BY(mu_): kNormal, awaiting fsync
   std::string wal_buf_;                 // commit leader only
   ManifestData manifest_;               // GUARDED_BY(mu_)
 

@@ -132,7 +132,7 @@ Status DBImpl::Recover() {
       std::string parent = dir_.find('/') == std::string::npos ? "." : dir_.substr(0, dir_.find_last_of('/'));
       DBX_RETURN_IF_ERROR(SyncDir(parent.empty() ? "/" : parent));
     }
-    DBX_RETURN_IF_ERROR(EnsureWal());
+    DBX_RETURN_IF_ERROR(EnsureWal(nullptr));
   }
   closed_ = false;
   if (options_.compaction_trigger > 0 && sv_->segments.size() >= static_cast<size_t>(options_.compaction_trigger))
@@ -156,6 +156,11 @@ Status DBImpl::Close() {
   if (bg_thread_.joinable()) bg_thread_.join();
   if (sync_thread_.joinable()) sync_thread_.join();
   std::lock_guard<std::mutex> l(mu_);
+  for (const auto& r : rotated_wals_) {  // the syncer stopped early (error): sync what is left
+    Status w = r->Sync();
+    if (s.ok()) s = w;
+  }
+  rotated_wals_.clear();
   if (wal_ != nullptr) {
     Status w = wal_->Sync();
     if (s.ok()) s = w;

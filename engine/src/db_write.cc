@@ -36,8 +36,12 @@ Status DBImpl::Delete(const WriteOptions&, std::string_view key) {
 
 Status DBImpl::Write(const WriteOptions&, const WriteBatch& batch) { return WriteImpl(&batch, false, 0); }
 
-Status DBImpl::EnsureWal() {
+Status DBImpl::EnsureWal(std::unique_lock<std::mutex>* l) {
   if (wal_ != nullptr) return Status::Ok();
+  // kNormal: the previous WAL file must be durable before a newer one takes commits, so that only
+  // the newest file can ever end torn. The syncer does that in the background; wait for it here.
+  while (l != nullptr && !rotated_wals_.empty() && bg_error_.ok()) rotated_cv_.wait(*l);
+  DBX_RETURN_IF_ERROR(bg_error_);
   uint64_t number = next_file_number_++;
   std::unique_ptr<WalWriter> w;
   DBX_RETURN_IF_ERROR(WalWriter::Create(dir_ + "/" + WalFileName(number), number, &w));
@@ -75,11 +79,11 @@ void DBImpl::FreezeActive() {
   if (wal_ != nullptr) {
     // Rotate the WAL with the delta, so that a WAL file can be deleted once its delta is in a
     // segment. Sync the old file first: only the newest WAL file may ever have a torn tail.
-    // The directory too: a newer WAL file must never outlive an older one's directory entry.
+    // kNormal: the syncer makes the old file (and the directory) durable in the background; the
+    // next WAL file is created only after that (EnsureWal). kFull: every record is already synced.
     if (options_.durability == Durability::kNormal) {
-      Status s = wal_->Sync();
-      if (s.ok()) s = SyncDir(dir_);
-      if (!s.ok() && bg_error_.ok()) bg_error_ = s;
+      rotated_wals_.push_back(wal_);
+      sync_cv_.notify_all();
     }
     wal_.reset();
   }
@@ -222,7 +226,7 @@ Status DBImpl::WriteImpl(const WriteBatch* batch, bool check_conflicts, uint64_t
       group.push_back(x);
       bytes += x->batch->ByteSize();
     }
-    if (s.ok() && options_.durability != Durability::kNone) s = EnsureWal();
+    if (s.ok() && options_.durability != Durability::kNone) s = EnsureWal(&l);
     if (s.ok()) {
       std::shared_ptr<SuperVersion> sv = sv_;
       std::shared_ptr<WalWriter> wal = wal_;
