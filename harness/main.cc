@@ -166,6 +166,11 @@ int Main(int argc, char** argv) {
   };
   if (argc > 1 && argv[1][0] != '-' && !is_command(argv[1]))
     return Fail(kExitBadInput, fmt::format("unknown command '{}' (commands: list, run, compare, report; see --help)", argv[1]));
+  if (argc > 1 && argv[1][0] == '-') {
+    const std::string first = argv[1];
+    if (first != "-h" && first != "--help" && first != "--version")
+      return Fail(kExitBadInput, fmt::format("unknown option '{}' before the command (see --help)", first));
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -176,6 +181,15 @@ int Main(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     return Fail(kExitBadInput, std::string(e.what()) + " (see --help)");
+  }
+
+  // An option given with an empty value ("--engines ''") is a mistake, never a request for the default.
+  for (const CLI::App* sub : app.get_subcommands()) {
+    for (const CLI::Option* opt : sub->get_options()) {
+      if (opt->count() == 0) continue;
+      for (const std::string& value : opt->results())
+        if (value.empty()) return Fail(kExitBadInput, fmt::format("{}: empty value", opt->get_name()));
+    }
   }
 
   std::string command_line = CommandLine(argc, argv);

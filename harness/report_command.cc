@@ -40,6 +40,15 @@ CommandResult RunReport(const ReportArgs& args, std::ostream& console) {
     runs.push_back(std::move(run));
   }
 
+  if (!args.baseline_engine.empty()) {
+    bool known = false;
+    for (const ReportInput& run : runs) {
+      for (const auto& b : run.results.benchmarks) known |= b.engine == args.baseline_engine;
+      for (const auto& p : run.results.phases) known |= p.engine == args.baseline_engine;
+    }
+    if (!known) return BadInput(fmt::format("--baseline: engine '{}' is in none of the results files", args.baseline_engine));
+  }
+
   std::error_code ec;
   if (fs::exists(args.out_dir, ec) && !fs::is_directory(args.out_dir, ec))
     return BadInput(fmt::format("-o: '{}' exists and is not a directory", args.out_dir));

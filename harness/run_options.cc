@@ -120,6 +120,7 @@ Status ValidatePhaseArgs(const RunArgs& args, RunPlan* p) {
     if (args.workload_files.empty())
       return Status::InvalidArgument("--workload: the ycsb suite needs a workload file, e.g. --workload workloads/ycsb/workloada");
     for (const std::string& path : SplitList(args.workload_files)) {
+      if (path.empty()) return Status::InvalidArgument("--workload: empty file name in the list");
       // The parser's own message names the file, the line and the problem.
       auto loaded = LoadYcsbWorkloadFile(path);
       if (!loaded.ok()) return Status::InvalidArgument(loaded.status().message());

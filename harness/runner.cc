@@ -385,9 +385,11 @@ Status ExecutePlan(const RunPlan& plan, const RunEnvironment& env, RunResults* r
     Status st = raw->Open(plan.raw_latencies);
     if (!st.ok()) return Status::InvalidArgument("--raw-latencies: " + st.message());
   }
-  DBXB_RETURN_IF_ERROR(PrepareOutputDir(plan.out_dir));
+  // The data directory first: it is removed again on any error, while an output directory, once
+  // created, would stay behind.
   WorkDir work;
   DBXB_RETURN_IF_ERROR(work.Create(plan.data_dir));
+  DBXB_RETURN_IF_ERROR(PrepareOutputDir(plan.out_dir));
 
   RunContext& ctx = results->context;
   CollectMachineAndBuild(&ctx);

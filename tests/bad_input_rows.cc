@@ -245,14 +245,7 @@ std::vector<BadInputRow> BadInputRows() {
       {"ReportOutUnderAFile", Report(std::string(kGood) + " -o {file}/sub"), "-o"},
       {"ReportOutUnderProc", Report(std::string(kGood) + " -o /proc/dbxb-report"), "-o"},
       {"ReportBadFileWithEarlierOut", Report("{fx}/truncated_results.json -o {prev}"), "truncated_results.json"},
-  };
-  return rows;
-}
-
-std::vector<BadInputRow> KnownBugRows() {
-  return {
-      // harness/run_options.cc (phase-runner helper): an explicitly empty value falls back to the
-      // default instead of being refused, so the run goes ahead.
+      // Empty values are refused, never read as "use the default" (harness/main.cc).
       {"EmptyEngineList", Run("--engines ''"), "--engines"},
       {"EmptyWorkloadList", Run("--workloads ''"), "--workloads"},
       {"EmptyDurability", Run("--durability ''"), "--durability"},
@@ -265,24 +258,16 @@ std::vector<BadInputRow> KnownBugRows() {
       {"EmptySamplingMode", Run("--sampling ''"), "--sampling"},
       {"EmptyOut", Run("--out ''"), "--out"},
       {"EmptyDataDir", Run("--data-dir ''"), "--data-dir"},
-      // harness/run_options.cc: an empty item in the --workload list is read as the file '' and the
-      // message (": cannot read workload file") names neither the option nor the list.
       {"YcsbEmptyListItem", Ycsb("--workload {ycsb}/workloada,"), "--workload"},
-      // harness/main.cc: an empty --save-baseline name is ignored.
       {"EmptySaveBaselineName", Run("--save-baseline ''"), "--save-baseline"},
-      // harness/main.cc: an unknown option before the command is reported as "A subcommand is
-      // required" without naming it.
       {"UnknownTopLevelFlag", "--bogus", "--bogus"},
-      // harness/runner.cc: --out is created before --data-dir is checked, so a bad --data-dir leaves
-      // an empty output directory behind.
+      // A bad --data-dir is found before --out is created.
       {"DataDirIsAFile", Run("--data-dir {file}"), "--data-dir"},
       {"DataDirUnderProc", Run("--data-dir /proc/dbxb-no-such-dir"), "--data-dir"},
-      // harness/report_command.cc: --baseline naming an engine that is in no results file is
-      // accepted (exit 0) instead of refused.
       {"ReportUnknownBaselineEngine", Report(std::string(kGood) + " --baseline nosuch -o {out}"), "--baseline"},
-      // harness/compare_command.cc: an empty file name gives ": open: No such file or directory".
       {"CompareEmptyFileName", Compare(std::string("'' ") + kGood), "empty"},
   };
+  return rows;
 }
 
 }  // namespace dbxb::test

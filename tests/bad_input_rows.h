@@ -16,9 +16,8 @@ struct BadInputRow {
 /// For GoogleTest's messages.
 inline void PrintTo(const BadInputRow& row, std::ostream* os) { *os << row.name << ": dbx-bench " << row.args; }
 
-/// Rows the tool handles correctly today.
+/// Every bad-input case: args, the substring the one stderr line must name.
 std::vector<BadInputRow> BadInputRows();
-/// Rows that fail today (registered DISABLED_); each is commented with the owner of the fix.
-std::vector<BadInputRow> KnownBugRows();
+
 
 }  // namespace dbxb::test
