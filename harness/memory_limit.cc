@@ -1,12 +1,17 @@
 #include "harness/memory_limit.h"
 
 #include <fcntl.h>
+#include <sys/eventfd.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <cerrno>
+#include <csignal>
+#include <new>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -201,20 +206,39 @@ Status ForEachFile(const std::string& path, Fn fn) {
   return Status::Ok();
 }
 
+// The inner phase with the memory parameters added to its spec; fails at TearDown when the OOM guard
+// had to lift the limit while it ran (its figures were then not confined).
 class LabeledPhase final : public Phase {
  public:
-  LabeledPhase(std::unique_ptr<Phase> inner, std::vector<std::pair<std::string, std::string>> extra)
-      : inner_(std::move(inner)), spec_(inner_->spec()) {
+  LabeledPhase(std::unique_ptr<Phase> inner, std::vector<std::pair<std::string, std::string>> extra,
+               const MemoryConfinement* confinement, uint64_t limit)
+      : inner_(std::move(inner)), spec_(inner_->spec()), confinement_(confinement), limit_(limit) {
     for (auto& kv : extra) spec_.parameters.push_back(std::move(kv));
   }
   const PhaseSpec& spec() const override { return spec_; }
-  Status SetUp() override { return inner_->SetUp(); }
+  Status SetUp() override {
+    oom_before_ = OomEvents();
+    return inner_->SetUp();
+  }
   Result<std::unique_ptr<PhaseWorker>> NewWorker(uint32_t t) override { return inner_->NewWorker(t); }
-  Status TearDown() override { return inner_->TearDown(); }
+  Status TearDown() override {
+    Status s = inner_->TearDown();
+    if (OomEvents() != oom_before_)
+      return Status::Internal("the process's own memory (engine caches and buffers, not the page cache) exceeded "
+                              "the memory limit of " + std::to_string(limit_) +
+                              " bytes; the limit was lifted so the run could go on, so this phase was not "
+                              "confined: raise --memory-limit");
+    return s;
+  }
 
  private:
+  uint64_t OomEvents() const { return confinement_ != nullptr ? confinement_->oom_events() : 0; }
+
   std::unique_ptr<Phase> inner_;
   PhaseSpec spec_;
+  const MemoryConfinement* confinement_;
+  uint64_t limit_;
+  uint64_t oom_before_ = 0;
 };
 
 class MemoryLimitedSequence final : public PhaseSequence {
@@ -245,6 +269,10 @@ class MemoryLimitedSequence final : public PhaseSequence {
   }
 
   Result<std::unique_ptr<Phase>> NextPhase() override {
+    if (confinement_ != nullptr && confinement_->oom_events() != 0)
+      return Status::Internal("the memory limit of " + std::to_string(limit_) +
+                              " bytes was lifted after the process's own memory exceeded it (engine open or an "
+                              "earlier phase): raise --memory-limit");
     Result<std::unique_ptr<Phase>> phase = inner_->NextPhase();
     if (!phase.ok() || *phase == nullptr) return phase;
     std::string method = method_;
@@ -256,8 +284,10 @@ class MemoryLimitedSequence final : public PhaseSequence {
         method += "; " + std::to_string(evicted->resident_after) + " of " + std::to_string(evicted->bytes) +
                   " bytes still cached after eviction";
     }
-    return std::unique_ptr<Phase>(new LabeledPhase(
-        std::move(phase.value()), {{"memory_limit_bytes", std::to_string(limit_)}, {kMemoryMethodParameter, method}}));
+    return std::unique_ptr<Phase>(new LabeledPhase(std::move(phase.value()),
+                                                   {{"memory_limit_bytes", std::to_string(limit_)},
+                                                    {kMemoryMethodParameter, method}},
+                                                   confinement_.get(), limit_));
   }
 
   Settings engine_settings() const override { return inner_->engine_settings(); }
@@ -287,6 +317,89 @@ class MemoryLimitedSequence final : public PhaseSequence {
 
 }  // namespace
 
+// Replaces the kernel's OOM killer for one v1 cgroup: the kernel pauses the cgroup's tasks at the limit
+// and signals an eventfd; a helper process then lifts the limit, which lets them go on.
+//
+// A process, not a thread: memory a thread touches is charged to its process's cgroup, so a thread of the
+// confined process would wait at the limit like the others the moment it faults in a page. The helper is
+// forked before the process moves into the cgroup, stays outside it, and after fork makes system calls
+// only (read, pwrite, prctl, _exit), as a child of a multi-threaded process must. It shares one page
+// with the harness for its event count and stop flag, and dies with the harness (PR_SET_PDEATHSIG).
+class MemoryConfinement::OomGuard {
+ public:
+  static Result<std::unique_ptr<OomGuard>> Start(const std::string& cgroup) {
+    std::unique_ptr<OomGuard> g(new OomGuard());
+    void* page = mmap(nullptr, sizeof(Shared), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (page == MAP_FAILED) return Status::IOError("mmap: " + ErrnoText(errno));
+    g->shared_ = new (page) Shared();
+    g->event_fd_ = eventfd(0, EFD_CLOEXEC);
+    if (g->event_fd_ < 0) return Status::IOError("eventfd: " + ErrnoText(errno));
+    g->oom_control_fd_ = open((cgroup + "/memory.oom_control").c_str(), O_RDONLY | O_CLOEXEC);
+    g->limit_fd_ = open((cgroup + "/memory.limit_in_bytes").c_str(), O_WRONLY | O_CLOEXEC);
+    if (g->oom_control_fd_ < 0 || g->limit_fd_ < 0)
+      return Status::IOError("open " + cgroup + "/memory.{oom_control,limit_in_bytes}: " + ErrnoText(errno));
+    DBXB_RETURN_IF_ERROR(WriteFile(cgroup + "/cgroup.event_control",
+                                   std::to_string(g->event_fd_) + " " + std::to_string(g->oom_control_fd_)));
+    const pid_t parent = getpid();
+    g->helper_ = fork();
+    if (g->helper_ < 0) return Status::IOError("fork: " + ErrnoText(errno));
+    if (g->helper_ == 0) Run(g->event_fd_, g->limit_fd_, g->shared_, parent);  // never returns
+    // Only now: with no helper, the tasks would wait at the limit for ever.
+    DBXB_RETURN_IF_ERROR(WriteFile(cgroup + "/memory.oom_control", "1"));
+    return g;
+  }
+
+  ~OomGuard() {
+    if (helper_ > 0) {
+      shared_->stop.store(1);
+      uint64_t one = 1;
+      (void)!write(event_fd_, &one, sizeof(one));
+      int status = 0;
+      while (waitpid(helper_, &status, 0) < 0 && errno == EINTR) {
+      }
+    }
+    for (int fd : {event_fd_, oom_control_fd_, limit_fd_})
+      if (fd >= 0) close(fd);
+    if (shared_ != nullptr) munmap(shared_, sizeof(Shared));
+  }
+
+  uint64_t events() const { return shared_->events.load(); }
+
+ private:
+  struct Shared {
+    std::atomic<uint64_t> events{0};
+    std::atomic<int> stop{0};
+  };
+
+  OomGuard() = default;
+
+  [[noreturn]] static void Run(int event_fd, int limit_fd, Shared* shared, pid_t parent) {
+    static const char kUnlimited[] = "-1";
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent) _exit(0);  // the harness died before prctl
+    for (;;) {
+      uint64_t count = 0;
+      if (read(event_fd, &count, sizeof(count)) < 0) {
+        if (errno == EINTR) continue;
+        _exit(1);
+      }
+      if (shared->stop.load()) _exit(0);
+      (void)!pwrite(limit_fd, kUnlimited, sizeof(kUnlimited) - 1, 0);
+      shared->events.fetch_add(1);
+    }
+  }
+
+  Shared* shared_ = nullptr;
+  int event_fd_ = -1;
+  int oom_control_fd_ = -1;
+  int limit_fd_ = -1;
+  pid_t helper_ = -1;
+};
+
+MemoryConfinement::MemoryConfinement() = default;
+
+uint64_t MemoryConfinement::oom_events() const { return guard_ != nullptr ? guard_->events() : 0; }
+
 std::string MemoryLimitMethodName(MemoryLimitMethod method) {
   switch (method) {
     case MemoryLimitMethod::kCgroupV2: return "cgroup-v2";
@@ -309,13 +422,22 @@ Result<std::unique_ptr<MemoryConfinement>> MemoryConfinement::Enter(const Memory
   if (mkdir(c->path_.c_str(), 0755) != 0) return Status::IOError("mkdir " + c->path_ + ": " + ErrnoText(errno));
   const std::string file = v2 ? "memory.max" : "memory.limit_in_bytes";
   Status s = WriteFile(c->path_ + "/" + file, std::to_string(limit));
-  if (s.ok()) s = WriteFile(c->path_ + "/cgroup.procs", std::to_string(getpid()));
+  std::string guard_note;
+  if (s.ok() && !v2) {
+    // Started before the process moves in, so that the helper stays outside.
+    Result<std::unique_ptr<OomGuard>> guard = OomGuard::Start(c->path_);
+    if (guard.ok()) c->guard_ = std::move(guard.value());
+    else guard_note = " (no OOM guard: " + guard.status().ToString() + ")";
+  }
+  if (s.ok()) s = WriteFile(c->path_ + "/cgroup.procs", std::to_string(getpid()));  // every thread
   if (!s.ok()) {
+    c->guard_.reset();
+    (void)WriteFile(c->parent_ + "/cgroup.procs", std::to_string(getpid()));
     rmdir(c->path_.c_str());
     return s;
   }
   c->inside_ = true;
-  c->description_ = MemoryLimitMethodName(probe.method) + " " + file + "=" + std::to_string(limit);
+  c->description_ = MemoryLimitMethodName(probe.method) + " " + file + "=" + std::to_string(limit) + guard_note;
   return c;
 }
 
@@ -325,6 +447,7 @@ Status MemoryConfinement::Leave() {
   if (!inside_) return Status::Ok();
   inside_ = false;
   Status s = WriteFile(parent_ + "/cgroup.procs", std::to_string(getpid()));
+  guard_.reset();
   // The child is empty now; its remaining page-cache charges move to the parent when it is removed.
   if (rmdir(path_.c_str()) != 0 && s.ok()) s = Status::IOError("rmdir " + path_ + ": " + ErrnoText(errno));
   return s;

@@ -23,7 +23,13 @@
 // already allocated stays charged where it was; page cache filled while confined is charged to the
 // child, and the kernel reclaims it (and the engine's mapped pages) to stay under the limit. If the
 // process's own new anonymous memory (engine caches, memtables) exceeds the limit, the kernel's OOM
-// killer ends the whole run — the sqlite-vps plan keeps engine caches at 1/8 of the limit for that reason.
+// killer would end the whole run. So with cgroup v1 an OOM guard replaces the killer (memory.oom_control
+// oom_kill_disable=1, notified through cgroup.event_control): when the process's own memory hits the
+// limit, the guard thread lifts the limit so the run goes on, and the phase during which it happened
+// fails with a message saying so (its figures were not confined). cgroup v2 has no such switch: there
+// an overrun is killed. The sqlite-vps plan keeps engine caches at 1/8 of the limit to leave room, but
+// engines have fixed buffers too (DBX's 128 MiB WOS, RocksDB's 64 MiB memtables): limits of a few
+// hundred MiB are too small for some engines.
 #pragma once
 
 #include <cstdint>
@@ -71,14 +77,19 @@ class MemoryConfinement {
   const std::string& cgroup_path() const { return path_; }
   /// The most memory (page cache included) the child cgroup has been charged since Enter.
   Result<uint64_t> PeakBytes() const;
+  /// How many times the OOM guard lifted the limit (cgroup v1; always 0 without a guard). Once lifted,
+  /// the limit stays lifted: figures measured after that are not confined.
+  uint64_t oom_events() const;
 
  private:
-  MemoryConfinement() = default;
+  class OomGuard;
+  MemoryConfinement();
   MemoryLimitMethod method_ = MemoryLimitMethod::kCgroupV1;
   std::string parent_;
   std::string path_;
   std::string description_;
   bool inside_ = false;
+  std::unique_ptr<OomGuard> guard_;
 };
 
 struct EvictionStats {

@@ -152,24 +152,53 @@ TEST_F(CgroupTest, PageCacheStaysUnderTheLimitAndTheProcessComesBack) {
   EXPECT_EQ(OwnMemoryCgroupLine(), outside);
 }
 
-TEST_F(CgroupTest, AnonymousMemoryBeyondTheLimitIsKilled) {
-  // In a child process: the kernel's OOM killer must end it, not this test.
+// Waits for a child; a child stuck at the memory limit (a broken guard) is killed after a minute, so the
+// test fails instead of hanging. The bound only catches a hang: nothing here measures time.
+bool WaitChild(pid_t pid, int* status) {
+  for (int i = 0; i < 600; ++i) {
+    pid_t r = waitpid(pid, status, WNOHANG);
+    if (r == pid) return true;
+    if (r < 0) return false;
+    usleep(100'000);
+  }
+  kill(pid, SIGKILL);
+  waitpid(pid, status, 0);
+  return false;
+}
+
+// In a child process: if the guard failed, the kernel's OOM killer would end it, not this test.
+// Returns the child's exit status.
+int AllocateBeyondTheLimitInAChild(const MemoryLimitProbe& probe, bool* killed) {
   pid_t pid = fork();
-  ASSERT_GE(pid, 0);
   if (pid == 0) {
-    auto c = MemoryConfinement::Enter(probe_, 32ull << 20);
+    auto c = MemoryConfinement::Enter(probe, 32ull << 20);
     if (!c.ok()) _exit(3);
     const size_t n = 128ull << 20;
     // volatile: the compiler must not drop the allocation and the writes that make it resident.
     volatile char* p = static_cast<volatile char*>(std::malloc(n));
     if (p == nullptr) _exit(4);
     for (size_t i = 0; i < n; i += 4096) p[i] = 1;
-    _exit(0);
+    const uint64_t events = (*c)->oom_events();
+    if (!(*c)->Leave().ok()) _exit(5);
+    _exit(events > 0 ? 0 : 6);
   }
+  if (pid < 0) return -1;
   int status = 0;
-  ASSERT_EQ(waitpid(pid, &status, 0), pid);
-  ASSERT_TRUE(WIFSIGNALED(status)) << "child exited with " << WEXITSTATUS(status) << " instead of being killed";
-  EXPECT_EQ(WTERMSIG(status), SIGKILL);
+  const bool exited = WaitChild(pid, &status);
+  // A killed child could not remove its cgroup: do it here.
+  const std::string prefix = "dbxb-" + std::to_string(pid) + "-";
+  for (const auto& e : std::filesystem::directory_iterator(probe.cgroup_dir))
+    if (e.path().filename().string().rfind(prefix, 0) == 0) rmdir(e.path().c_str());
+  if (!exited) return -1;
+  *killed = WIFSIGNALED(status);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+TEST_F(CgroupTest, AnonymousOverrunIsCaughtByTheGuardNotKilled) {
+  if (probe_.method != MemoryLimitMethod::kCgroupV1) GTEST_SKIP() << "the OOM guard is cgroup v1 only";
+  bool killed = false;
+  EXPECT_EQ(AllocateBeyondTheLimitInAChild(probe_, &killed), 0) << "0 = overrun seen by the guard, not killed";
+  EXPECT_FALSE(killed);
 }
 
 // A sequence of two phases whose workers each perform one no-op.
@@ -280,6 +309,89 @@ TEST(WithMemoryLimitTest, CgroupMethodConfinesFromOpenToClose) {
   EXPECT_NE(log[0], "open in " + outside);   // opened inside the child cgroup
   EXPECT_NE(log[1], "close in " + outside);  // and closed inside it
   EXPECT_EQ(OwnMemoryCgroupLine(), outside);  // back afterwards
+}
+
+// A sequence with one phase whose single operation allocates and touches `bytes` of heap.
+class AllocatingSequence final : public PhaseSequence {
+ public:
+  explicit AllocatingSequence(size_t bytes) : bytes_(bytes) {}
+  std::string dataset() const override { return "disk-bound"; }
+  Status Open() override { return Status::Ok(); }
+  Result<std::unique_ptr<Phase>> NextPhase() override {
+    if (done_) return std::unique_ptr<Phase>();
+    done_ = true;
+    return std::unique_ptr<Phase>(new AllocatingPhase(bytes_));
+  }
+  Settings engine_settings() const override { return {}; }
+  Status Close() override { return Status::Ok(); }
+
+ private:
+  class Worker final : public PhaseWorker {
+   public:
+    explicit Worker(size_t bytes) : bytes_(bytes) {}
+    Status NextOp(uint32_t* op) override {
+      *op = 0;
+      volatile char* p = static_cast<volatile char*>(std::malloc(bytes_));
+      if (p == nullptr) return Status::Internal("malloc");
+      for (size_t i = 0; i < bytes_; i += 4096) p[i] = 1;
+      std::free(const_cast<char*>(p));
+      return Status::Ok();
+    }
+
+   private:
+    size_t bytes_;
+  };
+  class AllocatingPhase final : public Phase {
+   public:
+    explicit AllocatingPhase(size_t bytes) : bytes_(bytes) {
+      spec_.name = "allocate";
+      spec_.op_types = {"allocate"};
+      spec_.operations = 1;
+    }
+    const PhaseSpec& spec() const override { return spec_; }
+    Result<std::unique_ptr<PhaseWorker>> NewWorker(uint32_t) override {
+      return std::unique_ptr<PhaseWorker>(new Worker(bytes_));
+    }
+
+   private:
+    size_t bytes_;
+    PhaseSpec spec_;
+  };
+  size_t bytes_;
+  bool done_ = false;
+};
+
+TEST(WithMemoryLimitTest, APhaseWhoseOwnMemoryOverrunsTheLimitFailsAndTheRunGoesOn) {
+  MemoryLimitProbe probe = ProbeMemoryLimit();
+  if (probe.method != MemoryLimitMethod::kCgroupV1) GTEST_SKIP() << "the OOM guard is cgroup v1 only";
+  // In a child, so that a broken guard (the kernel then kills) cannot take the test binary with it.
+  pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    auto seq = WithMemoryLimit(std::make_unique<AllocatingSequence>(96ull << 20), 32ull << 20, "/nonexistent", probe);
+    if (!seq->Open().ok()) _exit(10);
+    auto phase = seq->NextPhase();
+    if (!phase.ok() || *phase == nullptr) _exit(11);
+    if (!(*phase)->SetUp().ok()) _exit(12);
+    auto worker = (*phase)->NewWorker(0);
+    if (!worker.ok()) _exit(13);
+    uint32_t op = 0;
+    if (!(*worker)->NextOp(&op).ok()) _exit(14);
+    worker->reset();
+    Status torn = (*phase)->TearDown();
+    if (torn.code() != Status::Code::kInternal || torn.message().find("exceeded the memory limit") == std::string::npos) _exit(15);
+    if (seq->NextPhase().ok()) _exit(16);  // the sequence refuses to go on unconfined
+    if (!seq->Close().ok()) _exit(17);
+    _exit(0);
+  }
+  int status = 0;
+  const bool exited = WaitChild(pid, &status);
+  const std::string prefix = "dbxb-" + std::to_string(pid) + "-";
+  for (const auto& e : std::filesystem::directory_iterator(probe.cgroup_dir))
+    if (e.path().filename().string().rfind(prefix, 0) == 0) rmdir(e.path().c_str());
+  ASSERT_TRUE(exited) << "the child hung at the memory limit";
+  ASSERT_TRUE(WIFEXITED(status)) << "killed by signal " << WTERMSIG(status);
+  EXPECT_EQ(WEXITSTATUS(status), 0);
 }
 
 TEST(WithMemoryLimitTest, FactoryWrapsOnlyDiskBoundSequences) {
