@@ -88,11 +88,12 @@ TEST(MemTable, AscendingRunsBetweenExistingKeysStayOrdered) {
   }
   EXPECT_EQ(n, t.keys());
   for (int level = 1; level < 12; ++level) {  // every level is a sorted sublist too
-    std::string p;
     for (const MemNode* x = t.First(); x != nullptr; x = x->Next(0)) {
       if (static_cast<int>(x->height) <= level) continue;
       const MemNode* nx = x->Next(level);
-      if (nx != nullptr) ASSERT_LT(std::string(x->key()), std::string(nx->key()));
+      if (nx != nullptr) {
+        ASSERT_LT(std::string(x->key()), std::string(nx->key()));
+      }
     }
   }
 }
