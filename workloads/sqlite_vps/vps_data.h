@@ -8,11 +8,13 @@
 //              lo <= a < lo + n are exactly n rows whenever lo + n <= records. A range on a touches rows
 //              scattered over the whole table (a non-covering index read in its honest, uncorrelated form).
 //   b        = H(seed, id, v) mod records: random, with duplicates; moves when the row is updated.
-//   payload  = "#" + 12-digit id + "v" + 4-digit version + ":" then a letter pattern that starts at
-//              a letter chosen by id, up to payload_bytes in all (ASCII, valid TEXT).
+//   payload  = "#" + 12-digit id + "v" + 4-digit version + ":" then filler up to payload_bytes in all:
+//              a slice, at an offset hashed from id, of 1 MiB of seeded random printable ASCII (valid
+//              TEXT). Random, not a pattern, so that engines that compress blocks (RocksDB, DBX) store
+//              about as many bytes as the others and the disk-bound data set really outgrows memory.
 //
 // Verify checks everything a read returns against these rules: the id, the payload's length, prefix and
-// pattern, a, and b for the version the payload names.
+// filler (one memcmp), a, and b for the version the payload names.
 #pragma once
 
 #include <cstdint>
@@ -66,7 +68,7 @@ class VpsRows {
   uint32_t payload_bytes_;
   uint64_t seed_;
   IndexPermutation permutation_;
-  std::string pattern_;  // the letter pattern, 26 bytes longer than a payload so any start fits
+  std::string pool_;  // the filler pool (vps_data.cc), a payload longer than its 1 MiB so any slice fits
 };
 
 }  // namespace dbxb

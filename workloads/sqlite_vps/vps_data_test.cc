@@ -1,6 +1,7 @@
 #include "workloads/sqlite_vps/vps_data.h"
 
 #include <gtest/gtest.h>
+#include <zstd.h>
 
 #include <set>
 #include <string>
@@ -80,6 +81,23 @@ TEST(VpsRowsTest, VerifyCatchesEveryKindOfWrongRow) {
   Row other;
   rows.Fill(11, 1, &other);
   EXPECT_TRUE(rows.Verify(10, other).IsCorruption());
+}
+
+// The disk-bound data set must outgrow memory on engines that compress blocks too: 16 KiB of
+// consecutive rows (what a block holds) compress to no less than 3/4 of their size (95 printable symbols
+// allow about 82 %; a repeated pattern would compress to a few percent).
+TEST(VpsRowsTest, PayloadsDoNotCompress) {
+  VpsRows rows(100000, 500, 1);
+  std::string block;
+  Row r;
+  for (int64_t id = 1; block.size() < (16u << 10); ++id) {
+    rows.Fill(id, 0, &r);
+    block += r.payload;
+  }
+  std::string out(ZSTD_compressBound(block.size()), '\0');
+  size_t n = ZSTD_compress(out.data(), out.size(), block.data(), block.size(), 19);
+  ASSERT_FALSE(ZSTD_isError(n));
+  EXPECT_GT(static_cast<double>(n), 0.75 * static_cast<double>(block.size())) << n << " of " << block.size();
 }
 
 TEST(VpsRowsTest, SameSeedSameRows) {
