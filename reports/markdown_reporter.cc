@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "reports/format.h"
+#include "reports/markdown_collapse.h"
 #include "reports/markdown_phases.h"
 #include "reports/markdown_methodology.h"
 
@@ -132,6 +133,7 @@ Status MarkdownReporter::Write(const RunResults& results, std::ostream& out) {
   std::string baseline = baseline_engine_.empty() ? DefaultBaselineEngine(results) : baseline_engine_;
   WriteComparisonTables(results, baseline, out);
   WritePhaseTables(results, out);
+  WriteCollapseTables(results, out);
   WriteMethodology(results, out);
   return StreamStatus(out, "results.md");
 }

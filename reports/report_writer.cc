@@ -11,6 +11,7 @@
 
 #include "reports/format.h"
 #include "reports/markdown_methodology.h"
+#include "reports/markdown_collapse.h"
 #include "reports/markdown_phases.h"
 #include "reports/markdown_reporter.h"
 #include "reports/reporter.h"
@@ -313,6 +314,7 @@ void WriteRunSection(const ReportInput& run, const std::string& heading, const R
   if (!phase_groups.empty()) {
     std::ostringstream tables;
     WritePhaseTables(results, tables);
+    WriteCollapseTables(results, tables);
     out << DemoteHeadings(tables.str(), 1);
     out << "### Latency percentiles\n\n";
     for (const PhaseGroup& g : phase_groups) {
