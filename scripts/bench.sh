@@ -1,11 +1,19 @@
 #!/usr/bin/env bash
 # The default comparison: builds dbx-bench and runs the dbx-micro suite on every engine, writing
-# results/<UTC time>/results.{json,md,gbench.json} and printing the Markdown table.
+# results/<UTC time>/results.{json,md,gbench.json} (or --out DIR) and printing the Markdown table.
 # Extra arguments go to `dbx-bench run`, e.g. scripts/bench.sh --records 100000 --quick
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/build.sh
 out="results/$(date -u +%Y%m%dT%H%M%SZ)"
+args=()
+while (($# > 0)); do
+  case "$1" in
+    --out) out="${2:-}"; shift 2 || { echo "bench.sh: --out needs a directory" >&2; exit 2; } ;;
+    --out=*) out="${1#--out=}"; shift ;;
+    *) args+=("$1"); shift ;;
+  esac
+done
 build/dbx-bench run --suite dbx-micro --out "$out" --format json,md,gbench \
-  --warmup 1s --measurement 2s --samples 50 "$@"
+  --warmup 1s --measurement 2s --samples 50 "${args[@]}"
 echo "Results: $out/results.json, $out/results.md, $out/results.gbench.json"
