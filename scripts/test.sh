@@ -6,9 +6,10 @@
 #   asan     AddressSanitizer + UndefinedBehaviorSanitizer (+ LeakSanitizer) build in build-asan/
 #            (clang, -O1 -g; test targets only) and every CTest test again.
 #   tsan     ThreadSanitizer build in build-tsan/ (clang, -O1 -g) and the tests whose threads all run
-#            our code: the DBX engine tests (CTest label `engine`) and the threaded phase runner
-#            (PhaseRunner.*). Debian's SQLite/LMDB/RocksDB are not TSan-instrumented, so tests that
-#            run threads inside them would only report false positives.
+#            our code: the DBX engine tests (CTest label `engine`), the threaded phase runner
+#            (PhaseRunner.*), and the multi-threaded YCSB, conformance and row-store tests on the dbx
+#            and null adapters (TSAN_THREADED_TESTS). Debian's SQLite/LMDB/RocksDB are not
+#            TSan-instrumented, so tests that run threads inside them would only report false positives.
 #   fuzz     every libFuzzer target (built in build-asan/) for DBXB_FUZZ_SECONDS (default 20) each,
 #            starting from fuzz/corpus/<target>; a crash fails the stage and keeps the reproducer.
 #
@@ -38,6 +39,8 @@ fi
 want() { local s; for s in "${stages[@]}"; do [[ "$s" == "$1" ]] && return 0; done; return 1; }
 
 JOBS=$(nproc)
+TSAN_THREADED_TESTS='^PhaseRunner\.|^AcknowledgedCounter\.|YcsbOnEngine\..*/(dbx|null)( |$)|ConformanceTest\.ConcurrentSessions/dbx_|RowStoreTest\.ConcurrentReaderNeverSeesHalfABatch/dbx_kv'
+
 FUZZ_SECONDS="${DBXB_FUZZ_SECONDS:-20}"
 # Sanitizer reports stop the process (a test that hits one fails) and print full stacks.
 export ASAN_OPTIONS="${ASAN_OPTIONS:-halt_on_error=1:detect_leaks=1}"
@@ -119,11 +122,14 @@ fi
 if want tsan; then
   begin "tsan: ThreadSanitizer build (build-tsan/) and the engine and phase-runner tests"
   configure_sanitizer build-tsan thread
-  mapfile -t tsan_targets < <(targets_matching build-tsan '^(dbx_[a-z_]+_test|phase_runner_test)$')
+  mapfile -t tsan_targets < <(targets_matching build-tsan \
+    '^(dbx_[a-z_]+_test|phase_runner_test|ycsb_suite_test|conformance_test|row_store_test)$')
   cmake --build build-tsan -j"$JOBS" --target "${tsan_targets[@]}"
   finish tsan-build "build-tsan/ (${#tsan_targets[@]} targets)"
   ctest_stage tsan-engine build-tsan -L engine
-  ctest_stage tsan-phase build-tsan -R '^PhaseRunner\.'
+  # Threads in our code only: the phase runner, and the threaded tests of the other binaries on the
+  # dbx and null adapters (their sqlite/lmdb/rocksdb instances are not run).
+  ctest_stage tsan-threads build-tsan -R "$TSAN_THREADED_TESTS"
 fi
 
 if want fuzz; then
