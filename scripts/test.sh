@@ -96,7 +96,10 @@ configure_sanitizer() {
 # Ninja targets of DIR matching the extended regex: the test binaries (convention: *_test), never the
 # benchmarks.
 targets_matching() {
-  ninja -C "$1" -t targets all | sed -nE 's/^([A-Za-z0-9_.+-]+): phony$/\1/p' | grep -v '^cmake_' | grep -E "$2" | sort -u
+  local found
+  found=$(ninja -C "$1" -t targets all | sed -nE 's/^([A-Za-z0-9_.+-]+): phony$/\1/p' | grep -v '^cmake_' | grep -E "$2" | sort -u)
+  [[ -n "$found" ]] || { echo "test.sh: no target of $1 matches $2" >&2; return 1; }
+  echo "$found"
 }
 
 if want asan || want tsan || want fuzz; then
@@ -113,7 +116,8 @@ fi
 if want asan || want fuzz; then
   begin "asan: AddressSanitizer + UndefinedBehaviorSanitizer build (build-asan/) and every test"
   configure_sanitizer build-asan address,undefined -DDBXB_FUZZ=ON
-  mapfile -t asan_targets < <(targets_matching build-asan '^([a-z0-9_]+_test|replay_[a-z_]+|dbx-bench|dbx_soak_writer)$')
+  list=$(targets_matching build-asan '^([a-z0-9_]+_test|replay_[a-z_]+|dbx-bench|dbx_soak_writer)$')
+  mapfile -t asan_targets <<<"$list"
   cmake --build build-asan -j"$JOBS" --target "${asan_targets[@]}" dbxb_fuzzers
   finish asan-build "build-asan/ (${#asan_targets[@]} targets + fuzzers)"
   if want asan; then ctest_stage asan build-asan; else finish asan "built for fuzz only"; fi
@@ -122,8 +126,8 @@ fi
 if want tsan; then
   begin "tsan: ThreadSanitizer build (build-tsan/) and the engine and phase-runner tests"
   configure_sanitizer build-tsan thread
-  mapfile -t tsan_targets < <(targets_matching build-tsan \
-    '^(dbx_[a-z_]+_test|phase_runner_test|ycsb_suite_test|conformance_test|row_store_test)$')
+  list=$(targets_matching build-tsan '^(dbx_[a-z_]+_test|phase_runner_test|ycsb_suite_test|conformance_test|row_store_test)$')
+  mapfile -t tsan_targets <<<"$list"
   cmake --build build-tsan -j"$JOBS" --target "${tsan_targets[@]}"
   finish tsan-build "build-tsan/ (${#tsan_targets[@]} targets)"
   ctest_stage tsan-engine build-tsan -L engine
