@@ -19,5 +19,4 @@ inline void PrintTo(const BadInputRow& row, std::ostream* os) { *os << row.name 
 /// Every bad-input case: args, the substring the one stderr line must name.
 std::vector<BadInputRow> BadInputRows();
 
-
 }  // namespace dbxb::test

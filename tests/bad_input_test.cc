@@ -102,8 +102,5 @@ std::string RowName(const ::testing::TestParamInfo<BadInputRow>& info) { return 
 
 INSTANTIATE_TEST_SUITE_P(Rows, BadInputTest, ::testing::ValuesIn(BadInputRows()), RowName);
 
-// Rows that fail today because of a bug in a file another helper is still editing; each names the
-// owner in bad_input_rows.cc. Disabled (not deleted) so that they are fixed, then moved up.
-
 }  // namespace
 }  // namespace dbxb::test
