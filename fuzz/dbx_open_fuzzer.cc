@@ -7,7 +7,11 @@
 //
 // The engine opens files by path, so each input goes through a directory under /dev/shm (tmpfs: no
 // disk I/O). A buffer-based recovery entry point in the engine would make this target faster.
+#include <signal.h>
 #include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
 
 #include <cstdint>
 #include <filesystem>
@@ -31,6 +35,13 @@ struct ScratchDir {
     std::error_code ec;
     fs::path base = fs::is_directory("/dev/shm", ec) ? fs::path("/dev/shm") : fs::temp_directory_path();
     path = base / ("dbx-open-fuzz-" + std::to_string(::getpid()));
+    // A crashing run (the point of fuzzing) never reaches the destructor: remove what dead runs left.
+    for (const auto& e : fs::directory_iterator(base, ec)) {
+      std::string name = e.path().filename().string();
+      if (name.rfind("dbx-open-fuzz-", 0) != 0) continue;
+      pid_t pid = static_cast<pid_t>(std::atol(name.c_str() + 14));
+      if (pid > 0 && ::kill(pid, 0) != 0 && errno == ESRCH) fs::remove_all(e.path(), ec);
+    }
   }
   ~ScratchDir() {
     std::error_code ec;
