@@ -11,9 +11,8 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstdlib>
-
 #include <cstdint>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <memory>
