@@ -2,19 +2,27 @@
 
 #include <sys/prctl.h>
 #include <time.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
 
 #include <atomic>
 #include <algorithm>
 #include <cerrno>
 #include <barrier>
 #include <cmath>
+#include <cstdlib>
 #include <fmt/format.h>
 #include <limits>
 #include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
 #include <thread>
 
 #include "harness/interrupt.h"
 #include "harness/interval_recorder.h"
+#include "harness/tsc_clock.h"
 
 namespace dbxb {
 namespace {
@@ -22,14 +30,30 @@ namespace {
 constexpr uint64_t kNever = std::numeric_limits<uint64_t>::max();
 
 struct MonotonicClock {
-  uint64_t Now() const {
-    timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return static_cast<uint64_t>(ts.tv_sec) * 1'000'000'000ull + static_cast<uint64_t>(ts.tv_nsec);
-  }
+  uint64_t Now() const { return MonotonicNowNs(); }
   void SleepUntil(uint64_t ns) const {
     timespec ts{static_cast<time_t>(ns / 1'000'000'000ull), static_cast<long>(ns % 1'000'000'000ull)};
     while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nullptr) == EINTR) {
+    }
+  }
+};
+
+// The calibrated time-stamp counter (harness/tsc_clock.h). Its nanoseconds agree with CLOCK_MONOTONIC
+// only to the calibration's ppm, so sleeps are relative and re-checked against the TSC itself.
+struct TscPhaseClock {
+  const TscClock* tsc;
+  uint64_t Now() const { return tsc->Now(); }
+  void SleepUntil(uint64_t ns) const {
+    for (uint64_t now = Now(); now < ns; now = Now()) {
+      const uint64_t rest = ns - now;
+      if (rest < 2000) {  // less than a system call's round trip: spin
+#if defined(__x86_64__) || defined(__i386__)
+        _mm_pause();
+#endif
+        continue;
+      }
+      timespec ts{static_cast<time_t>(rest / 1'000'000'000ull), static_cast<long>(rest % 1'000'000'000ull)};
+      clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, nullptr);  // EINTR: the loop re-reads the clock
     }
   }
 };
@@ -324,7 +348,39 @@ void Summarize(const PhaseSpec& spec, const Shared& sh, std::vector<std::unique_
   }
 }
 
+// Calibrated once per process, on first use (about 20 ms).
+struct ProcessClock {
+  std::optional<TscClock> tsc;
+  std::string description;
+  ProcessClock() {
+    const char* forced = std::getenv("DBXB_CLOCK");
+    if (forced != nullptr && std::string_view(forced) == "monotonic") {
+      description = "clock_gettime(CLOCK_MONOTONIC) (DBXB_CLOCK=monotonic)";
+      return;
+    }
+    Result<TscClock> c = TscClock::Calibrate();
+    if (c.ok()) {
+      tsc.emplace(c.value());
+      description = tsc->Describe();
+    } else {
+      description = fmt::format("clock_gettime(CLOCK_MONOTONIC) (TSC not used: {})", c.status().message());
+    }
+  }
+};
+
+const ProcessClock& TheProcessClock() {
+  static const ProcessClock clock;
+  return clock;
+}
+
 }  // namespace
+
+const TscClock* ProcessTscClock() {
+  const ProcessClock& c = TheProcessClock();
+  return c.tsc ? &*c.tsc : nullptr;
+}
+
+std::string PhaseClockDescription() { return TheProcessClock().description; }
 
 LatencySummary SummarizeLatency(const LatencyHistogram& h, int ticks_per_half_distance) {
   LatencySummary s;
@@ -389,7 +445,9 @@ PhaseRun RunPhase(Phase& phase, const PhaseRunOptions& options) {
     if (st.ok()) {
       std::vector<std::unique_ptr<ThreadState>> states;
       for (uint32_t i = 0; i < spec.threads; ++i) states.push_back(std::make_unique<ThreadState>());
+      const TscClock* tsc = ProcessTscClock();
       if (options.test_clock != nullptr) RunThreads(TestClockAdapter{options.test_clock}, sh, workers, states);
+      else if (tsc != nullptr) RunThreads(TscPhaseClock{tsc}, sh, workers, states);
       else RunThreads(MonotonicClock{}, sh, workers, states);
       Summarize(spec, sh, states, options, &run);
       st = sh.error;

@@ -9,9 +9,11 @@
 // Timing. Closed loop (the default): one clock read per operation boundary — the completion of
 // operation n is the start of operation n+1 — so the service time of an operation also holds the
 // runner's own bookkeeping for it (histogram record, interval record, raw append: a few ns, measured
-// by harness/bench/op_path_bench). Open loop (PhaseSpec::target_rate > 0): thread i of T issues its
+// by harness/bench/op_path_bench). The clock is the calibrated time-stamp counter where it is invariant
+// and the kernel trusts it (harness/tsc_clock.h: a third of clock_gettime's cost on a VM), else
+// CLOCK_MONOTONIC; PhaseClockDescription() says which, and the run records it. Open loop (PhaseSpec::target_rate > 0): thread i of T issues its
 // operation n at the intended time start + (n + i/T) * T / target_rate (the threads interleave
-// evenly), sleeping until then (absolute clock_nanosleep with a 1 ns timer slack) when it is ahead;
+// evenly), sleeping until then (clock_nanosleep with a 1 ns timer slack, re-checked against the clock) when it is ahead;
 // when it is behind it issues at once. Each operation then records its service time (completion -
 // actual issue) and its latency from the intended start (completion - intended), which keeps the
 // queueing delay a slow operation causes for its successors (coordinated omission corrected).
@@ -33,6 +35,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "harness/latency_histogram.h"
@@ -42,7 +45,7 @@
 
 namespace dbxb {
 
-/// A clock to replace the steady clock in tests. Both functions are called from every worker thread
+/// A clock to replace the real clock in tests. Both functions are called from every worker thread
 /// (and now_ns from the barrier's completion), so they must be thread-safe.
 struct PhaseTestClock {
   std::function<uint64_t()> now_ns;
@@ -57,7 +60,7 @@ struct PhaseRunOptions {
   int percentile_ticks_per_half_distance = 5;
   /// Length of one point of the time series.
   uint64_t series_interval_ns = 1'000'000'000;
-  /// Tests only: the clock to read instead of CLOCK_MONOTONIC. Null = the real clock.
+  /// Tests only: the clock to read instead of the real one (ProcessTscClock() or CLOCK_MONOTONIC).
   const PhaseTestClock* test_clock = nullptr;
 };
 
@@ -76,6 +79,14 @@ struct PhaseRun {
 
 /// Runs `phase` as described above. Never fails as a whole: errors are recorded in the result.
 PhaseRun RunPhase(Phase& phase, const PhaseRunOptions& options = {});
+
+class TscClock;
+/// The clock the measured loops read (unless PhaseRunOptions::test_clock): the calibrated TSC when
+/// TscClock::Usable() and the environment does not say DBXB_CLOCK=monotonic, else null (and
+/// CLOCK_MONOTONIC is read). Calibrated once per process on first call; thread-safe.
+const TscClock* ProcessTscClock();
+/// Which clock that is and why, for the recorded configuration, e.g. "tsc (2299.998 MHz, ...)".
+std::string PhaseClockDescription();
 
 /// Count, mean, standard deviation, min, the percentiles of LatencySummary, max and the percentile
 /// curve of `h` (all 0 and an empty curve when `h` is empty).

@@ -4,7 +4,8 @@
 //   build-*/harness/op_path_bench --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
 //
 // The op path reads the clock once per operation: the end of one operation is the start of the next,
-// as in a closed-loop worker.
+// as in a closed-loop worker. The runner reads the calibrated TSC where it can (harness/tsc_clock.h,
+// ProcessTscClock()); the clock_gettime variants show what it costs where it cannot.
 #include <benchmark/benchmark.h>
 #include <time.h>
 #if defined(__x86_64__)
@@ -19,6 +20,7 @@
 #include "harness/interval_recorder.h"
 #include "harness/latency_histogram.h"
 #include "harness/phase_runner.h"
+#include "harness/tsc_clock.h"
 #include "workloads/distributions.h"
 #include "workloads/prng.h"
 
@@ -33,12 +35,6 @@ uint64_t SteadyNowNs() {
           .count());
 }
 
-uint64_t MonotonicNowNs() {
-  timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return static_cast<uint64_t>(ts.tv_sec) * 1'000'000'000ull + static_cast<uint64_t>(ts.tv_nsec);
-}
-
 void BM_SteadyClockNow(benchmark::State& state) {
   for (auto _ : state) benchmark::DoNotOptimize(SteadyNowNs());
 }
@@ -50,13 +46,26 @@ void BM_ClockGettimeMonotonic(benchmark::State& state) {
 BENCHMARK(BM_ClockGettimeMonotonic);
 
 #if defined(__x86_64__)
-// For reference only: the raw time-stamp counter, the floor under any clock read. Using it would need
-// calibration to nanoseconds and trust in an invariant, synchronised TSC; the runner does not.
+// The raw time-stamp counter, the floor under any clock read.
 void BM_RdtscReference(benchmark::State& state) {
   for (auto _ : state) benchmark::DoNotOptimize(__rdtsc());
 }
 BENCHMARK(BM_RdtscReference);
 #endif
+
+// The phase runner's clock: the TSC scaled to nanoseconds (falls back to CLOCK_MONOTONIC, and says so
+// in the benchmark's label, where the TSC is not usable).
+const TscClock* RunnerTsc() { return ProcessTscClock(); }
+uint64_t TscNowNs() {
+  static const TscClock* const tsc = RunnerTsc();
+  return tsc != nullptr ? tsc->Now() : MonotonicNowNs();
+}
+
+void BM_TscClockNow(benchmark::State& state) {
+  state.SetLabel(PhaseClockDescription());
+  for (auto _ : state) benchmark::DoNotOptimize(TscNowNs());
+}
+BENCHMARK(BM_TscClockNow);
 
 // Latencies spread over 100 ns .. 10 ms, precomputed so that only Record() is measured.
 std::vector<uint64_t> SampleLatencies() {
@@ -126,6 +135,10 @@ void BM_OpPath(benchmark::State& state) {
   }
   benchmark::DoNotOptimize(h.Count());
 }
+BENCHMARK_TEMPLATE(BM_OpPath, UniformChooser, TscNowNs);
+BENCHMARK_TEMPLATE(BM_OpPath, ZipfianChooser, TscNowNs);
+BENCHMARK_TEMPLATE(BM_OpPath, ScrambledZipfianChooser, TscNowNs);
+BENCHMARK_TEMPLATE(BM_OpPath, LatestChooser, TscNowNs);
 BENCHMARK_TEMPLATE(BM_OpPath, UniformChooser, SteadyNowNs);
 BENCHMARK_TEMPLATE(BM_OpPath, ZipfianChooser, SteadyNowNs);
 BENCHMARK_TEMPLATE(BM_OpPath, ScrambledZipfianChooser, SteadyNowNs);
@@ -137,12 +150,12 @@ template <typename Chooser>
 void BM_OpPathWithIntervals(benchmark::State& state) {
   Chooser c(kItems, 1);
   LatencyHistogram h;
-  uint64_t prev = SteadyNowNs();
+  uint64_t prev = TscNowNs();
   IntervalRecorder r(prev);
   r.Reserve(64);
   for (auto _ : state) {
     benchmark::DoNotOptimize(c.Next());
-    const uint64_t now = SteadyNowNs();
+    const uint64_t now = TscNowNs();
     h.Record(now - prev);
     r.Record(now, now - prev);
     prev = now;
