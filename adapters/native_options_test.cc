@@ -1,5 +1,5 @@
 // AdapterOptions::native_options: checked by the registry for every engine, applied and read back by
-// SQLite (the one engine that takes any so far).
+// SQLite and LMDB (the engines that take any so far).
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -77,6 +77,25 @@ TEST_F(NativeOptionsTest, SqliteRejectsBadValuesAndAPageSizeTheFileCannotHave) {
   }
   auto reopened = Open("sqlite", {{"sqlite.page_size", "4096"}}, "e");
   EXPECT_TRUE(reopened.status().IsInvalidArgument()) << reopened.status().ToString();
+}
+
+TEST_F(NativeOptionsTest, LmdbReadaheadOffSetsNordahead) {
+  {
+    auto adapter = Open("lmdb", {{"lmdb.readahead", "off"}}, "off");
+    ASSERT_TRUE(adapter.ok()) << adapter.status().ToString();
+    EXPECT_EQ(Setting(**adapter, "readahead"), "off");
+    EXPECT_NE(Setting(**adapter, "env_flags").find("MDB_NORDAHEAD"), std::string::npos);
+    ASSERT_TRUE((*adapter)->Close().ok());
+  }
+  for (auto native : {std::vector<std::pair<std::string, std::string>>{{"lmdb.readahead", "on"}},
+                      std::vector<std::pair<std::string, std::string>>{}}) {
+    auto adapter = Open("lmdb", native, native.empty() ? "default" : "on");
+    ASSERT_TRUE(adapter.ok()) << adapter.status().ToString();
+    EXPECT_EQ(Setting(**adapter, "readahead"), "on");
+    EXPECT_EQ(Setting(**adapter, "env_flags").find("MDB_NORDAHEAD"), std::string::npos);
+    ASSERT_TRUE((*adapter)->Close().ok());
+  }
+  EXPECT_TRUE(Open("lmdb", {{"lmdb.readahead", "yes"}}, "bad").status().IsInvalidArgument());
 }
 
 TEST_F(NativeOptionsTest, RegistryRejectsUnknownKeysOfTheEngineAndKeysWithoutPrefix) {

@@ -414,9 +414,27 @@ std::string FlagNames(unsigned flags) {
   return names.empty() ? "0" : names;
 }
 
+constexpr char kReadaheadKey[] = "lmdb.readahead";
+
+// Applies AdapterOptions::native_options with the "lmdb." prefix to the environment flags. One today:
+// lmdb.readahead = on (LMDB's default) | off (MDB_NORDAHEAD: the OS does not read ahead around the
+// page a random read faults in, which LMDB recommends once the database is larger than RAM).
+Status ApplyNativeOptions(const AdapterOptions& options, unsigned* flags) {
+  for (const auto& [key, value] : options.native_options) {
+    if (key.rfind("lmdb.", 0) != 0) continue;
+    if (key != kReadaheadKey) return Status::InvalidArgument("unknown native option '" + key + "' for engine lmdb");
+    if (value == "off") *flags |= MDB_NORDAHEAD;
+    else if (value == "on") *flags &= ~static_cast<unsigned>(MDB_NORDAHEAD);
+    else return Status::InvalidArgument(key + ": expected on or off, got '" + value + "'");
+  }
+  return Status::Ok();
+}
+
 class LmdbAdapter final : public Adapter {
  public:
   static Result<std::unique_ptr<Adapter>> Open(const AdapterOptions& options) {
+    unsigned flags = EnvFlagsFor(options.durability);
+    DBXB_RETURN_IF_ERROR(ApplyNativeOptions(options, &flags));
     std::error_code ec;
     std::filesystem::create_directories(options.dir, ec);
     if (ec) return Status::IOError("create directory " + options.dir + ": " + ec.message());
@@ -428,7 +446,7 @@ class LmdbAdapter final : public Adapter {
     // An existing database larger than this keeps its size: LMDB never maps less than the used pages.
     size_t map_bytes = std::max<uint64_t>(kMinMapBytes, 2 * options.cache_bytes);
     rc = mdb_env_set_mapsize(e.env, map_bytes);
-    if (rc == 0) rc = mdb_env_open(e.env, options.dir.c_str(), EnvFlagsFor(options.durability), 0644);
+    if (rc == 0) rc = mdb_env_open(e.env, options.dir.c_str(), flags, 0644);
     if (rc != 0) return LmdbError(rc, "open " + options.dir);
     adapter->opened_ = true;
     e.max_key = static_cast<size_t>(mdb_env_get_maxkeysize(e.env));
@@ -468,6 +486,7 @@ class LmdbAdapter final : public Adapter {
       mdb_env_stat(env_.env, &stat);
     }
     settings.emplace_back("env_flags", FlagNames(flags));
+    settings.emplace_back("readahead", (flags & MDB_NORDAHEAD) != 0 ? "off" : "on");
     settings.emplace_back("map_size_bytes", std::to_string(info.me_mapsize));
     settings.emplace_back("map_growth", "doubles on MDB_MAP_FULL; starts at max(1 MiB, 2 x cache_bytes)");
     settings.emplace_back("page_size", std::to_string(stat.ms_psize));
@@ -507,6 +526,7 @@ AdapterFactory LmdbAdapterFactory() {
     return "LMDB " + std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(patch);
   };
   f.library_build = [] { return std::string("debian-package"); };
+  f.native_option_keys = {kReadaheadKey};
   f.open = [](const AdapterOptions& options) { return LmdbAdapter::Open(options); };
   return f;
 }
