@@ -144,6 +144,39 @@ void AddBenchmark(const BenchmarkResult& b, const Instance& in, bool aggregates_
   }
 }
 
+// A phase is one iteration entry whose iterations are its operations, real_time the mean service time
+// and items_per_second its throughput; its percentiles are user counters, as a Google Benchmark
+// benchmark reports its own measurements with state.counters.
+void AddPhase(const PhaseResult& p, const Instance& in, Json* out) {
+  Json e = Entry(in, "iteration", 1);
+  e["repetition_index"] = 0;
+  e["threads"] = p.threads;
+  if (p.error_occurred) {
+    e["error_occurred"] = true;
+    e["error_message"] = p.error_message;
+    AddTimes(&e, 0, 0);
+    out->push_back(std::move(e));
+    return;
+  }
+  AddTimes(&e, p.operations, p.service_time.mean_ns);
+  e["items_per_second"] = Number(p.throughput_ops_per_sec);
+  const LatencySummary& l = p.service_time;
+  for (const auto& [key, value] : {std::pair<const char*, double>{"p50_ns", l.p50_ns}, {"p90_ns", l.p90_ns},
+                                   {"p95_ns", l.p95_ns}, {"p99_ns", l.p99_ns}, {"p999_ns", l.p999_ns},
+                                   {"p9999_ns", l.p9999_ns}, {"max_ns", l.max_ns}}) {
+    e[key] = Number(value);
+  }
+  out->push_back(std::move(e));
+}
+
+std::string PhaseName(const PhaseResult& p) {
+  std::string name = p.suite + "/" + p.workload + "/" + p.phase + "/" + p.engine;
+  if (!p.dataset.empty()) name += "/dataset:" + p.dataset;
+  name += "/threads:" + std::to_string(p.threads);
+  if (p.incomplete) name += "/incomplete";
+  return name;
+}
+
 }  // namespace
 
 nlohmann::ordered_json ToGbenchJson(const RunResults& results, bool aggregates_only) {
@@ -159,6 +192,14 @@ nlohmann::ordered_json ToGbenchJson(const RunResults& results, bool aggregates_o
     if (it == families.end()) families.push_back(family);
     Instance in{names[i], family_index, instances_so_far[family]++};
     AddBenchmark(b, in, aggregates_only, &benchmarks);
+  }
+  for (const PhaseResult& p : results.phases) {
+    std::string family = p.suite + "/" + p.workload + "/" + p.phase;
+    auto it = std::find(families.begin(), families.end(), family);
+    uint64_t family_index = static_cast<uint64_t>(it - families.begin());
+    if (it == families.end()) families.push_back(family);
+    Instance in{PhaseName(p), family_index, instances_so_far[family]++};
+    AddPhase(p, in, &benchmarks);
   }
   return Json{{"context", Context(results.context)}, {"benchmarks", std::move(benchmarks)}};
 }

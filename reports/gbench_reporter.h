@@ -15,6 +15,11 @@
 //   (std dev / mean, a fraction, aggregate_unit "percentage").
 // - items_per_second = elements per iteration / time, on iterations and on the mean and median.
 // - a failed benchmark is one entry with error_occurred and error_message, and no aggregates.
+// - each phase (results.phases) follows the benchmarks as one "iteration" entry: family =
+//   suite/workload/phase, name = "suite/workload/phase/engine[/dataset:D]/threads:T[/incomplete]",
+//   threads = its threads, iterations = its measured operations, real_time = cpu_time = the mean
+//   service time, items_per_second = its throughput, and the user counters p50_ns, p90_ns, p95_ns,
+//   p99_ns, p999_ns, p9999_ns, max_ns (service time). A failed phase is an error entry.
 #pragma once
 
 #include <ostream>

@@ -1,4 +1,4 @@
-// Golden file: reports/testdata/sample_results_gbench.json; regenerate with
+// Golden files: reports/testdata/sample_results_gbench.json and sample_phases_gbench.json; regenerate with
 //   DBXB_UPDATE_GOLDEN=1 build/reports/reporters_test --gtest_filter='Gbench*'
 // and review `git diff reports/testdata/`.
 //
@@ -23,6 +23,7 @@
 #include <gtest/gtest.h>
 
 #include "reports/testdata/golden.h"
+#include "reports/testdata/sample_phases.h"
 #include "reports/testdata/sample_results.h"
 
 namespace dbxb {
@@ -145,6 +146,45 @@ TEST(GbenchReporter, FieldsMatchWhatGoogleBenchmarkWrites) {
   const Json* our_error = FindEntry(ours, "iteration", true);
   ASSERT_TRUE(their_error && our_error);
   ExpectSameShape(*our_error, *their_error, "error");
+}
+
+TEST(GbenchReporter, PhasesMatchGoldenFile) {
+  testdata::ExpectMatchesGolden("sample_phases_gbench.json", Render(testdata::SamplePhaseResults()));
+}
+
+// A phase is an iteration entry with Google Benchmark's fields plus user counters (the percentiles),
+// placed where Google Benchmark puts counters: after items_per_second.
+TEST(GbenchReporter, PhasesAreIterationsWithPercentileCounters) {
+  const RunResults r = testdata::SamplePhaseResults();
+  Json ours = Json::parse(Render(r));
+  Json theirs = RealGbenchOutput();
+  const Json& their_iteration = *FindEntry(theirs, "iteration", false);
+  ASSERT_EQ(ours["benchmarks"].size(), r.phases.size());
+  const Json& run = ours["benchmarks"][1];  // sqlite's run phase
+  EXPECT_EQ(run["name"], "ycsb/workloada/run/sqlite/threads:2");
+  EXPECT_EQ(run["run_type"], "iteration");
+  EXPECT_EQ(run["threads"], 2);
+  EXPECT_EQ(run["iterations"], r.phases[1].operations);
+  EXPECT_DOUBLE_EQ(run["real_time"].get<double>(), r.phases[1].service_time.mean_ns);
+  EXPECT_DOUBLE_EQ(run["items_per_second"].get<double>(), r.phases[1].throughput_ops_per_sec);
+  EXPECT_DOUBLE_EQ(run["p99_ns"].get<double>(), r.phases[1].service_time.p99_ns);
+  EXPECT_DOUBLE_EQ(run["p999_ns"].get<double>(), r.phases[1].service_time.p999_ns);
+  Json without_counters = run;
+  for (const char* c : {"p50_ns", "p90_ns", "p95_ns", "p99_ns", "p999_ns", "p9999_ns", "max_ns"}) {
+    ASSERT_TRUE(without_counters.contains(c)) << c;
+    without_counters.erase(c);
+  }
+  ExpectSameShape(without_counters, their_iteration, "phase");
+  // Both sqlite phases and lmdb's run are instances of their suite/workload/phase families.
+  EXPECT_EQ(ours["benchmarks"][0]["family_index"], 0);
+  EXPECT_EQ(run["family_index"], 1);
+  EXPECT_EQ(ours["benchmarks"][2]["family_index"], 1);
+  EXPECT_EQ(ours["benchmarks"][2]["per_family_instance_index"], 1);
+  EXPECT_EQ(ours["benchmarks"][2]["name"], "ycsb/workloada/run/lmdb/threads:2/incomplete");
+  // The failed phase is an error entry with Google Benchmark's error fields.
+  const Json& failed = ours["benchmarks"][3];
+  EXPECT_EQ(failed["error_occurred"], true);
+  ExpectSameShape(failed, *FindEntry(theirs, "iteration", true), "failed phase");
 }
 
 TEST(GbenchReporter, SamplesBecomeRepetitions) {
