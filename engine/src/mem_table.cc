@@ -97,14 +97,17 @@ void MemTable::ReserveKeys(size_t more) {
 
 const MemNode* MemTable::SeekNode(std::string_view target) const {
   const MemNode* x = head_;
+  const MemNode* nx = nullptr;
   for (int level = kMaxHeight - 1; level >= 0; --level) {
     for (;;) {
-      const MemNode* nx = x->Next(level);
+      nx = x->Next(level);
       if (nx == nullptr || !KeyLess(nx->key(), target)) break;
       x = nx;
     }
   }
-  return x->Next(0);
+  // The level-0 successor just compared, not a fresh x->Next(0): a concurrent insert may have linked
+  // a node below the target between x and nx since.
+  return nx;
 }
 
 MemNode* MemTable::InsertNode(std::string_view key, uint64_t hash, bool beyond_tail) {
