@@ -41,6 +41,15 @@ uint64_t BlockCache::misses() {
   return n;
 }
 
+size_t BlockCache::usage() {
+  size_t n = 0;
+  for (Shard& s : shards_) {
+    std::lock_guard<std::mutex> l(s.mu);
+    n += s.usage;
+  }
+  return n;
+}
+
 void BlockCache::Insert(uint64_t file_id, uint64_t offset, std::shared_ptr<const Block> block) {
   if (capacity_ == 0) return;
   Key k{file_id, offset};

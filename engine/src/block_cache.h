@@ -24,6 +24,8 @@ class BlockCache {
 
   uint64_t hits();
   uint64_t misses();
+  /// Bytes charged by the cached blocks.
+  size_t usage();
   size_t capacity() const { return capacity_; }
 
  private:

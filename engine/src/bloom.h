@@ -11,14 +11,25 @@ namespace dbx {
 
 class BloomBuilder {
  public:
-  explicit BloomBuilder(int bits_per_key) : bits_per_key_(bits_per_key) {}
-  void AddHash(uint64_t hash) { hashes_.push_back(hash); }
+  /// With expected_keys > 0 the bit array is sized for that many keys up front and hashes set bits
+  /// as they arrive (about bits_per_key / 8 bytes per key held); otherwise the hashes are kept
+  /// (8 bytes per key) and the array is sized for their number at Finish. More keys than expected
+  /// only raise the false-positive rate.
+  explicit BloomBuilder(int bits_per_key, uint64_t expected_keys = 0);
+  void AddHash(uint64_t hash);
   /// Encodes the filter; an empty string when bits_per_key <= 0.
   std::string Finish() const;
+  /// Bytes held while building.
+  size_t MemoryUsage() const { return bits_.capacity() + hashes_.capacity() * sizeof(uint64_t); }
 
  private:
+  static int Probes(int bits_per_key);
+  static std::string EmptyArray(uint64_t keys, int bits_per_key);
+  static void Set(std::string* bits, uint64_t hash, int probes);
+
   int bits_per_key_;
-  std::vector<uint64_t> hashes_;
+  std::string bits_;               // the array, when sized up front
+  std::vector<uint64_t> hashes_;   // otherwise
 };
 
 /// A view of an encoded filter. An empty or malformed filter matches everything.
@@ -27,6 +38,7 @@ class BloomFilter {
   BloomFilter() = default;
   explicit BloomFilter(std::string data);
   bool MayContain(uint64_t hash) const;
+  size_t MemoryUsage() const { return data_.capacity(); }
 
  private:
   std::string data_;

@@ -11,6 +11,7 @@ void ColumnarCache::Builder::Add(std::string_view key, std::string_view value) {
   if (full_) return;
   if (c_->bytes() + key.size() + value.size() + 8 > max_bytes_) {
     full_ = true;
+    c_.reset(new ColumnarCache());  // it will never be used: give the memory back now
     return;
   }
   c_->keys_.append(key);

@@ -16,7 +16,7 @@ class ColumnarCache {
  public:
   class Builder {
    public:
-    /// Stops accepting rows (full() becomes true) past max_bytes.
+    /// Stops accepting rows (full() becomes true, and what it held is freed) past max_bytes.
     explicit Builder(size_t max_bytes);
     /// REQUIRES: keys ascending.
     void Add(std::string_view key, std::string_view value);

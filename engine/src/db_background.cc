@@ -1,8 +1,10 @@
 // Background work, on one lazily started thread: merging frozen deltas into the WOS, writing a full
 // (or flush-requested) WOS as a segment, compacting segments; plus, under Durability::kNormal, a
 // second thread that fsyncs the WAL at intervals.
+#include <algorithm>
 #include <chrono>
 
+#include "src/compaction_pick.h"
 #include "src/db_impl.h"
 #include "src/hash.h"
 #include "src/merging_iterator.h"
@@ -10,7 +12,19 @@
 
 namespace dbx {
 
+namespace {
+
+size_t PickBackgroundCompaction(const SuperVersion& sv, int trigger) {
+  std::vector<uint64_t> sizes;
+  sizes.reserve(sv.segments.size());
+  for (const auto& r : sv.segments) sizes.push_back(r->file_size());
+  return PickCompaction(sizes, trigger);
+}
+
+}  // namespace
+
 void DBImpl::MaybeStartBackground() {
+  service_requested_.store(true, std::memory_order_relaxed);
   if (!bg_started_ && !shutting_down_) {
     bg_started_ = true;
     bg_thread_ = std::thread([this] { BackgroundLoop(); });
@@ -18,17 +32,33 @@ void DBImpl::MaybeStartBackground() {
   bg_cv_.notify_one();
 }
 
+bool DBImpl::WosFlushDue() const {
+  const SuperVersion& sv = *sv_;
+  return sv.wos != nullptr && (sv.wos->table->MemoryUsage() >= options_.wos_flush_bytes || flush_target_ > flushed_up_to_);
+}
+
 bool DBImpl::BackgroundWorkPending() const {
   if (!bg_error_.ok() || sv_ == nullptr) return false;
   const SuperVersion& sv = *sv_;
   if (!sv.frozen.empty()) return true;
-  if (sv.wos != nullptr && (sv.wos->table->MemoryUsage() >= options_.wos_flush_bytes || flush_target_ > flushed_up_to_))
-    return true;
+  if (WosFlushDue()) return true;
   if (compactions_requested_ > compactions_done_) return true;
-  if (!shutting_down_ && options_.compaction_trigger > 0 &&
-      sv.segments.size() >= static_cast<size_t>(options_.compaction_trigger))
-    return true;
+  if (!shutting_down_ && PickBackgroundCompaction(sv, options_.compaction_trigger) > 0) return true;
   return false;
+}
+
+Status DBImpl::ServiceWrites(std::unique_lock<std::mutex>& l) {
+  service_requested_.store(false, std::memory_order_relaxed);
+  while (bg_error_.ok()) {
+    Status s;
+    if (!sv_->frozen.empty()) s = MergeOldestDelta(l);
+    else if (WosFlushDue()) s = FlushWos(l);
+    else break;
+    if (!s.ok()) return s;
+    SweepRetired();
+    done_cv_.notify_all();
+  }
+  return bg_error_;
 }
 
 void DBImpl::BackgroundLoop() {
@@ -37,11 +67,9 @@ void DBImpl::BackgroundLoop() {
     while (!shutting_down_ && !BackgroundWorkPending()) bg_cv_.wait(l);
     if (!BackgroundWorkPending()) break;
     Status s;
-    const SuperVersion& sv = *sv_;
-    if (!sv.frozen.empty()) {
+    if (!sv_->frozen.empty()) {
       s = MergeOldestDelta(l);
-    } else if (sv.wos != nullptr &&
-               (sv.wos->table->MemoryUsage() >= options_.wos_flush_bytes || flush_target_ > flushed_up_to_)) {
+    } else if (WosFlushDue()) {
       s = FlushWos(l);
     } else {
       s = CompactSegments(l);
@@ -133,7 +161,7 @@ Status DBImpl::WriteSegmentFromMemTable(const MemTable& t, uint64_t oldest, bool
   std::string path = dir_ + "/" + SegmentFileName(number);
   std::unique_ptr<WritableFile> file;
   DBX_RETURN_IF_ERROR(WritableFile::Create(path, &file));
-  SegmentWriter w(options_, std::move(file));
+  SegmentWriter w(options_, std::move(file), t.keys());
   for (const MemNode* n = t.First(); n != nullptr; n = n->Next(0)) {
     for (const MemVersion* v = n->head.load(std::memory_order_acquire); v != nullptr; v = v->older) {
       if (v->seq() <= oldest) {
@@ -199,16 +227,26 @@ Status DBImpl::FlushWos(std::unique_lock<std::mutex>& l) {
 }
 
 Status DBImpl::CompactSegments(std::unique_lock<std::mutex>& l) {
-  std::vector<std::shared_ptr<SegmentReader>> inputs = sv_->segments;
+  const std::vector<std::shared_ptr<SegmentReader>> all = sv_->segments;
   uint64_t requested = compactions_requested_;
-  if (inputs.empty()) {
+  const bool everything = requested > compactions_done_;  // Compact() merges all segments
+  size_t k = everything ? all.size() : PickBackgroundCompaction(*sv_, options_.compaction_trigger);
+  if (k == 0) {
     compactions_done_ = requested;
     return Status::Ok();
   }
+  // The newest k segments. Segments flushed while this runs go in front of them; nothing else
+  // changes the segment list (only this thread does), so they stay a contiguous run.
+  const std::vector<std::shared_ptr<SegmentReader>> inputs(all.begin(), all.begin() + static_cast<long>(k));
+  const bool bottommost = k == all.size();  // no older segment a tombstone must hide
   uint64_t oldest = OldestSnapshot();
   uint64_t number = next_file_number_++;
+  uint64_t expected_keys = 0;
+  for (const auto& r : inputs) expected_keys += r->meta().keys;
   l.unlock();
 
+  // Streams: the merging iterator holds one block per input, the writer one output block plus the
+  // output's index and bloom filter (sized up front from the inputs' key counts).
   std::vector<std::unique_ptr<InternalIterator>> children;
   for (const auto& r : inputs) children.push_back(r->NewIterator());
   std::unique_ptr<InternalIterator> it = NewMergingIterator(std::move(children));
@@ -218,10 +256,18 @@ Status DBImpl::CompactSegments(std::unique_lock<std::mutex>& l) {
   std::shared_ptr<SegmentReader> reader;
   uint64_t entries = 0;
   if (s.ok()) {
-    SegmentWriter w(options_, std::move(file));
+    SegmentWriter w(options_, std::move(file), expected_keys);
     std::string cur;
     bool have_cur = false, done_with_key = false;
+    uint64_t steps = 0;
     for (it->SeekToFirst(); it->Valid(); it->Next()) {
+      if ((++steps & 1023) == 0 && service_requested_.load(std::memory_order_relaxed)) {
+        // Writes must not wait for a long compaction: merge and flush what they queued meanwhile.
+        l.lock();
+        s = ServiceWrites(l);
+        l.unlock();
+        if (!s.ok()) break;
+      }
       if (!have_cur || it->key() != cur) {
         cur.assign(it->key());
         have_cur = true;
@@ -231,11 +277,14 @@ Status DBImpl::CompactSegments(std::unique_lock<std::mutex>& l) {
       uint64_t tag = it->tag();
       if (TagSeq(tag) <= oldest) {
         done_with_key = true;
-        if (TagType(tag) == ValueType::kDelete) continue;  // all segments merged: nothing to hide
+        if (bottommost && TagType(tag) == ValueType::kDelete) continue;  // nothing older to hide
       }
       w.Add(it->key(), tag, it->value());
     }
-    s = it->status();
+    if (s.ok()) s = it->status();
+    size_t buffers = w.MemoryUsage() + inputs.size() * options_.block_size;
+    if (buffers > stat_compaction_peak_.load(std::memory_order_relaxed))
+      stat_compaction_peak_.store(buffers, std::memory_order_relaxed);
     Status f = w.Finish();
     if (s.ok()) s = f;
     entries = w.meta().entries;
@@ -244,21 +293,26 @@ Status DBImpl::CompactSegments(std::unique_lock<std::mutex>& l) {
   }
   l.lock();
   if (!s.ok()) return s;
+  // Replace the run of inputs by the output, in the manifest and in the SuperVersion.
   ManifestData m = manifest_;
   m.next_file_number = next_file_number_;
-  m.segments.clear();
-  if (reader != nullptr) m.segments.push_back(number);
+  auto first = std::find(m.segments.begin(), m.segments.end(), inputs.front()->number());
+  if (first == m.segments.end() || m.segments.end() - first < static_cast<long>(k))
+    return Status::Corruption("compaction inputs are no longer live segments");
+  first = m.segments.erase(first, first + static_cast<long>(k));
+  if (reader != nullptr) m.segments.insert(first, number);
   l.unlock();
   s = WriteManifest(dir_, m);
   l.lock();
   if (!s.ok()) return s;
   manifest_ = m;
   auto nsv = std::make_shared<SuperVersion>(*sv_);
-  nsv->segments.clear();  // only this thread changes segments, so they are still `inputs`
-  if (reader != nullptr) nsv->segments.push_back(std::move(reader));
+  auto at = std::find(nsv->segments.begin(), nsv->segments.end(), inputs.front());
+  at = nsv->segments.erase(at, at + static_cast<long>(k));
+  if (reader != nullptr) nsv->segments.insert(at, std::move(reader));
   InstallSuperVersion(std::move(nsv));
   for (const auto& r : inputs) (void)RemoveFile(dir_ + "/" + SegmentFileName(r->number()));
-  compactions_done_ = requested;
+  if (everything) compactions_done_ = requested;
   stat_compactions_.fetch_add(1, std::memory_order_relaxed);
   return Status::Ok();
 }

@@ -150,7 +150,15 @@ Status DBImpl::ScanMerged(uint64_t seq, std::shared_ptr<const SuperVersion> sv, 
                           std::string_view end, uint64_t limit, ScanFunction fn, void* ctx, bool build_cache) {
   std::unique_ptr<Iterator> it = NewDBIter(std::move(sv), seq, nullptr);
   std::unique_ptr<ColumnarCache::Builder> builder;
-  if (build_cache) builder = std::make_unique<ColumnarCache::Builder>(options_.columnar_cache_bytes);
+  // One build at a time: concurrent full scans would otherwise each hold a cache-sized builder.
+  bool building = build_cache && !building_cache_.exchange(true, std::memory_order_acquire);
+  if (building) builder = std::make_unique<ColumnarCache::Builder>(options_.columnar_cache_bytes);
+  struct BuildGuard {
+    std::atomic<bool>* flag;
+    ~BuildGuard() {
+      if (flag != nullptr) flag->store(false, std::memory_order_release);
+    }
+  } guard{building ? &building_cache_ : nullptr};
   if (start.empty()) it->SeekToFirst();
   else it->Seek(start);
   bool stopped = false;
@@ -166,7 +174,7 @@ Status DBImpl::ScanMerged(uint64_t seq, std::shared_ptr<const SuperVersion> sv, 
   if (builder != nullptr && !stopped && !builder->full()) {
     std::shared_ptr<const ColumnarCache> c = builder->Finish(seq);
     std::lock_guard<std::mutex> l(cache_mu_);
-    if (columnar_ == nullptr || columnar_->seq() <= seq) columnar_ = std::move(c);
+    if (columnar_ == nullptr || columnar_->seq() <= seq) c.swap(columnar_);  // the old one is freed unlocked
     stat_cache_builds_.fetch_add(1, std::memory_order_relaxed);
   }
   return Status::Ok();
@@ -216,8 +224,20 @@ DbStats DBImpl::GetStats() {
     st.wos_entries = sv_->wos != nullptr ? sv_->wos->table->entries() : 0;
     st.frozen_wos = sv_->frozen_wos != nullptr ? 1 : 0;
     st.segments = sv_->segments.size();
-    for (const auto& s : sv_->segments) st.segment_entries += s->meta().entries;
+    for (const auto& s : sv_->segments) {
+      st.segment_entries += s->meta().entries;
+      st.segment_index_bytes += s->MemoryUsage();
+    }
+    st.delta_bytes = sv_->active->MemoryUsage();
+    for (const FrozenDelta& d : sv_->frozen) st.frozen_delta_bytes += d.table->MemoryUsage();
+    st.wos_bytes = sv_->wos != nullptr ? sv_->wos->table->MemoryUsage() : 0;
+    st.frozen_wos_bytes = sv_->frozen_wos != nullptr ? sv_->frozen_wos->table->MemoryUsage() : 0;
   }
+  st.write_buffer_peak_bytes = stat_write_buffer_peak_.load();
+  st.write_stalls = stat_write_stalls_.load();
+  st.compaction_peak_bytes = stat_compaction_peak_.load();
+  st.block_cache_bytes = block_cache_->usage();
+  if (auto c = CurrentCache(); c != nullptr) st.columnar_cache_bytes = c->bytes();
   st.flushes = stat_flushes_.load();
   st.compactions = stat_compactions_.load();
   st.columnar_cache_builds = stat_cache_builds_.load();

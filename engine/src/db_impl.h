@@ -23,6 +23,7 @@
 #include "src/env.h"
 #include "src/epoch.h"
 #include "src/manifest.h"
+#include "src/memory_budget.h"
 #include "src/super_version.h"
 #include "src/wal.h"
 
@@ -78,6 +79,11 @@ class DBImpl final : public DB {
   Status ApplyBatch(const SuperVersion& sv, std::string_view rep, uint64_t seq, int64_t* live_delta);
   Status CheckConflicts(const SuperVersion& sv, const Writer& w, const std::vector<Writer*>& group, size_t index);
   void FreezeActive();  // REQUIRES: mu_ held, called by the commit leader (or with no writers)
+  /// True while the frozen deltas and WOS tiers exceed write_buffer_limit_bytes and the background
+  /// thread has work that will shrink them (so a stall always ends). REQUIRES: mu_ held
+  bool WriteStallNeeded() const;
+  /// Bytes of the in-memory write tiers of the current SuperVersion; records the peak. REQUIRES: mu_ held
+  size_t NoteWriteBufferBytes();
   Status EnsureWal(std::unique_lock<std::mutex>* l);  // REQUIRES: mu_ held (by *l when non-null)
 
   // ---- db_background.cc ----
@@ -85,6 +91,10 @@ class DBImpl final : public DB {
   void BackgroundLoop();
   void SyncLoop();
   bool BackgroundWorkPending() const;  // REQUIRES: mu_ held
+  bool WosFlushDue() const;            // REQUIRES: mu_ held
+  /// Merges frozen deltas and flushes a due WOS until none is left (no compaction): called between
+  /// steps of a long compaction so that writes keep draining. REQUIRES: l holds mu_
+  Status ServiceWrites(std::unique_lock<std::mutex>& l);
   Status MergeOldestDelta(std::unique_lock<std::mutex>& l);
   Status FlushWos(std::unique_lock<std::mutex>& l);
   Status CompactSegments(std::unique_lock<std::mutex>& l);
@@ -135,7 +145,11 @@ class DBImpl final : public DB {
   std::mutex cache_mu_;
   std::shared_ptr<const ColumnarCache> columnar_;  // GUARDED_BY(cache_mu_)
 
+  std::atomic<bool> building_cache_{false};  // at most one columnar cache is built at a time
+  std::atomic<bool> service_requested_{false};  // write-tier work arrived (checked inside compactions)
+
   std::atomic<uint64_t> stat_flushes_{0}, stat_compactions_{0}, stat_cache_builds_{0}, stat_wal_syncs_{0};
+  std::atomic<uint64_t> stat_write_stalls_{0}, stat_write_buffer_peak_{0}, stat_compaction_peak_{0};
 };
 
 }  // namespace dbx

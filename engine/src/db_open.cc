@@ -11,7 +11,7 @@ namespace dbx {
 Status DB::Open(const Options& options, const std::string& dir, std::unique_ptr<DB>* db) {
   if (options.delta_flush_entries == 0 || options.block_size == 0)
     return Status::InvalidArgument("delta_flush_entries and block_size must be positive");
-  auto impl = std::make_unique<DBImpl>(options, dir);
+  auto impl = std::make_unique<DBImpl>(ResolveOptions(options), dir);
   Status s = impl->Recover();
   if (!s.ok()) return s;  // the destructor releases what Recover acquired
   *db = std::move(impl);

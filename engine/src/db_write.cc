@@ -93,6 +93,28 @@ void DBImpl::FreezeActive() {
   if (work) MaybeStartBackground();
 }
 
+size_t DBImpl::NoteWriteBufferBytes() {
+  if (sv_ == nullptr) return 0;
+  size_t bytes = sv_->active->MemoryUsage();
+  for (const FrozenDelta& d : sv_->frozen) bytes += d.table->MemoryUsage();
+  if (sv_->wos != nullptr) bytes += sv_->wos->table->MemoryUsage();
+  if (sv_->frozen_wos != nullptr) bytes += sv_->frozen_wos->table->MemoryUsage();
+  if (bytes > stat_write_buffer_peak_.load(std::memory_order_relaxed))
+    stat_write_buffer_peak_.store(bytes, std::memory_order_relaxed);
+  return bytes;
+}
+
+bool DBImpl::WriteStallNeeded() const {
+  if (options_.write_buffer_limit_bytes == 0 || !bg_error_.ok() || sv_ == nullptr || shutting_down_) return false;
+  const SuperVersion& sv = *sv_;
+  size_t queued = 0;
+  for (const FrozenDelta& d : sv.frozen) queued += d.table->MemoryUsage();
+  if (sv.wos != nullptr) queued += sv.wos->table->MemoryUsage();
+  if (sv.frozen_wos != nullptr) queued += sv.frozen_wos->table->MemoryUsage();
+  if (queued <= options_.write_buffer_limit_bytes) return false;
+  return !sv.frozen.empty() || sv.frozen_wos != nullptr || WosFlushDue();
+}
+
 Status DBImpl::CheckConflicts(const SuperVersion& sv, const Writer& w, const std::vector<Writer*>& group,
                               size_t index) {
   std::unordered_set<std::string_view> earlier;  // keys written by earlier members of this group
@@ -219,6 +241,15 @@ Status DBImpl::WriteImpl(const WriteBatch* batch, bool check_conflicts, uint64_t
     if (s.ok()) FreezeActive();
     w.seq = last_seq_.load(std::memory_order_relaxed);
   } else {
+    if (s.ok() && WriteStallNeeded()) {
+      // Backpressure: the background thread is behind. Waiting here, at the head of the queue,
+      // holds every writer until it has merged and written enough, instead of letting frozen
+      // tables pile up in memory. Readers are not affected.
+      stat_write_stalls_.fetch_add(1, std::memory_order_relaxed);
+      MaybeStartBackground();
+      while (WriteStallNeeded()) done_cv_.wait(l);
+      s = bg_error_;
+    }
     size_t bytes = 0;
     for (Writer* x : writers_) {
       if (x->batch == nullptr) break;
@@ -267,7 +298,10 @@ Status DBImpl::WriteImpl(const WriteBatch* batch, bool check_conflicts, uint64_t
       } else if (bg_error_.ok()) {
         bg_error_ = s;  // the WAL's state is unknown: refuse further writes
       }
-      if (sv_->active->entries() >= options_.delta_flush_entries) FreezeActive();
+      NoteWriteBufferBytes();
+      if (sv_->active->entries() >= options_.delta_flush_entries ||
+          (options_.delta_flush_bytes > 0 && sv_->active->MemoryUsage() >= options_.delta_flush_bytes))
+        FreezeActive();
     }
   }
 

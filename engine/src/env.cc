@@ -87,8 +87,25 @@ Status WritableFile::WriteRaw(const char* p, size_t n) {
     }
     p += r;
     n -= static_cast<size_t>(r);
+    written_ += static_cast<uint64_t>(r);
   }
+  if (bytes_per_sync_ > 0) MaybeStartWriteback();
   return Status::Ok();
+}
+
+void WritableFile::MaybeStartWriteback() {
+#ifdef __linux__
+  if (written_ - writeback_from_ < bytes_per_sync_) return;
+  // Advisory: an error here surfaces at the final fdatasync, which is what durability rests on.
+  (void)::sync_file_range(fd_, static_cast<off_t>(writeback_from_), static_cast<off_t>(written_ - writeback_from_),
+                          SYNC_FILE_RANGE_WRITE);
+  if (writeback_from_ > waited_to_) {
+    (void)::sync_file_range(fd_, static_cast<off_t>(waited_to_), static_cast<off_t>(writeback_from_ - waited_to_),
+                            SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WRITE | SYNC_FILE_RANGE_WAIT_AFTER);
+    waited_to_ = writeback_from_;
+  }
+  writeback_from_ = written_;
+#endif
 }
 
 Status WritableFile::Append(std::string_view data) {

@@ -28,16 +28,26 @@ class WritableFile {
   /// concurrently with Append/Flush from another thread.
   Status SyncData();
   Status Close();
+  /// Starts writeback of every `bytes` handed to the kernel (sync_file_range on Linux) and waits
+  /// for the previous such range, so that at most about 2 x `bytes` of this file are dirty or under
+  /// writeback at a time; 0 (the default) leaves writeback to the kernel and Sync().
+  /// Durability is still only what Sync() promises.
+  void SetBytesPerSync(size_t bytes) { bytes_per_sync_ = bytes; }
   const std::string& path() const { return path_; }
   uint64_t size() const { return size_; }
 
  private:
   WritableFile(std::string path, int fd) : path_(std::move(path)), fd_(fd) {}
   Status WriteRaw(const char* p, size_t n);
+  void MaybeStartWriteback();
   std::string path_;
   int fd_;
   std::string buf_;
   uint64_t size_ = 0;
+  uint64_t written_ = 0;           // bytes handed to the kernel
+  size_t bytes_per_sync_ = 0;
+  uint64_t writeback_from_ = 0;    // start of the range not yet sent to writeback
+  uint64_t waited_to_ = 0;         // everything below has been written back
 };
 
 /// Positional reads. Implementations are thread-safe.

@@ -21,6 +21,7 @@ MemTable::MemTable() : table_(nullptr) {
   for (auto& t : tail_) t = head_;
   for (auto& f : finger_) f = head_;
   tables_.push_back(std::make_unique<HashTable>(64));
+  hash_bytes_.store(64 * sizeof(uint64_t), std::memory_order_relaxed);
   table_.store(tables_.back().get(), std::memory_order_release);
 }
 
@@ -88,6 +89,7 @@ void MemTable::GrowHash(size_t min_keys) {
   for (MemNode* x = head_->Next(0); x != nullptr; x = x->Next(0)) HashInsert(t.get(), x, Hash64(x->key()));
   table_.store(t.get(), std::memory_order_release);
   tables_.push_back(std::move(t));
+  hash_bytes_.store(hash_bytes_.load(std::memory_order_relaxed) + n * sizeof(uint64_t), std::memory_order_relaxed);
 }
 
 void MemTable::ReserveKeys(size_t more) {

@@ -86,7 +86,8 @@ class MemTable {
 
   uint64_t entries() const { return entries_.load(std::memory_order_acquire); }
   uint64_t keys() const { return keys_.load(std::memory_order_acquire); }
-  size_t MemoryUsage() const { return arena_.MemoryUsage(); }
+  /// Bytes held: the arena (nodes, keys, versions) and every hash table (retired ones included).
+  size_t MemoryUsage() const { return arena_.MemoryUsage() + hash_bytes_.load(std::memory_order_relaxed); }
   /// Largest sequence number added (0 when empty).
   uint64_t max_seq() const { return max_seq_.load(std::memory_order_acquire); }
 
@@ -122,6 +123,7 @@ class MemTable {
   std::atomic<uint64_t> entries_{0};
   std::atomic<uint64_t> keys_{0};
   std::atomic<uint64_t> max_seq_{0};
+  std::atomic<size_t> hash_bytes_{0};
 };
 
 }  // namespace dbx

@@ -55,16 +55,22 @@ Status SegmentReader::Open(std::unique_ptr<RandomAccessFile> file, uint64_t numb
 
   DBX_RETURN_IF_ERROR(r->ReadRawBlock(footer.index, &block));
   std::string_view in = block;
+  std::string_view prev;
   while (!in.empty()) {
-    IndexEntry e;
     std::string_view k;
-    if (!GetLengthPrefixed(&in, &k) || !GetFixed64(&in, &e.handle.offset) || !GetFixed32(&in, &e.handle.size))
+    uint64_t offset;
+    uint32_t size;
+    if (!GetLengthPrefixed(&in, &k) || !GetFixed64(&in, &offset) || !GetFixed32(&in, &size))
       return Status::Corruption(name + ": bad index block");
-    if (!r->index_.empty() && k <= r->index_.back().last_key)
-      return Status::Corruption(name + ": index keys out of order");
-    e.last_key.assign(k);
-    r->index_.push_back(std::move(e));
+    if (!r->index_.empty() && k <= prev) return Status::Corruption(name + ": index keys out of order");
+    if (r->index_keys_.size() > 0xffffffffu) return Status::Corruption(name + ": index too large");
+    // Keys are copied out of `block` (which is the whole index), so the packed copy is at most as big.
+    r->index_.push_back(IndexEntry{offset, size, static_cast<uint32_t>(r->index_keys_.size())});
+    r->index_keys_.append(k);
+    prev = k;
   }
+  r->index_.shrink_to_fit();
+  r->index_keys_.shrink_to_fit();
   if (r->index_.empty() != (r->meta_.entries == 0)) return Status::Corruption(name + ": index/meta mismatch");
 
   DBX_RETURN_IF_ERROR(r->ReadRawBlock(footer.filter, &block));
@@ -74,13 +80,17 @@ Status SegmentReader::Open(std::unique_ptr<RandomAccessFile> file, uint64_t numb
 }
 
 size_t SegmentReader::FindBlock(std::string_view key) const {
-  auto it = std::lower_bound(index_.begin(), index_.end(), key,
-                             [](const IndexEntry& e, std::string_view k) { return KeyLess(e.last_key, k); });
-  return static_cast<size_t>(it - index_.begin());
+  size_t lo = 0, hi = index_.size();
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (KeyLess(LastKey(mid), key)) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 Status SegmentReader::ReadDataBlock(size_t i, std::shared_ptr<const Block>* out) const {
-  const BlockHandle& h = index_[i].handle;
+  const BlockHandle h{index_[i].offset, index_[i].size};
   if (cache_ != nullptr) {
     *out = cache_->Lookup(cache_id_, h.offset);
     if (*out != nullptr) return Status::Ok();

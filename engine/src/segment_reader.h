@@ -36,6 +36,10 @@ class SegmentReader {
   uint64_t number() const { return number_; }
   uint64_t file_size() const { return file_->Size(); }
   size_t num_blocks() const { return index_.size(); }
+  /// Bytes this reader keeps in memory (tier 4): the sparse index and the bloom filter.
+  size_t MemoryUsage() const {
+    return index_.capacity() * sizeof(IndexEntry) + index_keys_.capacity() + bloom_.MemoryUsage();
+  }
 
   /// Index of the first data block whose last key >= key (num_blocks() when none).
   size_t FindBlock(std::string_view key) const;
@@ -43,11 +47,17 @@ class SegmentReader {
   Status ReadDataBlock(size_t i, std::shared_ptr<const Block>* out) const;
 
  private:
+  // One entry per data block; the blocks' last keys are packed in index_keys_ (no allocation per block).
   struct IndexEntry {
-    std::string last_key;
-    BlockHandle handle;
+    uint64_t offset;
+    uint32_t size;
+    uint32_t key_offset;  // in index_keys_
   };
   SegmentReader() = default;
+  std::string_view LastKey(size_t i) const {
+    size_t end = i + 1 < index_.size() ? index_[i + 1].key_offset : index_keys_.size();
+    return std::string_view(index_keys_).substr(index_[i].key_offset, end - index_[i].key_offset);
+  }
   Status ReadRawBlock(const BlockHandle& h, std::string* out) const;
 
   std::unique_ptr<RandomAccessFile> file_;
@@ -55,6 +65,7 @@ class SegmentReader {
   uint64_t cache_id_ = 0;
   std::shared_ptr<BlockCache> cache_;
   std::vector<IndexEntry> index_;
+  std::string index_keys_;
   BloomFilter bloom_;
   SegmentMeta meta_;
 };

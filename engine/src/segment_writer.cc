@@ -7,11 +7,17 @@
 
 namespace dbx {
 
-SegmentWriter::SegmentWriter(const Options& options, std::unique_ptr<WritableFile> file)
+SegmentWriter::SegmentWriter(const Options& options, std::unique_ptr<WritableFile> file, uint64_t expected_keys)
     : compression_(options.compression),
       block_size_(options.block_size),
       file_(std::move(file)),
-      bloom_(options.bloom_bits_per_key) {}
+      bloom_(options.bloom_bits_per_key, expected_keys) {
+  if (options.bytes_per_sync != Options::kAuto) file_->SetBytesPerSync(options.bytes_per_sync);
+}
+
+size_t SegmentWriter::MemoryUsage() const {
+  return block_.EstimatedSize() + bloom_.MemoryUsage() + index_.capacity() + scratch_.capacity() + 64 * 1024;
+}
 
 Status SegmentWriter::WriteStored(std::string_view payload, Compression type, BlockHandle* handle) {
   handle->offset = file_->size();

@@ -15,13 +15,17 @@ namespace dbx {
 
 class SegmentWriter {
  public:
-  SegmentWriter(const Options& options, std::unique_ptr<WritableFile> file);
+  /// `expected_keys` (an upper bound on distinct keys, 0 = unknown) sizes the bloom filter up front,
+  /// so that building it holds ~bits_per_key/8 bytes per key instead of every key's hash.
+  SegmentWriter(const Options& options, std::unique_ptr<WritableFile> file, uint64_t expected_keys = 0);
   /// REQUIRES: (key, seq) strictly after the previous entry in (key asc, seq desc) order.
   void Add(std::string_view key, uint64_t tag, std::string_view value);
   /// Writes filter, index, meta and footer, then fsyncs and closes the file.
   Status Finish();
   const SegmentMeta& meta() const { return meta_; }
   uint64_t file_size() const { return file_->size(); }
+  /// Bytes held in memory: the open block, the index and bloom filter under construction, buffers.
+  size_t MemoryUsage() const;
 
  private:
   void FlushBlock();

@@ -53,6 +53,19 @@ struct DbStats {
   uint64_t block_cache_hits = 0;
   uint64_t block_cache_misses = 0;
   uint64_t wal_syncs = 0;
+
+  // Memory held per tier, in bytes (README "Memory model"). The write tiers are the first four.
+  uint64_t delta_bytes = 0;              ///< the active delta store
+  uint64_t frozen_delta_bytes = 0;       ///< delta stores waiting to be merged into the WOS
+  uint64_t wos_bytes = 0;                ///< the WOS
+  uint64_t frozen_wos_bytes = 0;         ///< the WOS being written as a segment
+  uint64_t write_buffer_peak_bytes = 0;  ///< largest sum of the four above seen since Open
+  uint64_t write_stalls = 0;             ///< commits that waited for flushing (backpressure)
+  uint64_t columnar_cache_bytes = 0;     ///< the current columnar cache
+  uint64_t block_cache_bytes = 0;        ///< decompressed blocks in the block cache
+  uint64_t segment_index_bytes = 0;      ///< sparse indexes and bloom filters of live segments
+  uint64_t compaction_peak_bytes = 0;    ///< largest compaction buffer use since Open: output writer
+                                         ///< (block, index, bloom) plus one block per input
 };
 
 class DB {
@@ -113,7 +126,7 @@ class DB {
   virtual Status Close() = 0;
 
   virtual DbStats GetStats() = 0;
-  /// The options the database runs with (as validated at Open).
+  /// The options the database runs with: as validated at Open, every kAuto size resolved.
   virtual const Options& GetOptions() const = 0;
 };
 

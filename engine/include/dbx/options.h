@@ -31,24 +31,50 @@ struct Options {
   /// Fail Open with InvalidArgument when the directory already holds a database.
   bool error_if_exists = false;
 
+  /// Memory the engine may hold for its own tiers, in bytes; 0 = no budget. When set, every size
+  /// below left at kAuto is derived from it (README "Memory model"): block cache 1/4, columnar cache
+  /// 1/8, WOS flush size 1/8, delta store 1/32, and writers stall while the in-memory write tiers
+  /// (delta stores and WOS, including one being written) hold more than 1/2 of it. Explicit sizes win.
+  /// Not covered: segment indexes and bloom filters (about 2 bytes per key, see README), the caller's
+  /// own buffers, and the kernel's page cache.
+  size_t memory_budget_bytes = 0;
+  /// A size left at kAuto is derived: from memory_budget_bytes when it is set, else the default noted.
+  static constexpr size_t kAuto = ~size_t{0};
+
   /// Tier 1: versions the delta store holds before it is frozen and flushed into the WOS.
   size_t delta_flush_entries = 10000;
+  /// Tier 1: bytes of the delta store before it is frozen (whichever limit comes first); 0 = none.
+  /// kAuto: no byte limit without a budget.
+  size_t delta_flush_bytes = kAuto;
   /// Tier 3: bytes of the WOS (write-optimised store) before it is frozen and written as a segment.
   /// Everything below this stays in hashed, in-memory form (about 90 bytes per small record).
-  size_t wos_flush_bytes = 128u << 20;
-  /// Tier 2: largest columnar cache built for full scans; 0 disables it.
-  size_t columnar_cache_bytes = 256u << 20;
+  /// kAuto: 128 MiB without a budget.
+  size_t wos_flush_bytes = kAuto;
+  /// Writers stall (backpressure) while the frozen delta stores, the WOS and the WOS being written
+  /// hold more than this many bytes, until background flushing catches up; 0 = never stall.
+  /// kAuto: 4 x wos_flush_bytes without a budget.
+  size_t write_buffer_limit_bytes = kAuto;
+  /// Tier 2: largest columnar cache built for full scans; 0 disables it. kAuto: 256 MiB without a budget.
+  size_t columnar_cache_bytes = kAuto;
 
   /// Tier 5: target uncompressed size of a segment data block.
   size_t block_size = 4096;
-  /// Tier 5: capacity of the shared block cache (decompressed blocks), in bytes.
-  size_t block_cache_bytes = 64u << 20;
+  /// Tier 5: capacity of the shared block cache (decompressed blocks), in bytes; 0 disables it.
+  /// kAuto: 64 MiB without a budget.
+  size_t block_cache_bytes = kAuto;
   /// Tier 5: compression of segment data blocks.
   Compression compression = Compression::kLz4;
   /// Tier 4: bloom filter bits per key (about 1% false positives at 10). 0 disables the filters.
   int bloom_bits_per_key = 10;
-  /// Background compaction merges all segments once there are this many.
+  /// Background compaction starts once there are this many segments. It merges the newest run of
+  /// segments of similar size (each older one at most twice the newer ones together), so that data
+  /// is rewritten O(log n) times; Compact() merges all of them.
   int compaction_trigger = 4;
+  /// Segment files are handed to the disk (sync_file_range) every this many bytes while they are
+  /// written, so that their dirty page cache stays near this size instead of growing with the
+  /// segment (a cgroup memory limit charges dirty pages); 0 = write back only at the final fsync.
+  /// kAuto: 1 MiB with a budget, 0 without.
+  size_t bytes_per_sync = kAuto;
 
   /// kNormal only: interval of the background WAL fsync.
   uint32_t wal_sync_interval_ms = 100;
