@@ -78,6 +78,10 @@ int RunCommand(const RunArgs& args, const std::string& save_baseline, const std:
   RunResults results;
   st = ExecutePlan(plan, env, &results);
   if (!st.ok()) return Fail(st.IsInvalidArgument() ? kExitBadInput : kExitFailed, st.ToString());
+  if (results.context.incomplete && !AnythingFinished(results)) {
+    return Fail(kExitInterrupted, fmt::format("interrupted before any {} finished: nothing written, {} left as it was",
+                                              plan.phase_suite() ? "phase" : "benchmark", plan.out_dir));
+  }
   st = WriteOutputs(plan, results);
   if (!st.ok()) return Fail(kExitFailed, st.ToString());
   if (results.context.incomplete) {

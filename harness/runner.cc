@@ -12,6 +12,7 @@
 #include "harness/context.h"
 #include "harness/interrupt.h"
 #include "harness/memory_limit.h"
+#include "harness/output_dir.h"
 #include "harness/phase_runner.h"
 #include "harness/raw_latency_writer.h"
 #include "harness/sampler.h"
@@ -102,17 +103,6 @@ class WorkDir {
  private:
   std::string path_;
 };
-
-Status PrepareOutputDir(const std::string& dir) {
-  std::error_code ec;
-  if (fs::exists(dir, ec) && !fs::is_directory(dir, ec))
-    return Status::InvalidArgument(fmt::format("--out: '{}' exists and is not a directory", dir));
-  fs::create_directories(dir, ec);
-  if (ec) return Status::InvalidArgument(fmt::format("--out: cannot create '{}': {}", dir, ec.message()));
-  if (access(dir.c_str(), W_OK | X_OK) != 0)
-    return Status::InvalidArgument(fmt::format("--out: '{}' is not writable", dir));
-  return Status::Ok();
-}
 
 KeyValues BenchmarkParameters(const RunPlan& plan) {
   return {{"records", std::to_string(plan.shape.records)},
@@ -375,49 +365,18 @@ Status ExecutePhases(const RunPlan& plan, const RunEnvironment& env, const std::
   return Status::Ok();
 }
 
-}  // namespace
-
-Status ExecutePlan(const RunPlan& plan, const RunEnvironment& env, RunResults* results) {
-  // Opened first, so that a path that cannot be written is bad input before anything else is created.
-  std::unique_ptr<RawLatencyWriter> raw;
-  if (!plan.raw_latencies.empty()) {
-    raw = std::make_unique<RawLatencyWriter>();
-    Status st = raw->Open(plan.raw_latencies);
-    if (!st.ok()) return Status::InvalidArgument("--raw-latencies: " + st.message());
-  }
-  // The data directory first: it is removed again on any error, while an output directory, once
-  // created, would stay behind.
-  WorkDir work;
-  DBXB_RETURN_IF_ERROR(work.Create(plan.data_dir));
-  DBXB_RETURN_IF_ERROR(PrepareOutputDir(plan.out_dir));
-
+// The sampled suite (dbx-micro): every workload on every engine.
+Status ExecuteMicro(const RunPlan& plan, const RunEnvironment& env, const std::string& work_dir, ProgressLine* progress,
+                    RunResults* results) {
   RunContext& ctx = results->context;
-  CollectMachineAndBuild(&ctx);
-  for (const auto* f : plan.engines) ctx.libraries.push_back(DescribeLibrary(*f));
-  ctx.command_line = env.command_line;
-  ctx.configuration = plan.configuration;
-  ctx.configuration.emplace_back("data_dir", work.path());
-  ctx.configuration.emplace_back("data_dir_filesystem", FileSystemType(work.path()));
-  ctx.configuration.emplace_back("out_dir", plan.out_dir);
-  ctx.seed = plan.seed;
-  ctx.sampling = plan.sampling;
-
-  std::unique_ptr<ProgressLine> progress;
-  if (env.console) progress = std::make_unique<ProgressLine>(*env.console, env.console_is_tty);
-
-  if (plan.phase_suite()) {
-    DBXB_RETURN_IF_ERROR(ExecutePhases(plan, env, work.path(), raw.get(), progress.get(), results));
-    return raw ? raw->Close() : Status::Ok();
-  }
-
   auto dataset = Dataset::Make(plan.shape);
   if (!dataset.ok()) return Status::InvalidArgument(dataset.status().message());
   ConsoleReporter console(plan.baseline);
-  Measurement m{plan, {}, progress.get()};
+  Measurement m{plan, {}, progress};
   m.config.dataset = dataset.value();
   m.config.engine_options.durability = plan.durability;
   m.config.engine_options.cache_bytes = plan.cache_bytes;
-  m.config.work_dir = work.path();
+  m.config.work_dir = work_dir;
   m.config.seed = plan.seed;
 
   if (plan.measure_overhead) ctx.harness_overhead_ns_per_op = MeasureOverhead(m);
@@ -440,6 +399,53 @@ Status ExecutePlan(const RunPlan& plan, const RunEnvironment& env, RunResults* r
   }
   if (env.console) console.ReportSummary(*results, *env.console);
   return Status::Ok();
+}
+
+}  // namespace
+
+bool AnythingFinished(const RunResults& results) {
+  if (!results.benchmarks.empty()) return true;
+  for (const PhaseResult& p : results.phases)
+    if (!p.incomplete) return true;
+  return false;
+}
+
+Status ExecutePlan(const RunPlan& plan, const RunEnvironment& env, RunResults* results) {
+  // Opened first, so that a path that cannot be written is bad input before anything else is created.
+  std::unique_ptr<RawLatencyWriter> raw;
+  if (!plan.raw_latencies.empty()) {
+    raw = std::make_unique<RawLatencyWriter>();
+    Status st = raw->Open(plan.raw_latencies);
+    if (!st.ok()) return Status::InvalidArgument("--raw-latencies: " + st.message());
+  }
+  // The data directory before the output directory, so that a bad --data-dir is reported before
+  // --out is touched. Both are removed again on any early return (the output directory only if this
+  // run created it).
+  WorkDir work;
+  DBXB_RETURN_IF_ERROR(work.Create(plan.data_dir));
+  OutputDir out;
+  DBXB_RETURN_IF_ERROR(out.Prepare(plan.out_dir));
+
+  RunContext& ctx = results->context;
+  CollectMachineAndBuild(&ctx);
+  for (const auto* f : plan.engines) ctx.libraries.push_back(DescribeLibrary(*f));
+  ctx.command_line = env.command_line;
+  ctx.configuration = plan.configuration;
+  ctx.configuration.emplace_back("data_dir", work.path());
+  ctx.configuration.emplace_back("data_dir_filesystem", FileSystemType(work.path()));
+  ctx.configuration.emplace_back("out_dir", plan.out_dir);
+  ctx.seed = plan.seed;
+  ctx.sampling = plan.sampling;
+
+  std::unique_ptr<ProgressLine> progress;
+  if (env.console) progress = std::make_unique<ProgressLine>(*env.console, env.console_is_tty);
+
+  Status st = plan.phase_suite() ? ExecutePhases(plan, env, work.path(), raw.get(), progress.get(), results)
+                                 : ExecuteMicro(plan, env, work.path(), progress.get(), results);
+  if (st.ok() && raw) st = raw->Close();
+  // An interrupt before anything finished leaves nothing to write: --out stays as it was.
+  if (st.ok() && (!ctx.incomplete || AnythingFinished(*results))) out.Keep();
+  return st;
 }
 
 Status WriteOutputs(const RunPlan& plan, const RunResults& results) {

@@ -1,6 +1,7 @@
 // "Nothing lost": what the tool promises when a run is stopped or its directories misbehave.
 //  - SIGTERM (as SIGINT, tested in cli_test.cc) stops the run: finished benchmarks are written marked
-//    incomplete, temporary data is removed, exit 130; a second signal exits at once.
+//    incomplete, temporary data is removed, exit 130; a second signal exits at once. With nothing
+//    finished, nothing is written and an earlier run's files in --out stay as they were.
 //  - An output directory that cannot be written (immutable, read-only mount) is refused up front
 //    with exit 2, and what it holds stays untouched.
 //  - A full disk under --out or --data-dir ends the run with one line on stderr, never a crash, and
@@ -77,15 +78,24 @@ class NothingLostTest : public ::testing::Test {
     return false;
   }
 
+  // Waits until the first benchmark's summary is on stdout (the console is flushed per benchmark).
+  bool WaitForFirstBenchmark(const fs::path& stdout_file) {
+    for (int i = 0; i < 2400; ++i) {
+      if (ReadFile(stdout_file).find("time:") != std::string::npos) return true;
+      std::this_thread::sleep_for(std::chrono::milliseconds(25));
+    }
+    return false;
+  }
+
   fs::path dir_;
   std::vector<fs::path> mounts_;
 };
 
 TEST_F(NothingLostTest, SigtermWritesFinishedBenchmarksMarkedIncompleteAndRemovesTemporaryData) {
   fs::path out = dir_ / "out", data = dir_ / "data";
-  pid_t pid = StartTool(DBXB_TOOL, NullRun(out, data, "60s"), dir_ / "stdout", dir_ / "stderr");
-  ASSERT_TRUE(WaitForWorkDir(data)) << ReadFile(dir_ / "stderr");
-  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  // Each benchmark measures for 2 s: the signal comes while the second one runs.
+  pid_t pid = StartTool(DBXB_TOOL, NullRun(out, data, "2s"), dir_ / "stdout", dir_ / "stderr");
+  ASSERT_TRUE(WaitForFirstBenchmark(dir_ / "stdout")) << ReadFile(dir_ / "stderr");
   ASSERT_EQ(kill(pid, SIGTERM), 0);
   ToolResult r = WaitTool(pid, 120);
   ASSERT_EQ(r.term_signal, 0) << r.Describe();
@@ -95,10 +105,45 @@ TEST_F(NothingLostTest, SigtermWritesFinishedBenchmarksMarkedIncompleteAndRemove
   ASSERT_TRUE(in.good()) << "results.json is written on SIGTERM";
   nlohmann::json doc = nlohmann::json::parse(in);
   EXPECT_TRUE(doc["context"]["incomplete"].get<bool>());
-  EXPECT_LT(doc["benchmarks"].size(), 4u) << "the interrupted benchmark is not reported as finished";
+  EXPECT_EQ(doc["benchmarks"].size(), 1u) << "the finished benchmark, not the interrupted one";
   EXPECT_TRUE(fs::is_empty(data)) << "temporary data removed";
   for (const auto& e : fs::directory_iterator(out))
     EXPECT_EQ(e.path().filename().string().find(".tmp"), std::string::npos) << "no temporary file left: " << e.path();
+}
+
+// An interrupt before any benchmark finished has nothing to write: an earlier run's files in --out
+// stay byte for byte as they were, and a --out the run created is removed again.
+TEST_F(NothingLostTest, SigtermBeforeAnythingFinishedLeavesEarlierResultsUntouched) {
+  fs::path out = dir_ / "out", data = dir_ / "data";
+  fs::create_directories(out);
+  std::ofstream(out / "results.json") << "{\"earlier\": true}\n";
+  std::ofstream(out / "results.md") << "# earlier\n";
+  const std::string before = Fingerprint(out);
+  pid_t pid = StartTool(DBXB_TOOL, NullRun(out, data, "60s"), dir_ / "stdout", dir_ / "stderr");
+  ASSERT_TRUE(WaitForWorkDir(data)) << ReadFile(dir_ / "stderr");
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  ASSERT_EQ(kill(pid, SIGTERM), 0);
+  ToolResult r = WaitTool(pid, 120);
+  ASSERT_EQ(r.term_signal, 0) << r.Describe();
+  const std::string err = ReadFile(dir_ / "stderr");
+  EXPECT_EQ(r.exit_code, 130) << err;
+  // The signal handler's notice, then one line saying what happened.
+  const std::string last = err.substr(err.rfind('\n', err.size() - 2) + 1);
+  EXPECT_NE(last.find("nothing written"), std::string::npos) << err;
+  EXPECT_NE(last.find(out.string()), std::string::npos) << "names the directory: " << err;
+  EXPECT_EQ(Fingerprint(out), before) << "results.json and results.md unchanged, nothing added";
+  EXPECT_EQ(ReadFile(out / "results.json"), "{\"earlier\": true}\n");
+  EXPECT_TRUE(fs::is_empty(data)) << "temporary data removed";
+
+  // The same run into a --out that did not exist: the directory is not left behind.
+  fs::path fresh = dir_ / "fresh" / "out";
+  pid = StartTool(DBXB_TOOL, NullRun(fresh, data, "60s"), dir_ / "stdout", dir_ / "stderr");
+  ASSERT_TRUE(WaitForWorkDir(data)) << ReadFile(dir_ / "stderr");
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  ASSERT_EQ(kill(pid, SIGTERM), 0);
+  r = WaitTool(pid, 120);
+  EXPECT_EQ(r.exit_code, 130) << r.Describe() << "\n" << ReadFile(dir_ / "stderr");
+  EXPECT_FALSE(fs::exists(dir_ / "fresh")) << "the directories the run created are removed";
 }
 
 TEST_F(NothingLostTest, SecondSignalExitsAtOnce) {

@@ -1,0 +1,86 @@
+#include "harness/output_dir.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+namespace dbxb {
+namespace {
+
+namespace fs = std::filesystem;
+
+class OutputDirTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    root_ = fs::temp_directory_path() / ("dbxb-output-dir-test-" + std::to_string(::getpid()) + "-" +
+                                         ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(root_);
+    fs::create_directories(root_);
+  }
+  void TearDown() override { fs::remove_all(root_); }
+  fs::path root_;
+};
+
+TEST_F(OutputDirTest, CreatesMissingDirectoriesAndRemovesThemUnlessKept) {
+  const fs::path out = root_ / "a" / "b" / "c";
+  {
+    OutputDir dir;
+    ASSERT_TRUE(dir.Prepare(out.string()).ok());
+    EXPECT_TRUE(dir.created());
+    EXPECT_TRUE(fs::is_directory(out));
+  }
+  EXPECT_FALSE(fs::exists(root_ / "a")) << "every directory it created is removed again";
+  EXPECT_TRUE(fs::is_directory(root_)) << "the existing parent stays";
+  {
+    OutputDir dir;
+    ASSERT_TRUE(dir.Prepare(out.string() + "/").ok());
+    dir.Keep();
+  }
+  EXPECT_TRUE(fs::is_directory(out)) << "kept";
+}
+
+TEST_F(OutputDirTest, AnExistingDirectoryIsNeverRemoved) {
+  const fs::path out = root_ / "earlier";
+  fs::create_directories(out);
+  std::ofstream(out / "results.json") << "{}";
+  {
+    OutputDir dir;
+    ASSERT_TRUE(dir.Prepare(out.string()).ok());
+    EXPECT_FALSE(dir.created());
+  }
+  EXPECT_TRUE(fs::is_regular_file(out / "results.json"));
+  fs::remove(out / "results.json");
+  {
+    OutputDir dir;
+    ASSERT_TRUE(dir.Prepare(out.string()).ok());
+  }
+  EXPECT_TRUE(fs::is_directory(out)) << "even when empty";
+}
+
+TEST_F(OutputDirTest, ACreatedDirectoryThatIsNoLongerEmptyStays) {
+  const fs::path out = root_ / "new";
+  {
+    OutputDir dir;
+    ASSERT_TRUE(dir.Prepare(out.string()).ok());
+    std::ofstream(out / "results.json") << "{}";
+  }
+  EXPECT_TRUE(fs::is_regular_file(out / "results.json"));
+}
+
+TEST_F(OutputDirTest, AFileIsRefusedAndUnchanged) {
+  const fs::path file = root_ / "file";
+  std::ofstream(file) << "precious";
+  OutputDir dir;
+  Status st = dir.Prepare(file.string());
+  EXPECT_TRUE(st.IsInvalidArgument()) << st.ToString();
+  EXPECT_EQ(st.message().rfind("--out: ", 0), 0u) << st.message();
+  Status under = OutputDir().Prepare((file / "sub").string());
+  EXPECT_TRUE(under.IsInvalidArgument()) << under.ToString();
+  EXPECT_NE(under.message().find(file.string()), std::string::npos) << under.message();
+  EXPECT_TRUE(fs::is_regular_file(file));
+}
+
+}  // namespace
+}  // namespace dbxb
