@@ -106,14 +106,18 @@ class DbxAdapter final : public Adapter {
         {"wal", o.durability == dbx::Durability::kNone ? "off" : "on"},
         {"wal_sync", wal_sync},
         {"wal_sync_interval_ms", std::to_string(o.wal_sync_interval_ms)},
+        {"memory_budget_bytes", std::to_string(o.memory_budget_bytes)},
         {"delta_flush_entries", std::to_string(o.delta_flush_entries)},
+        {"delta_flush_bytes", std::to_string(o.delta_flush_bytes)},
         {"wos_flush_bytes", std::to_string(o.wos_flush_bytes)},
+        {"write_buffer_limit_bytes", std::to_string(o.write_buffer_limit_bytes)},
         {"columnar_cache_bytes", std::to_string(o.columnar_cache_bytes)},
         {"block_size", std::to_string(o.block_size)},
         {"block_cache_bytes", std::to_string(o.block_cache_bytes)},
         {"compression", dbx::CompressionName(o.compression)},
         {"bloom_bits_per_key", std::to_string(o.bloom_bits_per_key)},
         {"compaction_trigger", std::to_string(o.compaction_trigger)},
+        {"bytes_per_sync", std::to_string(o.bytes_per_sync)},
     };
   }
 
@@ -139,7 +143,9 @@ AdapterFactory DbxAdapterFactory() {
   f.open = [](const AdapterOptions& options) -> Result<std::unique_ptr<Adapter>> {
     dbx::Options o;
     o.durability = ToDbx(options.durability);
-    o.block_cache_bytes = options.cache_bytes;
+    // The cache budget every engine gets is DBX's whole memory budget: the engine splits it between
+    // its block cache, columnar cache and write tiers, and stalls writers to stay within it.
+    o.memory_budget_bytes = options.cache_bytes;
     std::unique_ptr<dbx::DB> db;
     Status s = FromDbx(dbx::DB::Open(o, options.dir, &db));
     if (!s.ok()) return s;

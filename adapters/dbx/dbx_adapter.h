@@ -9,7 +9,9 @@
 // Durability: none = no WAL (data is made durable by Close, which flushes everything to segment
 // files); normal = WAL written on every commit and fsynced in the background every
 // wal_sync_interval_ms; full = every commit waits for its WAL fsync (group commit shares fsyncs).
-// cache_bytes sizes the block cache. Empty keys and values, NUL bytes and large values are allowed.
+// cache_bytes is the engine's memory budget (dbx::Options::memory_budget_bytes): block cache 1/4,
+// columnar cache 1/8, WOS 1/8, delta store 1/16, writers stalled past 7/16 of it in the write tiers;
+// NativeSettings() reports the sizes the engine resolved. Empty keys and values, NUL bytes and large values are allowed.
 #pragma once
 
 #include "adapters/adapter.h"

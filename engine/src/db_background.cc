@@ -47,6 +47,12 @@ bool DBImpl::BackgroundWorkPending() const {
   return false;
 }
 
+void DBImpl::TEST_PauseBackground(bool paused) {
+  std::lock_guard<std::mutex> l(mu_);
+  bg_paused_ = paused;
+  bg_cv_.notify_all();
+}
+
 Status DBImpl::ServiceWrites(std::unique_lock<std::mutex>& l) {
   service_requested_.store(false, std::memory_order_relaxed);
   while (bg_error_.ok()) {
@@ -64,7 +70,7 @@ Status DBImpl::ServiceWrites(std::unique_lock<std::mutex>& l) {
 void DBImpl::BackgroundLoop() {
   std::unique_lock<std::mutex> l(mu_);
   for (;;) {
-    while (!shutting_down_ && !BackgroundWorkPending()) bg_cv_.wait(l);
+    while (!shutting_down_ && (bg_paused_ || !BackgroundWorkPending())) bg_cv_.wait(l);
     if (!BackgroundWorkPending()) break;
     Status s;
     if (!sv_->frozen.empty()) {

@@ -54,6 +54,10 @@ class DBImpl final : public DB {
   /// Opening and recovery (db_open.cc).
   Status Recover();
 
+  /// Tests only: while paused, the background thread starts no new work (merges, flushes,
+  /// compactions), so that tests can make writers outrun it deterministically.
+  void TEST_PauseBackground(bool paused);
+
   /// The commit pipeline entry: applies `batch` atomically. With check_conflicts, fails with
   /// Conflict (applying nothing) when a key of the batch has a version newer than `snapshot`.
   /// A null batch freezes the delta store instead; *frozen_seq then gets the last sequence frozen.
@@ -135,6 +139,7 @@ class DBImpl final : public DB {
   bool bg_started_ = false;     // GUARDED_BY(mu_)
   bool sync_started_ = false;   // GUARDED_BY(mu_)
   bool shutting_down_ = false;  // GUARDED_BY(mu_)
+  bool bg_paused_ = false;      // GUARDED_BY(mu_): TEST_PauseBackground
   bool closed_ = false;         // GUARDED_BY(mu_)
   Status bg_error_;             // GUARDED_BY(mu_)
   uint64_t flush_target_ = 0;   // GUARDED_BY(mu_): flush everything up to this sequence
