@@ -10,6 +10,7 @@
 
 #include "harness/units.h"
 #include "workloads/micro_suite.h"
+#include "workloads/sqlite_vps/vps_suite.h"
 #include "workloads/ycsb_suite.h"
 
 namespace dbxb {
@@ -163,6 +164,12 @@ Status ValidatePhaseArgs(const RunArgs& args, RunPlan* p) {
     for (VpsDataset d : p->vps.datasets) {
       auto plan = ResolveVpsPlan(d, o, p->vps);
       if (!plan.ok()) return Status::InvalidArgument(plan.status().message());
+    }
+    // Engines the suite cannot run (the null engine stores no rows) are bad input, as for ycsb.
+    for (const AdapterFactory* engine : p->engines) {
+      auto sequences = MakeSqliteVpsSequences(*engine, o, p->vps);
+      if (!sequences.ok())
+        return Status::InvalidArgument(fmt::format("--engines {}: {}", engine->name, sequences.status().message()));
     }
   }
   if (!p->raw_latencies.empty() && p->raw_latencies.back() == '/')

@@ -198,6 +198,8 @@ std::vector<BadInputRow> BadInputRows() {
       {"VpsWritersNotANumber", Vps("--writers x"), "--writers"},
       {"VpsWithWorkloadFile", Vps("--workload {ycsb}/workloada"), "--workload"},
       {"VpsWithSamples", Vps("--samples 20"), "--samples"},
+      {"VpsOnTheNullEngine", Vps("--engines null"), "--engines null"},
+      {"VpsNullAmongEngines", Vps("--engines sqlite,null"), "--engines null"},
 
       // --- compare: arguments ---
       {"CompareNoFiles", Compare(""), "results files"},

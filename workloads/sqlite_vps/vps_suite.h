@@ -28,7 +28,7 @@ namespace dbxb {
 inline constexpr char kSqliteVpsSuite[] = "sqlite-vps";
 
 /// The sequences of one engine, one per data set in config.datasets, not yet opened. InvalidArgument for
-/// options the suite cannot honour (see ResolveVpsPlan).
+/// options the suite cannot honour (see ResolveVpsPlan) and for an engine that stores nothing (null).
 Result<std::vector<std::unique_ptr<PhaseSequence>>> MakeSqliteVpsSequences(const AdapterFactory& engine,
                                                                           const PhaseSuiteOptions& options,
                                                                           const SqliteVpsConfig& config);

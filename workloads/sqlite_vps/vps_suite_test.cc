@@ -172,6 +172,17 @@ TEST_P(VpsSuiteTest, WithoutBulkInsertTheRowsAreLoadedAtOpen) {
   EXPECT_TRUE(seq->Close().ok());
 }
 
+// The null engine stores nothing for the suite to read back: refused before anything is opened.
+TEST(VpsSuite, TheNullEngineIsRefused) {
+  SqliteVpsConfig config;
+  PhaseSuiteOptions options;
+  auto sequences = MakeSqliteVpsSequences(*BuiltinAdapters().Find("null"), options, config);
+  ASSERT_FALSE(sequences.ok());
+  EXPECT_TRUE(sequences.status().IsInvalidArgument()) << sequences.status().ToString();
+  EXPECT_NE(sequences.status().message().find("null"), std::string::npos) << sequences.status().ToString();
+  EXPECT_TRUE(MakeSqliteVpsSequences(*BuiltinAdapters().Find("sqlite"), options, config).ok());
+}
+
 INSTANTIATE_TEST_SUITE_P(Engines, VpsSuiteTest, testing::Values("dbx", "sqlite", "lmdb", "rocksdb"));
 
 // The phases catch wrong data: rows changed behind their back fail the reads with Corruption.
