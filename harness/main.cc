@@ -120,7 +120,7 @@ int Main(int argc, char** argv) {
                       "Records in the data set (10000, 10k, 1M; default dbx-micro 10000, ycsb the file's recordcount)");
   run_cmd->add_option("--key-size", run.key_size, "dbx-micro: key size in bytes (>= 12, default 12)");
   run_cmd->add_option("--value-size", run.value_size, "dbx-micro: value size in bytes (>= 19, default 19)");
-  run_cmd->add_option("--durability", run.durability, "none | normal | full (default: dbx-micro none, ycsb normal)");
+  run_cmd->add_option("--durability", run.durability, "none | normal | full (default: dbx-micro none, ycsb and sqlite-vps normal)");
   run_cmd->add_option("--cache-size", run.cache_size, "Cache budget per engine (default 64MiB; sqlite-vps its own)");
   run_cmd->add_option("--out", run.out_dir, "Output directory (default: results/<UTC time>)");
   run_cmd->add_option("--data-dir", run.data_dir, "Where databases are created (default: system temp dir)");

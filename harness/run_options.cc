@@ -265,7 +265,7 @@ Status ValidateRunArgs(const RunArgs& args, const AdapterRegistry& registry, Run
   }
 
   // dbx-micro compares engines at memory speed, as the DBX comparison does: durability none. The phase
-  // suites measure engines as deployed: durability normal (sqlite-vps applies its own settings).
+  // suites measure engines as deployed: durability normal (for sqlite-vps, the study's synchronous=NORMAL).
   std::string durability = args.durability.empty() ? (p.phase_suite() ? "normal" : "none") : args.durability;
   if (!ParseDurability(durability, &p.durability))
     return Status::InvalidArgument(fmt::format("--durability: '{}' is not one of none, normal, full", durability));

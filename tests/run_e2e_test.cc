@@ -203,6 +203,39 @@ TEST(RunEndToEnd, YcsbOnEveryEngineWithRawLatencies) {
 }
 
 // Every malformed YCSB file of the parser's test data: one line on stderr naming the file, exit 2.
+// sqlite-vps runs at the --durability given (default normal, the study's synchronous=NORMAL), and the
+// settings read back from the engines say so.
+TEST(RunEndToEnd, SqliteVpsRunsAndRecordsTheDurabilityGiven) {
+  fs::path dir = fs::temp_directory_path() / ("dbxb-e2e-vps-durability-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  struct Case {
+    std::string flag, durability, synchronous;
+  };
+  for (const Case& c : {Case{"", "normal", "normal"}, Case{"--durability none", "none", "off"},
+                        Case{"--durability full", "full", "full"}}) {
+    SCOPED_TRACE(c.flag.empty() ? "default" : c.flag);
+    fs::path out = dir / ("out-" + c.durability);
+    std::string cmd = std::string(DBXB_TOOL) + " run --suite sqlite-vps --engines sqlite,dbx --records 1000" +
+                      " --operations 100 --workloads select-pk --no-overhead " + c.flag + " --data-dir " +
+                      (dir / "data").string() + " --out " + out.string() + " >" + (dir / "log.txt").string() + " 2>&1";
+    ASSERT_EQ(Shell(cmd), 0) << Slurp(dir / "log.txt");
+    nlohmann::json doc = nlohmann::json::parse(Slurp(out / "results.json"));
+    EXPECT_EQ(doc["context"]["configuration"]["durability"], c.durability);
+    ASSERT_EQ(doc["phases"].size(), 2u);
+    for (const auto& phase : doc["phases"]) {
+      const auto& settings = phase["engine_settings"];
+      if (phase["engine"] == "sqlite") {
+        EXPECT_EQ(settings["synchronous"], c.synchronous) << settings.dump();
+        EXPECT_EQ(settings["journal_mode"], "wal");
+      } else {
+        EXPECT_EQ(settings["durability"], c.durability) << settings.dump();
+      }
+    }
+  }
+  fs::remove_all(dir);
+}
+
 TEST(RunEndToEnd, MalformedYcsbFilesAreOneLineAndExitTwo) {
   fs::path dir = fs::temp_directory_path() / ("dbxb-e2e-ycsb-bad-" + std::to_string(::getpid()));
   fs::remove_all(dir);

@@ -74,9 +74,10 @@ Result<VpsPlan> ResolveVpsPlan(VpsDataset dataset, const PhaseSuiteOptions& opti
                                    std::to_string(plan.range_length) + ")");
   if (plan.records > 999'999'999'999ull) return Status::InvalidArgument("--records: at most 999999999999 rows");
 
+  // Durability is the caller's (--durability; the CLI's default for phase suites is normal, the
+  // study's synchronous=NORMAL): each adapter maps it to its engine and reports what it applied.
   plan.engine_options = options.engine_options;
   plan.engine_options.dir.clear();
-  plan.engine_options.durability = Durability::kNormal;
   plan.engine_options.cache_bytes = cache;
   plan.engine_options.native_options = VpsSqliteNativeOptions();
 

@@ -7,10 +7,12 @@
 //               1 GiB when not given (the study's box had 3.7 GiB of RAM under a 6 GB database; 1 GiB
 //               keeps a full run to minutes).
 //
-// Engine settings, the same budget for every engine: cache_bytes 256 MiB (disk-bound: at most 1/8 of
-// the memory limit, so that the engines' own caches leave room for the page cache inside the limit;
-// an explicit cache size overrides both), durability normal, and SQLite's production settings
-// (WAL is the adapter's own; synchronous=NORMAL comes from durability normal):
+// Engine settings, the same for every engine: cache_bytes 256 MiB (disk-bound: at most 1/8 of the
+// memory limit, so that the engines' own caches leave room for the page cache inside the limit; an
+// explicit cache size overrides both), the durability of options.engine_options (AdapterOptions'
+// default, and the CLI's default for this suite, is normal: the study's synchronous=NORMAL; none and
+// full map SQLite to synchronous=OFF / FULL, see each adapter), and SQLite's production settings (WAL
+// is the adapter's own; synchronous comes from the durability):
 //   sqlite.page_size=8192, sqlite.mmap_size=268435456, sqlite.temp_store=memory, sqlite.busy_timeout_ms=5000
 //
 // Phases, in order (each a PhaseSpec; see vps_phases.h for what one operation is):

@@ -114,6 +114,23 @@ TEST(VpsRowsTest, SameSeedSameRows) {
   EXPECT_GT(differ, 400);
 }
 
+// --durability reaches every engine of every data set; the default is the study's normal.
+TEST(VpsConfigTest, DurabilityFollowsTheOptions) {
+  SqliteVpsConfig config;
+  config.datasets = {VpsDataset::kCached, VpsDataset::kDiskBound};
+  for (Durability d : {Durability::kNone, Durability::kNormal, Durability::kFull}) {
+    PhaseSuiteOptions options;
+    options.records = 1000;
+    options.engine_options.durability = d;
+    for (VpsDataset dataset : config.datasets) {
+      auto plan = ResolveVpsPlan(dataset, options, config);
+      ASSERT_TRUE(plan.ok()) << plan.status().ToString();
+      EXPECT_EQ(plan->engine_options.durability, d) << DurabilityName(d) << " " << VpsDatasetName(dataset);
+      EXPECT_EQ(plan->engine_options.native_options, VpsSqliteNativeOptions()) << "the other settings stay";
+    }
+  }
+}
+
 TEST(VpsConfigTest, DefaultsFollowTheStudy) {
   PhaseSuiteOptions options;
   SqliteVpsConfig config;
