@@ -1,7 +1,11 @@
 #include "harness/output_dir.h"
 
+#include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fmt/format.h>
 
@@ -9,11 +13,36 @@ namespace dbxb {
 
 namespace fs = std::filesystem;
 
+namespace {
+
+// Writes `bytes` into a fresh file in `dir`, fsyncs it and removes it: what writing the results will
+// need, short of the rename. Returns 0 or the errno of the first failing step.
+int WriteProbe(const std::string& dir, size_t bytes) {
+  std::string path = (fs::path(dir) / ".dbx-bench-probe-XXXXXX").string();
+  int fd = mkstemp(path.data());
+  if (fd < 0) return errno;
+  const std::string block(4096, '\0');
+  int err = 0;
+  for (size_t done = 0; done < bytes && err == 0;) {
+    ssize_t n = write(fd, block.data(), std::min(block.size(), bytes - done));
+    if (n > 0) done += static_cast<size_t>(n);
+    else if (n == 0) err = EIO;
+    else if (errno != EINTR) err = errno;
+  }
+  // tmpfs and some network file systems report a full disk only here.
+  if (err == 0 && fsync(fd) != 0) err = errno;
+  if (close(fd) != 0 && err == 0) err = errno;
+  unlink(path.c_str());
+  return err;
+}
+
+}  // namespace
+
 OutputDir::~OutputDir() {
   if (!kept_) RemoveCreated();
 }
 
-Status OutputDir::Prepare(const std::string& dir) {
+Status OutputDir::Prepare(const std::string& dir, size_t probe_bytes) {
   fs::path path = fs::path(dir).lexically_normal();
   if (!path.has_filename() && path.has_parent_path()) path = path.parent_path();  // "a/b/" -> "a/b"
   dir_ = path.string();
@@ -34,9 +63,11 @@ Status OutputDir::Prepare(const std::string& dir) {
     }
     created_root_ = root.string();
   }
-  if (access(dir_.c_str(), W_OK | X_OK) != 0) {
+  // A directory that cannot take the outputs (full, read-only, immutable, no permission) is bad input
+  // now, before a run whose results could not be kept.
+  if (int err = WriteProbe(dir_, probe_bytes); err != 0) {
     RemoveCreated();
-    return Status::InvalidArgument(fmt::format("--out: '{}' is not writable", dir));
+    return Status::InvalidArgument(fmt::format("--out: cannot write to '{}': {}", dir, std::strerror(err)));
   }
   return Status::Ok();
 }

@@ -5,6 +5,8 @@
 
 #include <filesystem>
 #include <fstream>
+#include <string>
+#include <vector>
 
 namespace dbxb {
 namespace {
@@ -80,6 +82,27 @@ TEST_F(OutputDirTest, AFileIsRefusedAndUnchanged) {
   EXPECT_TRUE(under.IsInvalidArgument()) << under.ToString();
   EXPECT_NE(under.message().find(file.string()), std::string::npos) << under.message();
   EXPECT_TRUE(fs::is_regular_file(file));
+}
+
+TEST_F(OutputDirTest, TheProbeLeavesNothingBehind) {
+  const fs::path out = root_ / "earlier";
+  fs::create_directories(out);
+  std::ofstream(out / "results.json") << "{}";
+  OutputDir dir;
+  ASSERT_TRUE(dir.Prepare(out.string(), 1 << 20).ok());
+  std::vector<std::string> names;
+  for (const auto& e : fs::directory_iterator(out)) names.push_back(e.path().filename().string());
+  EXPECT_EQ(names, std::vector<std::string>{"results.json"});
+}
+
+// The full, read-only and immutable cases need mounts or root: tests/nothing_lost_test.cc. A file
+// system that refuses a probe of any size is /proc.
+TEST_F(OutputDirTest, ADirectoryThatCannotTakeAFileIsRefusedNamingTheError) {
+  OutputDir dir;
+  Status st = dir.Prepare("/proc/self");
+  EXPECT_TRUE(st.IsInvalidArgument()) << st.ToString();
+  EXPECT_NE(st.message().find("--out: cannot write to '/proc/self'"), std::string::npos) << st.message();
+  EXPECT_FALSE(dir.created());
 }
 
 }  // namespace

@@ -4,8 +4,9 @@
 //    finished, nothing is written and an earlier run's files in --out stay as they were.
 //  - An output directory that cannot be written (immutable, read-only mount) is refused up front
 //    with exit 2, and what it holds stays untouched.
-//  - A full disk under --out or --data-dir ends the run with one line on stderr, never a crash, and
-//    leaves no partial or temporary file behind.
+//  - A full disk under --out is refused before anything runs (exit 2, nothing changed); a disk that
+//    fills during the run, or a full --data-dir, ends the run with one line on stderr, never a crash,
+//    and leaves no partial or temporary file behind.
 // The directory tests need root and a kernel that lets us mount tmpfs / bind mounts or set the
 // immutable flag; where that is not possible they are skipped, saying why.
 #include <gtest/gtest.h>
@@ -194,16 +195,49 @@ TEST_F(NothingLostTest, ReadOnlyMountedOutputDirectoryIsRefusedAndUntouched) {
   EXPECT_EQ(Fingerprint(out), before);
 }
 
-TEST_F(NothingLostTest, FullDiskUnderOutEndsWithOneLineAndNoPartialFile) {
+// A --out on a full disk is found before anything runs: exit 2, one line naming the directory and the
+// error, nothing in it changed, and a --out the run would have created is not left behind.
+TEST_F(NothingLostTest, FullDiskUnderOutIsRefusedUpFrontAndUntouched) {
   fs::path out = dir_ / "tiny";
   if (!MountTmpfs(out, 64 << 10)) GTEST_SKIP() << "cannot mount a tmpfs here (needs root / CAP_SYS_ADMIN)";
+  std::ofstream(out / "results.json") << "{\"earlier\": true}\n";
   Fill(out);
+  const std::string before = Fingerprint(out);
   ToolResult r = RunTool(DBXB_TOOL, NullRun(out, dir_ / "data", "20ms"), dir_);
   ASSERT_EQ(r.term_signal, 0) << r.Describe() << "\n" << r.err;
-  EXPECT_NE(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_EQ(CountLines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find("--out"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find(out.string()), std::string::npos) << "names the directory: " << r.err;
   EXPECT_NE(r.err.find("No space left"), std::string::npos) << "says the disk is full: " << r.err;
+  EXPECT_EQ(r.out.find("time:"), std::string::npos) << "refused before any benchmark ran: " << r.out;
+  EXPECT_EQ(Fingerprint(out), before) << "no partial, temporary or probe file; the earlier results.json unchanged";
+  EXPECT_TRUE(fs::is_empty(dir_ / "data"));
+
+  fs::path fresh = out / "new" / "out";
+  r = RunTool(DBXB_TOOL, NullRun(fresh, dir_ / "data", "20ms"), dir_);
+  EXPECT_EQ(r.exit_code, 2) << r.Describe() << "\n" << r.err;
+  EXPECT_NE(r.err.find(fresh.string()), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(out / "new")) << "the directories the run created are removed again";
+}
+
+// The disk may still fill during the run: writing the results then fails with one line (exit 1), and
+// no partial or temporary file is left.
+TEST_F(NothingLostTest, DiskFillingDuringTheRunEndsWithOneLineAndNoPartialFile) {
+  fs::path out = dir_ / "small";
+  if (!MountTmpfs(out, 256 << 10)) GTEST_SKIP() << "cannot mount a tmpfs here (needs root / CAP_SYS_ADMIN)";
+  std::vector<std::string> args = NullRun(out, dir_ / "data", "1s");
+  args.insert(args.end(), {"--workloads", "count,get"});
+  pid_t pid = StartTool(DBXB_TOOL, args, dir_ / "stdout", dir_ / "stderr");
+  ASSERT_TRUE(WaitForFirstBenchmark(dir_ / "stdout")) << ReadFile(dir_ / "stderr");
+  Fill(out);  // while the second benchmark runs
+  ToolResult r = WaitTool(pid, 120);
+  const std::string err = ReadFile(dir_ / "stderr");
+  ASSERT_EQ(r.term_signal, 0) << r.Describe() << "\n" << err;
+  EXPECT_EQ(r.exit_code, 1) << err;
+  EXPECT_EQ(CountLines(err), 1) << err;
+  EXPECT_NE(err.find(out.string()), std::string::npos) << "names the directory: " << err;
+  EXPECT_NE(err.find("No space left"), std::string::npos) << "says the disk is full: " << err;
   for (const auto& e : fs::directory_iterator(out))
     EXPECT_EQ(e.path().filename(), "filler") << "no partial or temporary file: " << e.path();
   EXPECT_TRUE(fs::is_empty(dir_ / "data"));
