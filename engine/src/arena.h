@@ -1,11 +1,16 @@
 // Arena: bump allocation for the delta store and WOS. Memory is freed only when the arena is
 // destroyed, which is what lets readers walk nodes without locks. Single writer; MemoryUsage() may
-// be read from any thread.
+// be read from any thread. Blocks are mapped from the kernel directly (mmap), so a destroyed arena
+// returns its memory to the system at once: through malloc, freed 256 KiB blocks raise glibc's mmap
+// threshold and then stay in the heap, which let RSS run well past the memory budget.
 #pragma once
+
+#include <sys/mman.h>
 
 #include <atomic>
 #include <cstddef>
-#include <memory>
+#include <new>
+#include <utility>
 #include <vector>
 
 namespace dbx {
@@ -13,6 +18,9 @@ namespace dbx {
 class Arena {
  public:
   Arena() = default;
+  ~Arena() {
+    for (const auto& [p, n] : blocks_) ::munmap(p, n);
+  }
   Arena(const Arena&) = delete;
   Arena& operator=(const Arena&) = delete;
 
@@ -40,14 +48,16 @@ class Arena {
     return r;
   }
   char* NewBlock(size_t bytes) {
-    blocks_.emplace_back(new char[bytes]);
-    usage_.store(usage_.load(std::memory_order_relaxed) + bytes + sizeof(void*), std::memory_order_relaxed);
-    return blocks_.back().get();
+    void* p = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) throw std::bad_alloc();  // as operator new would
+    blocks_.emplace_back(static_cast<char*>(p), bytes);
+    usage_.store(usage_.load(std::memory_order_relaxed) + bytes + sizeof(blocks_[0]), std::memory_order_relaxed);
+    return static_cast<char*>(p);
   }
 
   char* ptr_ = nullptr;
   size_t remaining_ = 0;
-  std::vector<std::unique_ptr<char[]>> blocks_;
+  std::vector<std::pair<char*, size_t>> blocks_;  // mapped, with their sizes
   std::atomic<size_t> usage_{0};
 };
 

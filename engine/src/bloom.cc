@@ -44,7 +44,9 @@ void BloomBuilder::AddHash(uint64_t hash) {
 std::string BloomBuilder::Finish() const {
   if (bits_per_key_ <= 0) return {};
   const int probes = Probes(bits_per_key_);
-  std::string out = bits_;
+  std::string out;
+  out.reserve((bits_.empty() ? hashes_.size() * static_cast<uint64_t>(bits_per_key_) / 8 + 8 : bits_.size()) + 1);
+  out = bits_;
   if (out.empty()) {
     out = EmptyArray(hashes_.size(), bits_per_key_);
     for (uint64_t h : hashes_) Set(&out, h, probes);

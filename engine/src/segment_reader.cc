@@ -73,8 +73,9 @@ Status SegmentReader::Open(std::unique_ptr<RandomAccessFile> file, uint64_t numb
   r->index_keys_.shrink_to_fit();
   if (r->index_.empty() != (r->meta_.entries == 0)) return Status::Corruption(name + ": index/meta mismatch");
 
-  DBX_RETURN_IF_ERROR(r->ReadRawBlock(footer.filter, &block));
-  r->bloom_ = BloomFilter(std::move(block));
+  std::string filter;  // not `block`, whose capacity may be the (larger) index's
+  DBX_RETURN_IF_ERROR(r->ReadRawBlock(footer.filter, &filter));
+  r->bloom_ = BloomFilter(std::move(filter));
   *out = std::move(r);
   return Status::Ok();
 }
