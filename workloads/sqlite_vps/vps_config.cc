@@ -80,6 +80,10 @@ Result<VpsPlan> ResolveVpsPlan(VpsDataset dataset, const PhaseSuiteOptions& opti
   plan.engine_options.dir.clear();
   plan.engine_options.cache_bytes = cache;
   plan.engine_options.native_options = VpsSqliteNativeOptions();
+  // Larger than memory, random reads: LMDB's own advice is MDB_NORDAHEAD, or each page fault reads
+  // neighbours nobody asked for into the limited memory (RocksDB does the same by default with
+  // advise_random_on_open; DBX and SQLite's non-mapped reads use pread of the page alone).
+  if (dataset == VpsDataset::kDiskBound) plan.engine_options.native_options.emplace_back("lmdb.readahead", "off");
 
   for (const std::string& name : config.phases) {
     if (std::find(VpsPhaseNames().begin(), VpsPhaseNames().end(), name) == VpsPhaseNames().end())

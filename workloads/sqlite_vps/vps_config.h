@@ -14,6 +14,8 @@
 // full map SQLite to synchronous=OFF / FULL, see each adapter), and SQLite's production settings (WAL
 // is the adapter's own; synchronous comes from the durability):
 //   sqlite.page_size=8192, sqlite.mmap_size=268435456, sqlite.temp_store=memory, sqlite.busy_timeout_ms=5000
+// and, disk-bound only, lmdb.readahead=off (MDB_NORDAHEAD, LMDB's advice for random reads of a
+// database larger than RAM).
 //
 // Phases, in order (each a PhaseSpec; see vps_phases.h for what one operation is):
 //   bulk-insert        all N rows, one row per operation, a transaction per `batch_rows` rows; always by
