@@ -434,6 +434,8 @@ Status ExecutePlan(const RunPlan& plan, const RunEnvironment& env, RunResults* r
   ctx.configuration.emplace_back("data_dir", work.path());
   ctx.configuration.emplace_back("data_dir_filesystem", FileSystemType(work.path()));
   ctx.configuration.emplace_back("out_dir", plan.out_dir);
+  // Which clock timed every operation (the calibrated TSC or CLOCK_MONOTONIC, and why).
+  if (plan.phase_suite()) ctx.configuration.emplace_back("latency_clock", PhaseClockDescription());
   ctx.seed = plan.seed;
   ctx.sampling = plan.sampling;
 
