@@ -9,15 +9,6 @@
 namespace dbxb {
 namespace {
 
-uint64_t SplitMix64(uint64_t* state) {
-  uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
-
-uint64_t RotateLeft(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
-
 // The interpolated median of a multiset of `n` values that `next_run` yields in ascending order as
 // (value, count) runs. Uses the same arithmetic as Quantile() so the results match it bit for bit.
 // REQUIRES: n >= 2 (so the upper closest rank exists).
@@ -73,40 +64,6 @@ double SumWeightedSquares(const uint32_t* count, const double* value, double mea
 
 }  // namespace
 
-Xoshiro256StarStar::Xoshiro256StarStar(uint64_t seed) {
-  uint64_t state = seed;
-  for (uint64_t& word : s_) word = SplitMix64(&state);
-}
-
-uint64_t Xoshiro256StarStar::Next() {
-  const uint64_t result = RotateLeft(s_[1] * 5, 7) * 9;
-  const uint64_t t = s_[1] << 17;
-  s_[2] ^= s_[0];
-  s_[3] ^= s_[1];
-  s_[1] ^= s_[2];
-  s_[0] ^= s_[3];
-  s_[2] ^= t;
-  s_[3] = RotateLeft(s_[3], 45);
-  return result;
-}
-
-uint64_t Xoshiro256StarStar::UniformIndex(uint64_t n) {
-  // Lemire: the high word of x * n is uniform in [0, n) once the few low words below 2^64 mod n
-  // (which would over-represent some results) are rejected.
-  unsigned __int128 m = static_cast<unsigned __int128>(Next()) * n;
-  auto low = static_cast<uint64_t>(m);
-  if (low < n) {
-    const uint64_t threshold = (0 - n) % n;
-    while (low < threshold) {
-      m = static_cast<unsigned __int128>(Next()) * n;
-      low = static_cast<uint64_t>(m);
-    }
-  }
-  return static_cast<uint64_t>(m >> 64);
-}
-
-double Xoshiro256StarStar::UniformDouble() { return static_cast<double>(Next() >> 11) * 0x1.0p-53; }
-
 Interval SummarizeDistribution(double point, std::vector<double>* distribution, double confidence_level) {
   Interval interval;
   interval.point = point;
@@ -120,13 +77,13 @@ Interval SummarizeDistribution(double point, std::vector<double>* distribution, 
 
 std::vector<double> BootstrapDistribution(const std::vector<double>& values, uint64_t resamples, uint64_t seed,
                                           FunctionRef<double(const std::vector<double>&)> statistic) {
-  Xoshiro256StarStar rng(seed);
+  Xoshiro256 rng(seed);
   const uint64_t n = values.size();
   std::vector<double> resample(n);
   std::vector<double> distribution;
   distribution.reserve(resamples);
   for (uint64_t r = 0; r < resamples; ++r) {
-    for (uint64_t k = 0; k < n; ++k) resample[k] = values[rng.UniformIndex(n)];
+    for (uint64_t k = 0; k < n; ++k) resample[k] = values[rng.Below(n)];
     distribution.push_back(statistic(resample));
   }
   return distribution;
@@ -166,14 +123,14 @@ SampleDistributions BootstrapSamples(const std::vector<Sample>& samples, bool wi
   out.median_abs_dev.reserve(resamples);
   if (with_slope) out.slope.reserve(resamples);
 
-  Xoshiro256StarStar rng(seed);
+  Xoshiro256 rng(seed);
   std::vector<uint32_t> count_storage(n);  // 32 bits: converts to double in one instruction
   uint32_t* const count = count_storage.data();
   const double* const v = value.data();
   const auto dn = static_cast<double>(n);
   for (uint64_t r = 0; r < resamples; ++r) {
     std::fill(count, count + n, 0);
-    for (uint64_t k = 0; k < n; ++k) ++count[position_of[rng.UniformIndex(n)]];
+    for (uint64_t k = 0; k < n; ++k) ++count[position_of[rng.Below(n)]];
 
     const WeightedSums sums = SumWeighted(count, v, xy.data(), xx.data(), n);
     const double mean = sums.value / dn;

@@ -1,9 +1,9 @@
 // Seeded bootstrap: resampling with replacement, percentile confidence intervals.
 //
-// Determinism: every draw comes from Xoshiro256StarStar seeded through SplitMix64 and is mapped to an
-// index by Lemire's multiply-and-reject method, so the same input, resample count and seed give
-// bit-identical distributions with any compiler or standard library (std::uniform_int_distribution
-// is implementation-defined, so it is not used).
+// Determinism: every draw comes from common/prng.h's Xoshiro256 (xoshiro256** seeded through
+// SplitMix64) and is mapped to an index by Below() (Lemire's multiply-and-reject method), so the same
+// input, resample count and seed give bit-identical distributions with any compiler or standard
+// library (std::uniform_int_distribution is implementation-defined, so it is not used).
 //
 // Resampling order: resample r draws its n indices one after another from one generator stream, and
 // resample r + 1 continues the same stream. BootstrapDistribution() and BootstrapSamples() consume the
@@ -14,27 +14,10 @@
 #include <vector>
 
 #include "common/function_ref.h"
+#include "common/prng.h"
 #include "reports/result.h"
 
 namespace dbxb {
-
-/// xoshiro256** (Blackman & Vigna), state filled by SplitMix64 from a 64-bit seed. Not thread-safe.
-class Xoshiro256StarStar {
- public:
-  explicit Xoshiro256StarStar(uint64_t seed);
-
-  /// The next 64 uniformly distributed bits.
-  uint64_t Next();
-
-  /// A uniform integer in [0, n), without modulo bias. REQUIRES: n > 0.
-  uint64_t UniformIndex(uint64_t n);
-
-  /// A uniform double in [0, 1) with 53 random bits.
-  double UniformDouble();
-
- private:
-  uint64_t s_[4];
-};
 
 struct BootstrapOptions {
   uint64_t resamples = 100000;     ///< Criterion's default

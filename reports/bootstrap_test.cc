@@ -11,42 +11,13 @@ namespace dbxb {
 namespace {
 
 // Draws from N(mean, sigma) by Box-Muller on the seeded generator.
-double Normal(Xoshiro256StarStar& rng, double mean, double sigma) {
-  const double u1 = 1.0 - rng.UniformDouble();  // (0, 1]: log() stays finite
-  const double u2 = rng.UniformDouble();
+double Normal(Xoshiro256& rng, double mean, double sigma) {
+  const double u1 = 1.0 - rng.NextDouble();  // (0, 1]: log() stays finite
+  const double u2 = rng.NextDouble();
   return mean + sigma * std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * M_PI * u2);
 }
 
-TEST(Xoshiro256StarStarTest, MatchesIndependentReference) {
-  // From a separate Python implementation of SplitMix64 seeding, xoshiro256** and Lemire's method.
-  Xoshiro256StarStar rng(42);
-  EXPECT_EQ(rng.Next(), 0x15780b2e0c2ec716ULL);
-  EXPECT_EQ(rng.Next(), 0x6104d9866d113a7eULL);
-  EXPECT_EQ(rng.Next(), 0xae17533239e499a1ULL);
-
-  Xoshiro256StarStar by_ten(7);
-  const uint64_t expected_ten[] = {7, 2, 8, 9, 9, 8, 0, 1, 4, 1, 5, 7};
-  for (uint64_t e : expected_ten) EXPECT_EQ(by_ten.UniformIndex(10), e);
-  Xoshiro256StarStar by_three(7);
-  const uint64_t expected_three[] = {2, 0, 2, 2, 2, 2, 0, 0, 1, 0, 1, 2};
-  for (uint64_t e : expected_three) EXPECT_EQ(by_three.UniformIndex(3), e);
-}
-
-TEST(Xoshiro256StarStarTest, UniformIndexCoversRangeEvenly) {
-  Xoshiro256StarStar rng(1);
-  std::vector<int> hits(7);
-  for (int i = 0; i < 70000; ++i) {
-    const uint64_t k = rng.UniformIndex(7);
-    ASSERT_LT(k, 7u);
-    ++hits[k];
-  }
-  for (int h : hits) EXPECT_NEAR(h, 10000, 500);  // about 5 standard deviations
-  for (int i = 0; i < 1000; ++i) {
-    const double u = rng.UniformDouble();
-    ASSERT_GE(u, 0.0);
-    ASSERT_LT(u, 1.0);
-  }
-}
+// The generator itself (known answers, Below, NextDouble): common/prng_test.cc.
 
 TEST(BootstrapTest, SummarizeDistributionTakesPercentilesAndStdDev) {
   std::vector<double> d;
@@ -59,7 +30,7 @@ TEST(BootstrapTest, SummarizeDistributionTakesPercentilesAndStdDev) {
 }
 
 TEST(BootstrapTest, SameSeedSameIntervalDifferentSeedDifferent) {
-  Xoshiro256StarStar gen(3);
+  Xoshiro256 gen(3);
   std::vector<double> v;
   for (int i = 0; i < 40; ++i) v.push_back(Normal(gen, 10, 2));
   auto mean = [](const std::vector<double>& x) { return Mean(x); };
@@ -78,7 +49,7 @@ TEST(BootstrapTest, SameSeedSameIntervalDifferentSeedDifferent) {
 TEST(BootstrapTest, PercentileIntervalOfMeanCoversTrueMean) {
   // 200 data sets of n = 50 from N(100, 15): a 95 % interval should cover 100 in about 190 of them.
   // With 200 trials the binomial spread is about 3; the percentile bootstrap runs a little narrow.
-  Xoshiro256StarStar gen(2024);
+  Xoshiro256 gen(2024);
   auto mean = [](const std::vector<double>& x) { return Mean(x); };
   int covered = 0;
   for (uint64_t trial = 0; trial < 200; ++trial) {
@@ -94,10 +65,10 @@ TEST(BootstrapTest, PercentileIntervalOfMeanCoversTrueMean) {
 
 // Samples with repeated per-iteration times (ties matter for the median walks) and varied iterations.
 std::vector<Sample> MixedSamples(size_t n, uint64_t seed) {
-  Xoshiro256StarStar gen(seed);
+  Xoshiro256 gen(seed);
   std::vector<Sample> s;
   for (size_t i = 0; i < n; ++i) {
-    const uint64_t iters = 1 + gen.UniformIndex(9);
+    const uint64_t iters = 1 + gen.Below(9);
     const double per_iter = (i % 4 == 0) ? 50.0 : std::round(Normal(gen, 50, 8));
     s.push_back({iters, per_iter * static_cast<double>(iters)});
   }
@@ -123,10 +94,10 @@ void ExpectFusedMatchesReference(size_t n, uint64_t seed) {
   const std::vector<double> ref_sd = BootstrapDistribution(times, kResamples, seed, sd);
 
   // The slope resamples pairs: replay the same index stream by hand.
-  Xoshiro256StarStar rng(seed);
+  Xoshiro256 rng(seed);
   std::vector<Sample> pairs(n);
   for (uint64_t r = 0; r < kResamples; ++r) {
-    for (size_t k = 0; k < n; ++k) pairs[k] = samples[rng.UniformIndex(n)];
+    for (size_t k = 0; k < n; ++k) pairs[k] = samples[rng.Below(n)];
     EXPECT_NEAR(fused.slope[r], Slope(pairs), 1e-12 * Slope(pairs)) << "resample " << r;
   }
   for (uint64_t r = 0; r < kResamples; ++r) {

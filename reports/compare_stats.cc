@@ -57,10 +57,10 @@ TTestResult BootstrapTTest(const std::vector<double>& current, const std::vector
   const size_t n_a = current.size();
   const size_t n = pooled.size();
   std::vector<double> resample(n);
-  Xoshiro256StarStar rng(seed);
+  Xoshiro256 rng(seed);
   uint64_t below = 0;
   for (uint64_t r = 0; r < resamples; ++r) {
-    for (size_t k = 0; k < n; ++k) resample[k] = pooled[rng.UniformIndex(n)];
+    for (size_t k = 0; k < n; ++k) resample[k] = pooled[rng.Below(n)];
     const double t = WelchTOf(resample.data(), n_a, resample.data() + n_a, n - n_a);
     if (!std::isfinite(t)) continue;
     ++result.finite_resamples;
@@ -84,10 +84,10 @@ MeanMedianDistributions BootstrapMeanAndMedian(const std::vector<double>& values
   MeanMedianDistributions out;
   out.mean.reserve(resamples);
   out.median.reserve(resamples);
-  Xoshiro256StarStar rng(seed);
+  Xoshiro256 rng(seed);
   for (uint64_t r = 0; r < resamples; ++r) {
     std::fill(count.begin(), count.end(), 0);
-    for (uint64_t k = 0; k < n; ++k) ++count[rng.UniformIndex(n)];
+    for (uint64_t k = 0; k < n; ++k) ++count[rng.Below(n)];
     double sum = 0;
     for (uint64_t p = 0; p < n; ++p) sum += static_cast<double>(count[p]) * sorted[p];
     uint64_t seen = 0;

@@ -41,7 +41,7 @@ TTestResult BootstrapTTest(const std::vector<double>& current, const std::vector
                            uint64_t seed);
 
 /// Bootstrap distributions of the mean and of the median of `values`, one entry each per resample.
-/// Resample r draws values.size() indices from Xoshiro256StarStar(seed) into the values sorted
+/// Resample r draws values.size() indices from Xoshiro256(seed) (common/prng.h) into the values sorted
 /// ascending, exactly as BootstrapDistribution(sorted values, resamples, seed, ...) does, so the results
 /// equal Mean() and Median() of those resamples (the means up to rounding of the sum). O(n) per
 /// resample: a resample is kept as a count per sorted position, so the median needs no sort.

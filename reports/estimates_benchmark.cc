@@ -6,6 +6,7 @@
 
 #include <vector>
 
+#include "common/prng.h"
 #include "reports/bootstrap.h"
 #include "reports/estimates.h"
 #include "reports/statistics.h"
@@ -14,11 +15,11 @@ namespace dbxb {
 namespace {
 
 std::vector<Sample> LinearSamples(size_t n) {
-  Xoshiro256StarStar gen(1);
+  Xoshiro256 gen(1);
   std::vector<Sample> s;
   for (size_t i = 1; i <= n; ++i) {
     const uint64_t iters = 1000 * i;
-    s.push_back({iters, static_cast<double>(iters) * (95.0 + 10.0 * gen.UniformDouble())});
+    s.push_back({iters, static_cast<double>(iters) * (95.0 + 10.0 * gen.NextDouble())});
   }
   return s;
 }

@@ -6,7 +6,7 @@
 #include <limits>
 #include <vector>
 
-#include "reports/bootstrap.h"
+#include "common/prng.h"
 #include "reports/statistics.h"
 
 namespace dbxb {
@@ -23,11 +23,11 @@ SamplingConfig FastConfig(uint64_t seed = 0) {
 // deterministic noise. The fixed cost adds 2000 * sum(x) / sum(x^2) = 9.84 ns to the slope through the
 // origin but 2000 * mean(1 / x) = 26.6 ns to the per-iteration mean.
 std::vector<Sample> LinearSamples(size_t n = 30) {
-  Xoshiro256StarStar gen(77);
+  Xoshiro256 gen(77);
   std::vector<Sample> s;
   for (size_t i = 1; i <= n; ++i) {
     const uint64_t iters = 10 * i;
-    const double noise = 1.0 + 0.05 * (gen.UniformDouble() - 0.5);
+    const double noise = 1.0 + 0.05 * (gen.NextDouble() - 0.5);
     s.push_back({iters, 2000.0 + 100.0 * static_cast<double>(iters) * noise});
   }
   return s;

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <cstdlib>
 
-#include "reports/bootstrap.h"
+#include "common/prng.h"
 #include "reports/estimates.h"
 
 namespace dbxb::testdata {
@@ -12,12 +12,12 @@ std::vector<double> LognormalTimes(double mean, double cv, size_t n, uint64_t se
   const double sigma2 = std::log1p(cv * cv);
   const double mu = std::log(mean) - sigma2 / 2;
   const double sigma = std::sqrt(sigma2);
-  Xoshiro256StarStar rng(seed);
+  Xoshiro256 rng(seed);
   std::vector<double> out;
   out.reserve(n);
   while (out.size() < n) {
-    const double u1 = 1.0 - rng.UniformDouble();  // (0, 1]
-    const double u2 = rng.UniformDouble();
+    const double u1 = 1.0 - rng.NextDouble();  // (0, 1]
+    const double u2 = rng.NextDouble();
     const double r = std::sqrt(-2.0 * std::log(u1));
     out.push_back(std::exp(mu + sigma * r * std::cos(2 * M_PI * u2)));
     if (out.size() < n) out.push_back(std::exp(mu + sigma * r * std::sin(2 * M_PI * u2)));

@@ -12,7 +12,7 @@
 namespace dbxb::testdata {
 
 /// n lognormal values with mean `mean` and coefficient of variation `cv` (sigma^2 = ln(1 + cv^2)),
-/// from Box-Muller on Xoshiro256StarStar(seed).
+/// from Box-Muller on Xoshiro256(seed).
 std::vector<double> LognormalTimes(double mean, double cv, size_t n, uint64_t seed);
 
 struct SyntheticBenchmark {
