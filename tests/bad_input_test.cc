@@ -18,7 +18,6 @@
 
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -54,10 +53,7 @@ class BadInputTest : public ::testing::TestWithParam<BadInputRow> {
 
   std::vector<std::string> Args(const std::string& text) const {
     std::vector<std::string> args;
-    std::istringstream words(text);
-    std::string w;
-    while (words >> w) {
-      if (w == "''") w.clear();
+    for (std::string w : SplitWords(text)) {
       w = Replace(w, "{out}", (tmp_ / "out").string());
       w = Replace(w, "{prev}", (tmp_ / "prev").string());
       w = Replace(w, "{data}", (tmp_ / "data").string());

@@ -1,47 +1,21 @@
 // End-to-end tests of the built binary: what a user sees on the command line and in the files.
 #include <gtest/gtest.h>
 #include <signal.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
-#include <thread>
-
-#include <array>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <string>
+#include <thread>
 
+#include "tests/tool_process.h"
+
+namespace dbxb::test {
 namespace {
 
 namespace fs = std::filesystem;
-
-struct Output {
-  int exit_code = -1;
-  std::string out;
-  std::string err;
-};
-
-// Runs the tool with `args` (shell words), capturing stdout and stderr.
-Output RunTool(const std::string& args, const fs::path& dir) {
-  fs::path out_file = dir / "stdout.txt", err_file = dir / "stderr.txt";
-  std::string cmd = std::string(DBXB_TOOL) + " " + args + " >" + out_file.string() + " 2>" + err_file.string() + " </dev/null";
-  int rc = std::system(cmd.c_str());
-  Output o;
-  o.exit_code = WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
-  auto slurp = [](const fs::path& p) {
-    std::ifstream in(p);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-  };
-  o.out = slurp(out_file);
-  o.err = slurp(err_file);
-  return o;
-}
 
 class CliTest : public ::testing::Test {
  protected:
@@ -52,17 +26,15 @@ class CliTest : public ::testing::Test {
     fs::create_directories(dir_);
   }
   void TearDown() override { fs::remove_all(dir_); }
+
+  // Runs the tool with `words` (see SplitWords), capturing stdout and stderr.
+  ToolResult Run(const std::string& words) { return RunTool(DBXB_TOOL, SplitWords(words), dir_); }
+
   fs::path dir_;
 };
 
-int CountLines(const std::string& s) {
-  int n = 0;
-  for (char c : s) n += c == '\n';
-  return n;
-}
-
 TEST_F(CliTest, ListNamesEveryEngineWithItsVersion) {
-  Output o = RunTool("list", dir_);
+  ToolResult o = Run("list");
   ASSERT_EQ(o.exit_code, 0) << o.err;
   for (const char* engine : {"sqlite", "lmdb", "rocksdb", "null"}) EXPECT_NE(o.out.find(engine), std::string::npos) << engine;
   EXPECT_NE(o.out.find("SQLite 3."), std::string::npos) << o.out;
@@ -72,11 +44,11 @@ TEST_F(CliTest, ListNamesEveryEngineWithItsVersion) {
 }
 
 TEST_F(CliTest, VersionAndHelp) {
-  Output v = RunTool("--version", dir_);
+  ToolResult v = Run("--version");
   EXPECT_EQ(v.exit_code, 0);
   EXPECT_NE(v.out.find("0."), std::string::npos) << v.out;
   for (const char* cmd : {"--help", "list --help", "run --help"}) {
-    Output h = RunTool(cmd, dir_);
+    ToolResult h = Run(cmd);
     EXPECT_EQ(h.exit_code, 0) << cmd;
     EXPECT_NE(h.out.find("Usage"), std::string::npos) << cmd << ": " << h.out;
   }
@@ -122,8 +94,8 @@ TEST_F(CliTest, BadInputIsOneLineAndExitTwo) {
       {"", "subcommand"},
   };
   for (const auto& c : cases) {
-    Output o = RunTool(c.args + " --out " + out.string(), dir_);
-    if (c.args.empty() || c.args == "frobnicate") o = RunTool(c.args, dir_);
+    ToolResult o = Run(c.args + " --out " + out.string());
+    if (c.args.empty() || c.args == "frobnicate") o = Run(c.args);
     EXPECT_EQ(o.exit_code, 2) << c.args << "\n" << o.err;
     EXPECT_EQ(CountLines(o.err), 1) << c.args << "\n" << o.err;
     EXPECT_NE(o.err.find(c.names), std::string::npos) << c.args << "\n" << o.err;
@@ -134,7 +106,7 @@ TEST_F(CliTest, BadInputIsOneLineAndExitTwo) {
 TEST_F(CliTest, UnwritableOrFileOutputDirectoryIsBadInput) {
   fs::path file = dir_ / "a-file";
   std::ofstream(file) << "precious";
-  Output o = RunTool("run --engines null --quick --out " + file.string(), dir_);
+  ToolResult o = Run("run --engines null --quick --out " + file.string());
   EXPECT_EQ(o.exit_code, 2) << o.err;
   EXPECT_EQ(CountLines(o.err), 1) << o.err;
   std::ifstream in(file);
@@ -145,33 +117,19 @@ TEST_F(CliTest, UnwritableOrFileOutputDirectoryIsBadInput) {
 
 // Ctrl-C: the finished benchmarks are written, marked incomplete; temporary data is removed; exit 130.
 TEST_F(CliTest, InterruptWritesFinishedBenchmarksMarkedIncomplete) {
-  fs::path out = dir_ / "out", data = dir_ / "data", log = dir_ / "log.txt", console = dir_ / "console.txt";
-  pid_t pid = fork();
-  ASSERT_GE(pid, 0);
-  if (pid == 0) {
-    FILE* f = freopen(log.c_str(), "w", stderr);
-    (void)f;
-    FILE* o = freopen(console.c_str(), "w", stdout);
-    (void)o;
-    // Each benchmark measures for 2 s: the interrupt comes while the second one runs.
-    execl(DBXB_TOOL, DBXB_TOOL, "run", "--engines", "null", "--records", "1000", "--warmup", "10ms", "--measurement",
-          "2s", "--samples", "10", "--resamples", "1000", "--no-overhead", "--out", out.c_str(), "--data-dir",
-          data.c_str(), (char*)nullptr);
-    _exit(127);
-  }
-  // Wait until the first benchmark's summary is on the console (flushed per benchmark), then interrupt.
-  auto first_done = [&] {
-    std::ifstream in(console);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str().find("time:") != std::string::npos;
-  };
-  for (int i = 0; i < 2400 && !first_done(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(25));
+  fs::path out = dir_ / "out", data = dir_ / "data", console = dir_ / "console.txt";
+  // Each benchmark measures for 2 s: the interrupt comes while the second one runs.
+  pid_t pid = StartTool(DBXB_TOOL,
+                        {"run", "--engines", "null", "--records", "1000", "--warmup", "10ms", "--measurement", "2s",
+                         "--samples", "10", "--resamples", "1000", "--no-overhead", "--out", out.string(), "--data-dir",
+                         data.string()},
+                        console, dir_ / "log.txt");
+  // The first benchmark's summary is on the console (flushed per benchmark): interrupt the second.
+  ASSERT_TRUE(WaitForFileText(console, "time:")) << ReadFile(dir_ / "log.txt");
   ASSERT_EQ(kill(pid, SIGINT), 0);
-  int status = 0;
-  ASSERT_EQ(waitpid(pid, &status, 0), pid);
-  ASSERT_TRUE(WIFEXITED(status));
-  EXPECT_EQ(WEXITSTATUS(status), 130);
+  ToolResult r = WaitTool(pid, 120);
+  ASSERT_EQ(r.term_signal, 0) << r.Describe();
+  EXPECT_EQ(r.exit_code, 130) << ReadFile(dir_ / "log.txt");
   std::ifstream in(out / "results.json");
   ASSERT_TRUE(in.good()) << "results.json is written on interrupt";
   nlohmann::json doc = nlohmann::json::parse(in);
@@ -184,24 +142,16 @@ TEST_F(CliTest, InterruptWritesFinishedBenchmarksMarkedIncomplete) {
 TEST_F(CliTest, InterruptDuringAPhaseWritesItMarkedIncomplete) {
   fs::path out = dir_ / "out", data = dir_ / "data", workload = dir_ / "workload";
   std::ofstream(workload) << "recordcount=100\noperationcount=0\nreadproportion=1\nupdateproportion=0\n";
-  pid_t pid = fork();
-  ASSERT_GE(pid, 0);
-  if (pid == 0) {
-    FILE* f = freopen((dir_ / "log.txt").c_str(), "w", stderr);
-    (void)f;
-    FILE* o = freopen("/dev/null", "w", stdout);
-    (void)o;
-    execl(DBXB_TOOL, DBXB_TOOL, "run", "--workload", workload.c_str(), "--engines", "null", "--duration", "60s",
-          "--no-overhead", "--out", out.c_str(), "--data-dir", data.c_str(), (char*)nullptr);
-    _exit(127);
-  }
-  for (int i = 0; i < 600 && !fs::exists(data); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  pid_t pid = StartTool(DBXB_TOOL,
+                        {"run", "--workload", workload.string(), "--engines", "null", "--duration", "60s",
+                         "--no-overhead", "--out", out.string(), "--data-dir", data.string()},
+                        "/dev/null", dir_ / "log.txt");
+  ASSERT_TRUE(WaitForEntries(data)) << ReadFile(dir_ / "log.txt");
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));  // into the measured run phase
   ASSERT_EQ(kill(pid, SIGINT), 0);
-  int status = 0;
-  ASSERT_EQ(waitpid(pid, &status, 0), pid);
-  ASSERT_TRUE(WIFEXITED(status));
-  EXPECT_EQ(WEXITSTATUS(status), 130);
+  ToolResult r = WaitTool(pid, 120);
+  ASSERT_EQ(r.term_signal, 0) << r.Describe();
+  EXPECT_EQ(r.exit_code, 130) << ReadFile(dir_ / "log.txt");
   std::ifstream in(out / "results.json");
   ASSERT_TRUE(in.good()) << "results.json is written on interrupt";
   nlohmann::json doc = nlohmann::json::parse(in);
@@ -215,3 +165,4 @@ TEST_F(CliTest, InterruptDuringAPhaseWritesItMarkedIncomplete) {
 }
 
 }  // namespace
+}  // namespace dbxb::test

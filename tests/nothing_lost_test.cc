@@ -69,25 +69,6 @@ class NothingLostTest : public ::testing::Test {
     while (f.write(block.data(), static_cast<std::streamsize>(block.size()))) {
     }
   }
-  // Waits until the run has created its marked work directory under data/ (it is measuring).
-  bool WaitForWorkDir(const fs::path& data) {
-    for (int i = 0; i < 1200; ++i) {
-      std::error_code ec;
-      if (fs::exists(data, ec) && !fs::is_empty(data, ec)) return true;
-      std::this_thread::sleep_for(std::chrono::milliseconds(25));
-    }
-    return false;
-  }
-
-  // Waits until the first benchmark's summary is on stdout (the console is flushed per benchmark).
-  bool WaitForFirstBenchmark(const fs::path& stdout_file) {
-    for (int i = 0; i < 2400; ++i) {
-      if (ReadFile(stdout_file).find("time:") != std::string::npos) return true;
-      std::this_thread::sleep_for(std::chrono::milliseconds(25));
-    }
-    return false;
-  }
-
   fs::path dir_;
   std::vector<fs::path> mounts_;
 };
@@ -96,7 +77,7 @@ TEST_F(NothingLostTest, SigtermWritesFinishedBenchmarksMarkedIncompleteAndRemove
   fs::path out = dir_ / "out", data = dir_ / "data";
   // Each benchmark measures for 2 s: the signal comes while the second one runs.
   pid_t pid = StartTool(DBXB_TOOL, NullRun(out, data, "2s"), dir_ / "stdout", dir_ / "stderr");
-  ASSERT_TRUE(WaitForFirstBenchmark(dir_ / "stdout")) << ReadFile(dir_ / "stderr");
+  ASSERT_TRUE(WaitForFileText(dir_ / "stdout", "time:")) << ReadFile(dir_ / "stderr");
   ASSERT_EQ(kill(pid, SIGTERM), 0);
   ToolResult r = WaitTool(pid, 120);
   ASSERT_EQ(r.term_signal, 0) << r.Describe();
@@ -121,7 +102,7 @@ TEST_F(NothingLostTest, SigtermBeforeAnythingFinishedLeavesEarlierResultsUntouch
   std::ofstream(out / "results.md") << "# earlier\n";
   const std::string before = Fingerprint(out);
   pid_t pid = StartTool(DBXB_TOOL, NullRun(out, data, "60s"), dir_ / "stdout", dir_ / "stderr");
-  ASSERT_TRUE(WaitForWorkDir(data)) << ReadFile(dir_ / "stderr");
+  ASSERT_TRUE(WaitForEntries(data)) << ReadFile(dir_ / "stderr");
   std::this_thread::sleep_for(std::chrono::milliseconds(200));
   ASSERT_EQ(kill(pid, SIGTERM), 0);
   ToolResult r = WaitTool(pid, 120);
@@ -139,7 +120,7 @@ TEST_F(NothingLostTest, SigtermBeforeAnythingFinishedLeavesEarlierResultsUntouch
   // The same run into a --out that did not exist: the directory is not left behind.
   fs::path fresh = dir_ / "fresh" / "out";
   pid = StartTool(DBXB_TOOL, NullRun(fresh, data, "60s"), dir_ / "stdout", dir_ / "stderr");
-  ASSERT_TRUE(WaitForWorkDir(data)) << ReadFile(dir_ / "stderr");
+  ASSERT_TRUE(WaitForEntries(data)) << ReadFile(dir_ / "stderr");
   std::this_thread::sleep_for(std::chrono::milliseconds(200));
   ASSERT_EQ(kill(pid, SIGTERM), 0);
   r = WaitTool(pid, 120);
@@ -150,7 +131,7 @@ TEST_F(NothingLostTest, SigtermBeforeAnythingFinishedLeavesEarlierResultsUntouch
 TEST_F(NothingLostTest, SecondSignalExitsAtOnce) {
   fs::path out = dir_ / "out", data = dir_ / "data";
   pid_t pid = StartTool(DBXB_TOOL, NullRun(out, data, "600s"), dir_ / "stdout", dir_ / "stderr");
-  ASSERT_TRUE(WaitForWorkDir(data)) << ReadFile(dir_ / "stderr");
+  ASSERT_TRUE(WaitForEntries(data)) << ReadFile(dir_ / "stderr");
   ASSERT_EQ(kill(pid, SIGINT), 0);
   ASSERT_EQ(kill(pid, SIGTERM), 0);
   // The deadline only tells "exits" from "hangs" (a 600 s benchmark would run for minutes).
@@ -229,7 +210,7 @@ TEST_F(NothingLostTest, DiskFillingDuringTheRunEndsWithOneLineAndNoPartialFile) 
   std::vector<std::string> args = NullRun(out, dir_ / "data", "1s");
   args.insert(args.end(), {"--workloads", "count,get"});
   pid_t pid = StartTool(DBXB_TOOL, args, dir_ / "stdout", dir_ / "stderr");
-  ASSERT_TRUE(WaitForFirstBenchmark(dir_ / "stdout")) << ReadFile(dir_ / "stderr");
+  ASSERT_TRUE(WaitForFileText(dir_ / "stdout", "time:")) << ReadFile(dir_ / "stderr");
   Fill(out);  // while the second benchmark runs
   ToolResult r = WaitTool(pid, 120);
   const std::string err = ReadFile(dir_ / "stderr");

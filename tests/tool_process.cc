@@ -94,6 +94,42 @@ ToolResult RunTool(const std::string& tool, const std::vector<std::string>& args
   return r;
 }
 
+std::vector<std::string> SplitWords(const std::string& text) {
+  std::vector<std::string> words;
+  std::istringstream in(text);
+  std::string w;
+  while (in >> w) words.push_back(w == "''" ? std::string() : w);
+  return words;
+}
+
+namespace {
+
+// Polls `done` every 25 ms until it holds or the deadline passes.
+template <typename Done>
+bool PollUntil(Done done, double timeout_seconds) {
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_seconds);
+  while (!done()) {
+    if (std::chrono::steady_clock::now() > deadline) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(25));
+  }
+  return true;
+}
+
+}  // namespace
+
+bool WaitForFileText(const fs::path& file, const std::string& text, double timeout_seconds) {
+  return PollUntil([&] { return ReadFile(file).find(text) != std::string::npos; }, timeout_seconds);
+}
+
+bool WaitForEntries(const fs::path& dir, double timeout_seconds) {
+  return PollUntil(
+      [&] {
+        std::error_code ec;
+        return fs::is_directory(dir, ec) && !fs::is_empty(dir, ec);
+      },
+      timeout_seconds);
+}
+
 std::string Fingerprint(const fs::path& dir) {
   std::map<std::string, std::string> entries;
   std::error_code ec;

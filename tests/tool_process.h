@@ -33,6 +33,17 @@ pid_t StartTool(const std::string& tool, const std::vector<std::string>& args, c
 /// Waits for `pid` up to `timeout_seconds` (then SIGKILLs it). Fills exit_code/term_signal/timed_out.
 ToolResult WaitTool(pid_t pid, double timeout_seconds);
 
+/// A command line written as words separated by spaces, for tests that keep their cases as text: no
+/// quoting, and a word written '' is the empty argument.
+std::vector<std::string> SplitWords(const std::string& text);
+
+/// Waits up to `timeout_seconds` until `file` contains `text` (e.g. a line the tool flushes when a
+/// benchmark finished). False on timeout.
+bool WaitForFileText(const std::filesystem::path& file, const std::string& text, double timeout_seconds = 60);
+/// Waits up to `timeout_seconds` until `dir` exists and holds an entry (e.g. the run's work directory
+/// under --data-dir: it is measuring). False on timeout.
+bool WaitForEntries(const std::filesystem::path& dir, double timeout_seconds = 60);
+
 /// Number of '\n' in `s`.
 int CountLines(const std::string& s);
 std::string ReadFile(const std::filesystem::path& p);
