@@ -1,7 +1,6 @@
 // End-to-end tests of `dbx-bench run --save-baseline`, `compare` and `report` through the built binary:
 // exit codes, the one line on stderr, and the files written.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -16,12 +15,7 @@ namespace fs = std::filesystem;
 
 class CompareCliTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("dbxb-compare-cli-" + std::to_string(::getpid()) + "-" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
+  void SetUp() override { dir_ = FreshTestDir("dbxb-compare-cli"); }
   void TearDown() override { fs::remove_all(dir_); }
 
   // Runs the tool with `words` (see SplitWords) in dir_, capturing stdout and stderr.

@@ -1,26 +1,23 @@
 #include "harness/output_dir.h"
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
 
+#include "tests/tool_process.h"
+
 namespace dbxb {
 namespace {
 
 namespace fs = std::filesystem;
+using test::FreshTestDir;
 
 class OutputDirTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    root_ = fs::temp_directory_path() / ("dbxb-output-dir-test-" + std::to_string(::getpid()) + "-" +
-                                         ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(root_);
-    fs::create_directories(root_);
-  }
+  void SetUp() override { root_ = FreshTestDir("dbxb-output-dir-test"); }
   void TearDown() override { fs::remove_all(root_); }
   fs::path root_;
 };

@@ -1,7 +1,6 @@
 // End-to-end tests of the built binary: what a user sees on the command line and in the files.
 #include <gtest/gtest.h>
 #include <signal.h>
-#include <unistd.h>
 
 #include <chrono>
 #include <filesystem>
@@ -19,12 +18,7 @@ namespace fs = std::filesystem;
 
 class CliTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("dbxb-cli-test-" + std::to_string(::getpid()) + "-" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
+  void SetUp() override { dir_ = FreshTestDir("dbxb-cli-test"); }
   void TearDown() override { fs::remove_all(dir_); }
 
   // Runs the tool with `words` (see SplitWords), capturing stdout and stderr.

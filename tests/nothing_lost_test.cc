@@ -12,7 +12,6 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/mount.h>
-#include <unistd.h>
 
 #include <chrono>
 #include <filesystem>
@@ -44,9 +43,7 @@ std::vector<std::string> NullRun(const fs::path& out, const fs::path& data, cons
 class NothingLostTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("dbxb-nothing-lost-" + std::to_string(::getpid()) + "-" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
+    dir_ = FreshTestDir("dbxb-nothing-lost");
     fs::create_directories(dir_ / "data");
   }
   void TearDown() override {

@@ -1,6 +1,7 @@
 #include "tests/tool_process.h"
 
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -92,6 +93,14 @@ ToolResult RunTool(const std::string& tool, const std::vector<std::string>& args
   fs::remove(out_file, ec);
   fs::remove(err_file, ec);
   return r;
+}
+
+fs::path FreshTestDir(const std::string& prefix) {
+  fs::path dir = fs::temp_directory_path() / (prefix + "-" + std::to_string(::getpid()) + "-" +
+                                              ::testing::UnitTest::GetInstance()->current_test_info()->name());
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
 }
 
 std::vector<std::string> SplitWords(const std::string& text) {

@@ -44,6 +44,10 @@ bool WaitForFileText(const std::filesystem::path& file, const std::string& text,
 /// under --data-dir: it is measuring). False on timeout.
 bool WaitForEntries(const std::filesystem::path& dir, double timeout_seconds = 60);
 
+/// A fresh, empty directory for the running GoogleTest test, <temp dir>/<prefix>-<pid>-<test name>
+/// (whatever an earlier run left there is removed first). The caller removes it.
+std::filesystem::path FreshTestDir(const std::string& prefix);
+
 /// Number of '\n' in `s`.
 int CountLines(const std::string& s);
 std::string ReadFile(const std::filesystem::path& p);
