@@ -1,14 +1,17 @@
 // Arena: bump allocation for the delta store and WOS. Memory is freed only when the arena is
 // destroyed, which is what lets readers walk nodes without locks. Single writer; MemoryUsage() may
 // be read from any thread. Blocks are mapped from the kernel directly (mmap), so a destroyed arena
-// returns its memory to the system at once: through malloc, freed 256 KiB blocks raise glibc's mmap
-// threshold and then stay in the heap, which let RSS run well past the memory budget.
+// returns its memory to the system: through malloc, freed 256 KiB blocks raise glibc's mmap
+// threshold and then stay in the heap, which let RSS run well past the memory budget. A small
+// process-wide pool (at most kPooledBlocks standard blocks, 4 MiB) keeps recently freed blocks for
+// the next arena, so that a new delta store does not page-fault in fresh memory every time.
 #pragma once
 
 #include <sys/mman.h>
 
 #include <atomic>
 #include <cstddef>
+#include <mutex>
 #include <new>
 #include <utility>
 #include <vector>
@@ -19,7 +22,7 @@ class Arena {
  public:
   Arena() = default;
   ~Arena() {
-    for (const auto& [p, n] : blocks_) ::munmap(p, n);
+    for (const auto& [p, n] : blocks_) Release(p, n);
   }
   Arena(const Arena&) = delete;
   Arena& operator=(const Arena&) = delete;
@@ -48,11 +51,43 @@ class Arena {
     return r;
   }
   char* NewBlock(size_t bytes) {
-    void* p = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED) throw std::bad_alloc();  // as operator new would
-    blocks_.emplace_back(static_cast<char*>(p), bytes);
+    char* p = bytes == kBlockSize ? Pool().Take() : nullptr;
+    if (p == nullptr) {
+      void* m = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+      if (m == MAP_FAILED) throw std::bad_alloc();  // as operator new would
+      p = static_cast<char*>(m);
+    }
+    blocks_.emplace_back(p, bytes);
     usage_.store(usage_.load(std::memory_order_relaxed) + bytes + sizeof(blocks_[0]), std::memory_order_relaxed);
-    return static_cast<char*>(p);
+    return p;
+  }
+  static void Release(char* p, size_t bytes) {
+    if (bytes != kBlockSize || !Pool().Give(p)) ::munmap(p, bytes);
+  }
+
+  static constexpr size_t kPooledBlocks = 16;
+  class BlockPool {
+   public:
+    char* Take() {
+      std::lock_guard<std::mutex> l(mu_);
+      if (n_ == 0) return nullptr;
+      return blocks_[--n_];
+    }
+    bool Give(char* p) {
+      std::lock_guard<std::mutex> l(mu_);
+      if (n_ == kPooledBlocks) return false;
+      blocks_[n_++] = p;
+      return true;
+    }
+
+   private:
+    std::mutex mu_;
+    char* blocks_[kPooledBlocks] = {};
+    size_t n_ = 0;  // GUARDED_BY(mu_)
+  };
+  static BlockPool& Pool() {
+    static BlockPool* pool = new BlockPool();  // never destroyed: arenas may die during exit
+    return *pool;
   }
 
   char* ptr_ = nullptr;
