@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <cerrno>
+#include <cstdio>
+#include <filesystem>
 #include <cstring>
 #include <iterator>
 
@@ -32,10 +34,19 @@ void RawLatencyBuffer::NextBlock() {
   used_ = 0;
 }
 
+RawLatencyWriter::~RawLatencyWriter() {
+  if (out_.is_open()) out_.close();
+  if (!partial_path_.empty()) std::remove(partial_path_.c_str());
+}
+
 Status RawLatencyWriter::Open(const std::string& path) {
   path_ = path;
-  out_.open(path, std::ios::out | std::ios::trunc | std::ios::binary);
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) return Status::IOError(fmt::format("{}: is a directory", path));
+  const std::string partial = path + ".partial";
+  out_.open(partial, std::ios::out | std::ios::trunc | std::ios::binary);
   if (!out_) return Status::IOError(fmt::format("{}: cannot create: {}", path, std::strerror(errno)));
+  partial_path_ = partial;
   out_ << "engine,dataset,phase,thread,op,start_ns,latency_ns,intended_start_ns\n";
   return out_ ? Status::Ok() : Status::IOError(path + ": write failed");
 }
@@ -43,6 +54,7 @@ Status RawLatencyWriter::Open(const std::string& path) {
 Status RawLatencyWriter::WritePhase(const std::string& engine, const std::string& dataset, const std::string& phase,
                                     const std::vector<std::string>& op_types,
                                     const std::vector<const RawLatencyBuffer*>& threads) {
+  wrote_phase_ = true;
   const std::string prefix = fmt::format("{},{},{},", CsvField(engine), CsvField(dataset), CsvField(phase));
   std::vector<std::string> ops;
   for (const auto& name : op_types) ops.push_back(CsvField(name));
@@ -70,7 +82,18 @@ Status RawLatencyWriter::Close() {
   out_.flush();
   bool ok = static_cast<bool>(out_);
   out_.close();
-  return ok ? Status::Ok() : Status::IOError(path_ + ": write failed");
+  const std::string partial = std::move(partial_path_);
+  partial_path_.clear();
+  if (!ok || !wrote_phase_) {
+    std::remove(partial.c_str());
+    return ok ? Status::Ok() : Status::IOError(path_ + ": write failed");
+  }
+  if (std::rename(partial.c_str(), path_.c_str()) != 0) {
+    const int err = errno;
+    std::remove(partial.c_str());
+    return Status::IOError(fmt::format("{}: cannot replace: {}", path_, std::strerror(err)));
+  }
+  return Status::Ok();
 }
 
 }  // namespace dbxb

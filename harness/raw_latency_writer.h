@@ -61,21 +61,33 @@ class RawLatencyBuffer {
   size_t used_ = 0;         // entries used in current_
 };
 
-/// The CSV file. Open() truncates it and writes the header; WritePhase() appends one phase.
+/// The CSV file. Written beside the target as "<path>.partial" (header first, then one phase per
+/// WritePhase) and renamed over the target by Close() once at least one phase was written, so that an
+/// earlier file at the path stays as it was when the run writes no phase (e.g. it is interrupted or
+/// fails before any phase finished) or dies half-way.
 class RawLatencyWriter {
  public:
-  /// IOError naming the path when it cannot be created.
+  RawLatencyWriter() = default;
+  RawLatencyWriter(const RawLatencyWriter&) = delete;
+  RawLatencyWriter& operator=(const RawLatencyWriter&) = delete;
+  /// Removes the partial file if Close() did not publish it.
+  ~RawLatencyWriter();
+
+  /// IOError naming the path when it is a directory or the partial file cannot be created.
   Status Open(const std::string& path);
   /// Appends the rows of one phase. REQUIRES: Open() succeeded.
   Status WritePhase(const std::string& engine, const std::string& dataset, const std::string& phase,
                     const std::vector<std::string>& op_types, const std::vector<const RawLatencyBuffer*>& threads);
-  /// Flushes and closes; IOError when a write failed.
+  /// Flushes and closes; renames the partial file over the path when a phase was written, else removes
+  /// it. IOError when a write or the rename failed.
   Status Close();
   const std::string& path() const { return path_; }
 
  private:
   std::string path_;
+  std::string partial_path_;
   std::ofstream out_;
+  bool wrote_phase_ = false;
 };
 
 }  // namespace dbxb
