@@ -354,7 +354,10 @@ Status ValidateRunArgs(const RunArgs& args, const AdapterRegistry& registry, Run
         {"target_rate", o.target_rate > 0 ? fmt::format("{}", o.target_rate) : "closed loop"},
         {"load_batch", std::to_string(o.load_batch)},
         {"durability", std::string(DurabilityName(p.durability))},
-        {"cache_bytes", std::to_string(p.cache_bytes)},
+        // sqlite-vps sizes the caches per data set unless --cache-size is given (vps_config.h).
+        {"cache_bytes", p.suite == "sqlite-vps" && p.vps.cache_bytes == 0
+                            ? std::string("suite default: 256 MiB cached, memory limit / 8 disk-bound")
+                            : std::to_string(p.cache_bytes)},
         {"seed", std::to_string(p.seed)},
         {"formats", Join(p.formats)},
         {"raw_latencies", p.raw_latencies.empty() ? "none" : p.raw_latencies},
