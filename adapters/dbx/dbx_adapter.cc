@@ -143,9 +143,12 @@ AdapterFactory DbxAdapterFactory() {
   f.open = [](const AdapterOptions& options) -> Result<std::unique_ptr<Adapter>> {
     dbx::Options o;
     o.durability = ToDbx(options.durability);
-    // The cache budget every engine gets is DBX's whole memory budget: the engine splits it between
-    // its block cache, columnar cache and write tiers, and stalls writers to stay within it.
+    // The cache budget every engine gets is DBX's read cache, as it is RocksDB's block cache and
+    // SQLite's page cache. The write tiers and the columnar cache are sized from the same budget
+    // (the engine's shares of it, 3/4 in all) and writers stall to stay within them, as RocksDB's
+    // memtables come on top of its block cache: DBX holds at most about 1.75 x cache_bytes.
     o.memory_budget_bytes = options.cache_bytes;
+    if (options.cache_bytes > 0) o.block_cache_bytes = options.cache_bytes;
     std::unique_ptr<dbx::DB> db;
     Status s = FromDbx(dbx::DB::Open(o, options.dir, &db));
     if (!s.ok()) return s;
