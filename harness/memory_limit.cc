@@ -1,6 +1,7 @@
 #include "harness/memory_limit.h"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <sys/eventfd.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
@@ -343,7 +344,7 @@ class MemoryConfinement::OomGuard {
     const pid_t parent = getpid();
     g->helper_ = fork();
     if (g->helper_ < 0) return Status::IOError("fork: " + ErrnoText(errno));
-    if (g->helper_ == 0) Run(g->event_fd_, g->limit_fd_, g->shared_, parent);  // never returns
+    if (g->helper_ == 0) Run(g->event_fd_, g->oom_control_fd_, g->limit_fd_, g->shared_, parent);  // never returns
     // Only now: with no helper, the tasks would wait at the limit for ever.
     DBXB_RETURN_IF_ERROR(WriteFile(cgroup + "/memory.oom_control", "1"));
     return g;
@@ -373,17 +374,33 @@ class MemoryConfinement::OomGuard {
 
   OomGuard() = default;
 
-  [[noreturn]] static void Run(int event_fd, int limit_fd, Shared* shared, pid_t parent) {
+  // True when memory.oom_control says the cgroup's tasks are waiting at the limit. System calls and
+  // a byte scan only (the helper is the child of a multi-threaded process).
+  static bool UnderOom(int oom_control_fd) {
+    char buf[256];
+    const ssize_t n = pread(oom_control_fd, buf, sizeof(buf) - 1, 0);
+    if (n <= 0) return false;
+    buf[n] = '\0';
+    const char* p = std::strstr(buf, "under_oom ");
+    return p != nullptr && p[10] == '1';
+  }
+
+  // Waits for the kernel's OOM notification; also polls under_oom every 250 ms, so that a notification
+  // that never comes (seen once: tasks waited at the limit for minutes) cannot hang the run.
+  [[noreturn]] static void Run(int event_fd, int oom_control_fd, int limit_fd, Shared* shared, pid_t parent) {
     static const char kUnlimited[] = "-1";
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (getppid() != parent) _exit(0);  // the harness died before prctl
     for (;;) {
-      uint64_t count = 0;
-      if (read(event_fd, &count, sizeof(count)) < 0) {
-        if (errno == EINTR) continue;
-        _exit(1);
+      pollfd pfd{event_fd, POLLIN, 0};
+      const int ready = poll(&pfd, 1, 250);
+      if (ready < 0 && errno != EINTR) _exit(1);
+      if (ready > 0) {
+        uint64_t count = 0;
+        if (read(event_fd, &count, sizeof(count)) < 0 && errno != EINTR && errno != EAGAIN) _exit(1);
       }
       if (shared->stop.load()) _exit(0);
+      if (ready <= 0 && !UnderOom(oom_control_fd)) continue;
       (void)!pwrite(limit_fd, kUnlimited, sizeof(kUnlimited) - 1, 0);
       shared->events.fetch_add(1);
     }
