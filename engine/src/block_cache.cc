@@ -19,8 +19,8 @@ std::shared_ptr<const Block> BlockCache::Lookup(uint64_t file_id, uint64_t offse
     return nullptr;
   }
   ++s.hits;
-  if (it->second != s.lru.begin()) s.lru.splice(s.lru.begin(), s.lru, it->second);
-  return it->second->block;
+  it->second.referenced = true;
+  return it->second.block;
 }
 
 uint64_t BlockCache::hits() {
@@ -58,13 +58,19 @@ void BlockCache::Insert(uint64_t file_id, uint64_t offset, std::shared_ptr<const
   std::lock_guard<std::mutex> l(s.mu);
   if (s.map.count(k) != 0) return;
   s.usage += block->charge();
-  s.lru.push_front(Entry{k, std::move(block)});
-  s.map.emplace(k, s.lru.begin());
-  while (s.usage > per_shard && s.lru.size() > 1) {
-    Entry& victim = s.lru.back();
-    s.usage -= victim.block->charge();
-    s.map.erase(victim.key);
-    s.lru.pop_back();
+  s.order.push_front(k);
+  s.map.emplace(k, Slot{std::move(block), s.order.begin(), false});
+  // Every pass over a marked entry clears its mark, so this ends within two rounds of `order`.
+  while (s.usage > per_shard && s.map.size() > 1) {
+    auto victim = s.map.find(s.order.back());
+    if (victim->second.referenced || victim->first == k) {  // second chance; the new block is kept
+      victim->second.referenced = false;
+      s.order.splice(s.order.begin(), s.order, victim->second.pos);
+      continue;
+    }
+    s.usage -= victim->second.block->charge();
+    s.order.pop_back();
+    s.map.erase(victim);
   }
 }
 

@@ -1,5 +1,7 @@
-// The block cache of tier 5: decoded segment blocks shared by all segments of a DB, LRU-evicted by
-// byte charge. Sharded; every method is thread-safe.
+// The block cache of tier 5: decoded segment blocks shared by all segments of a DB, evicted by byte
+// charge in CLOCK order (second chance): a hit only marks its entry, and eviction passes over marked
+// entries once, so a hit writes no list links (an LRU splice touches two more cache lines per read).
+// Sharded; every method is thread-safe.
 #pragma once
 
 #include <atomic>
@@ -37,14 +39,15 @@ class BlockCache {
   struct KeyHash {
     size_t operator()(const Key& k) const { return (k.file * 0x9e3779b97f4a7c15ull) ^ (k.offset >> 6); }
   };
-  struct Entry {
-    Key key;
+  struct Slot {
     std::shared_ptr<const Block> block;
+    std::list<Key>::iterator pos;  // in Shard::order
+    bool referenced = false;       // hit since it last reached the end of `order`
   };
   struct alignas(64) Shard {
     std::mutex mu;
-    std::list<Entry> lru;  // GUARDED_BY(mu), most recent first
-    std::unordered_map<Key, std::list<Entry>::iterator, KeyHash> map;  // GUARDED_BY(mu)
+    std::list<Key> order;  // GUARDED_BY(mu), newest (or last given a second chance) first
+    std::unordered_map<Key, Slot, KeyHash> map;  // GUARDED_BY(mu)
     size_t usage = 0;  // GUARDED_BY(mu)
     uint64_t hits = 0, misses = 0;  // GUARDED_BY(mu)
   };

@@ -254,7 +254,7 @@ Status DBImpl::CompactSegments(std::unique_lock<std::mutex>& l) {
   // Streams: the merging iterator holds one block per input, the writer one output block plus the
   // output's index and bloom filter (sized up front from the inputs' key counts).
   std::vector<std::unique_ptr<InternalIterator>> children;
-  for (const auto& r : inputs) children.push_back(r->NewIterator());
+  for (const auto& r : inputs) children.push_back(r->NewIterator(/*use_cache=*/false));
   std::unique_ptr<InternalIterator> it = NewMergingIterator(std::move(children));
   std::string path = dir_ + "/" + SegmentFileName(number);
   std::unique_ptr<WritableFile> file;

@@ -1,6 +1,7 @@
 #include "src/segment_reader.h"
 
 #include <algorithm>
+#include <cstring>
 
 #include "src/compression.h"
 #include "src/crc32c.h"
@@ -8,6 +9,18 @@
 #include "src/mem_table.h"
 
 namespace dbx {
+namespace {
+
+// The first 8 bytes of key, big-endian, zero-padded: KeyPrefix(a) < KeyPrefix(b) implies a < b,
+// and equal prefixes decide nothing.
+uint64_t KeyPrefix(std::string_view key) {
+  if (key.size() >= 8) return LoadBigEndian64(key.data());
+  char buf[8] = {};
+  std::memcpy(buf, key.data(), key.size());
+  return LoadBigEndian64(buf);
+}
+
+}  // namespace
 
 Status SegmentReader::ReadRawBlock(const BlockHandle& h, std::string* out) const {
   if (h.size < kBlockTrailer || h.offset > file_->Size() || h.size > file_->Size() - h.offset)
@@ -66,10 +79,12 @@ Status SegmentReader::Open(std::unique_ptr<RandomAccessFile> file, uint64_t numb
     if (r->index_keys_.size() > 0xffffffffu) return Status::Corruption(name + ": index too large");
     // Keys are copied out of `block` (which is the whole index), so the packed copy is at most as big.
     r->index_.push_back(IndexEntry{offset, size, static_cast<uint32_t>(r->index_keys_.size())});
+    r->index_prefixes_.push_back(KeyPrefix(k));
     r->index_keys_.append(k);
     prev = k;
   }
   r->index_.shrink_to_fit();
+  r->index_prefixes_.shrink_to_fit();
   r->index_keys_.shrink_to_fit();
   if (r->index_.empty() != (r->meta_.entries == 0)) return Status::Corruption(name + ": index/meta mismatch");
 
@@ -81,18 +96,21 @@ Status SegmentReader::Open(std::unique_ptr<RandomAccessFile> file, uint64_t numb
 }
 
 size_t SegmentReader::FindBlock(std::string_view key) const {
+  const uint64_t prefix = KeyPrefix(key);
   size_t lo = 0, hi = index_.size();
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
-    if (KeyLess(LastKey(mid), key)) lo = mid + 1;
+    uint64_t p = index_prefixes_[mid];
+    if (p < prefix || (p == prefix && KeyLess(LastKey(mid), key))) lo = mid + 1;
     else hi = mid;
   }
   return lo;
 }
 
-Status SegmentReader::ReadDataBlock(size_t i, std::shared_ptr<const Block>* out) const {
+Status SegmentReader::ReadDataBlock(size_t i, std::shared_ptr<const Block>* out, bool use_cache) const {
   const BlockHandle h{index_[i].offset, index_[i].size};
-  if (cache_ != nullptr) {
+  use_cache = use_cache && cache_ != nullptr;
+  if (use_cache) {
     *out = cache_->Lookup(cache_id_, h.offset);
     if (*out != nullptr) return Status::Ok();
   }
@@ -100,7 +118,7 @@ Status SegmentReader::ReadDataBlock(size_t i, std::shared_ptr<const Block>* out)
   DBX_RETURN_IF_ERROR(ReadRawBlock(h, &raw));
   Status s = Block::Parse(std::move(raw), out);
   if (!s.ok()) return Status::Corruption(file_->name() + ": " + s.message());
-  if (cache_ != nullptr) cache_->Insert(cache_id_, h.offset, *out);
+  if (use_cache) cache_->Insert(cache_id_, h.offset, *out);
   return Status::Ok();
 }
 
@@ -134,7 +152,7 @@ namespace {
 
 class SegmentIterator final : public InternalIterator {
  public:
-  explicit SegmentIterator(const SegmentReader* r) : r_(r) {}
+  SegmentIterator(const SegmentReader* r, bool use_cache) : r_(r), use_cache_(use_cache) {}
   bool Valid() const override { return block_ != nullptr && status_.ok(); }
   void SeekToFirst() override {
     LoadBlock(0);
@@ -165,7 +183,7 @@ class SegmentIterator final : public InternalIterator {
       block_ = nullptr;
       return false;
     }
-    Status s = r_->ReadDataBlock(i, &block_);
+    Status s = r_->ReadDataBlock(i, &block_, use_cache_);
     if (!s.ok()) {
       status_ = s;
       block_ = nullptr;
@@ -186,6 +204,7 @@ class SegmentIterator final : public InternalIterator {
   }
 
   const SegmentReader* r_;
+  const bool use_cache_;
   std::shared_ptr<const Block> block_;
   size_t block_index_ = 0;
   uint32_t pos_ = 0;
@@ -195,8 +214,8 @@ class SegmentIterator final : public InternalIterator {
 
 }  // namespace
 
-std::unique_ptr<InternalIterator> SegmentReader::NewIterator() const {
-  return std::make_unique<SegmentIterator>(this);
+std::unique_ptr<InternalIterator> SegmentReader::NewIterator(bool use_cache) const {
+  return std::make_unique<SegmentIterator>(this, use_cache);
 }
 
 }  // namespace dbx

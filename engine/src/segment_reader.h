@@ -29,8 +29,9 @@ class SegmentReader {
   /// *seq gets the version's sequence (if non-null).
   Status Get(std::string_view key, uint64_t hash, uint64_t snapshot, Lookup* result, std::string* value,
              uint64_t* seq) const;
-  /// Iterates every version in the segment.
-  std::unique_ptr<InternalIterator> NewIterator() const;
+  /// Iterates every version in the segment. Without `use_cache` the blocks bypass the block cache
+  /// (compaction: reading every block once would evict the blocks readers use).
+  std::unique_ptr<InternalIterator> NewIterator(bool use_cache = true) const;
 
   const SegmentMeta& meta() const { return meta_; }
   uint64_t number() const { return number_; }
@@ -38,13 +39,14 @@ class SegmentReader {
   size_t num_blocks() const { return index_.size(); }
   /// Bytes this reader keeps in memory (tier 4): the sparse index and the bloom filter.
   size_t MemoryUsage() const {
-    return index_.capacity() * sizeof(IndexEntry) + index_keys_.capacity() + bloom_.MemoryUsage();
+    return index_.capacity() * sizeof(IndexEntry) + index_prefixes_.capacity() * sizeof(uint64_t) +
+           index_keys_.capacity() + bloom_.MemoryUsage();
   }
 
   /// Index of the first data block whose last key >= key (num_blocks() when none).
   size_t FindBlock(std::string_view key) const;
-  /// Reads (through the cache) data block i.
-  Status ReadDataBlock(size_t i, std::shared_ptr<const Block>* out) const;
+  /// Reads data block i, through the block cache when `use_cache`.
+  Status ReadDataBlock(size_t i, std::shared_ptr<const Block>* out, bool use_cache = true) const;
 
  private:
   // One entry per data block; the blocks' last keys are packed in index_keys_ (no allocation per block).
@@ -65,6 +67,9 @@ class SegmentReader {
   uint64_t cache_id_ = 0;
   std::shared_ptr<BlockCache> cache_;
   std::vector<IndexEntry> index_;
+  // KeyPrefix of each block's last key: the binary search compares these (8 bytes apart, so its
+  // first steps share cache lines) and reads a packed key only when the prefixes are equal.
+  std::vector<uint64_t> index_prefixes_;
   std::string index_keys_;
   BloomFilter bloom_;
   SegmentMeta meta_;
