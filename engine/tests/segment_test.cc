@@ -162,5 +162,25 @@ TEST(BlockCache, EvictsByCharge) {
   EXPECT_NE(cache.Lookup(1, 199 * 4096), nullptr);  // the most recent survives
 }
 
+TEST(BlockCache, BlockReadBetweenInsertsStays) {
+  BlockCache cache(16 * 8 * 4096);  // about 8 blocks per shard
+  auto make = [] {
+    std::shared_ptr<const Block> b;
+    std::string raw(4000, 'x');
+    raw += std::string("\0\0\0\0\1\0\0\0", 8);
+    EXPECT_TRUE(Block::Parse(raw, &b).ok());
+    return b;
+  };
+  cache.Insert(1, 0, make());
+  for (uint64_t i = 1; i < 2000; ++i) {
+    cache.Insert(1, i * 4096, make());
+    ASSERT_NE(cache.Lookup(1, 0), nullptr) << "evicted after insert " << i;
+  }
+  int present = 0;
+  for (uint64_t i = 1; i < 2000; ++i) present += cache.Lookup(1, i * 4096) != nullptr;
+  EXPECT_LT(present, 16 * 8 + 16);
+  EXPECT_LE(cache.usage(), cache.capacity() + 16 * 4096 + 16);
+}
+
 }  // namespace
 }  // namespace dbx
