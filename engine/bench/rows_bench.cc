@@ -1,19 +1,19 @@
 // Reads on a DB shaped like the sqlite-vps row store after its bulk load: N rows, each one primary
 // entry ('r' + id -> a, b, 200-byte payload) and two secondary-index entries ('a'/'b' + value + id ->
 // empty), written in id order in batches of 1,000 rows under a 256 MiB memory budget with a 256 MiB
-// block cache (as the dbx adapter runs it), so the data ends up in several size-tiered segments.
-// The load runs once per process and the background thread is left to finish before measuring.
+// block cache (as the dbx adapter runs it). The argument is the number of segments the rows end up
+// in — K chunks of ids, each flushed as one segment, no compaction — as background timing would
+// otherwise vary the layout from run to run (a load settles at 1-4 segments, more while it runs).
+// One loaded DB is kept at a time; the benchmarks of one layout run one after the other.
 //
 //   build-engine/engine/dbx_engine_bench --benchmark_filter=Rows
 #include <benchmark/benchmark.h>
 
 #include <unistd.h>
 
-#include <chrono>
 #include <filesystem>
 #include <random>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "dbx/db.h"
@@ -43,8 +43,7 @@ std::string IndexKey(char tag, uint64_t value, uint64_t id) {
 struct RowsDb {
   std::string dir;
   std::unique_ptr<dbx::DB> db;
-  dbx::DbStats loaded;  // after the load settled
-  RowsDb() {
+  explicit RowsDb(int segments) {
     std::string base = std::filesystem::is_directory("/dev/shm") ? "/dev/shm" : "/tmp";
     dir = base + "/dbx_bench_rows_" + std::to_string(::getpid());
     std::filesystem::remove_all(dir);
@@ -52,6 +51,8 @@ struct RowsDb {
     o.durability = dbx::Durability::kNone;
     o.memory_budget_bytes = size_t{256} << 20;
     o.block_cache_bytes = size_t{256} << 20;
+    o.compaction_trigger = 0;
+    o.wos_flush_bytes = size_t{1} << 30;  // segments are cut by the Flush() calls below
     if (!dbx::DB::Open(o, dir, &db).ok()) return;
     std::mt19937_64 rng(7);
     std::string payload(kPayloadBytes, 'x');
@@ -70,18 +71,8 @@ struct RowsDb {
         (void)db->Write(dbx::WriteOptions(), b);
         b.Clear();
       }
+      if ((id + 1) % (kRows / segments) == 0) (void)db->Flush();
     }
-    // Let flushes and compactions finish: the counts must stop moving for a second.
-    dbx::DbStats prev = db->GetStats();
-    for (int stable = 0; stable < 10;) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
-      dbx::DbStats s = db->GetStats();
-      bool same = s.segments == prev.segments && s.compactions == prev.compactions && s.flushes == prev.flushes &&
-                  s.frozen_wos == 0 && s.frozen_deltas == 0;
-      stable = same ? stable + 1 : 0;
-      prev = s;
-    }
-    loaded = prev;
   }
   ~RowsDb() {
     db.reset();
@@ -89,11 +80,18 @@ struct RowsDb {
   }
 };
 
-RowsDb& Rows() {
-  static RowsDb* r = new RowsDb();  // shared by the benchmarks below; removed at exit
-  static bool registered = [] { return std::atexit([] { delete r; }) == 0; }();
-  (void)registered;
-  return *r;
+std::unique_ptr<RowsDb> loaded_rows;
+int loaded_segments = -1;
+
+RowsDb& Rows(int segments) {
+  if (loaded_segments != segments) {
+    loaded_rows.reset();
+    loaded_rows = std::make_unique<RowsDb>(segments);
+    loaded_segments = segments;
+    static bool registered = [] { return std::atexit([] { loaded_rows.reset(); }) == 0; }();
+    (void)registered;
+  }
+  return *loaded_rows;
 }
 
 void SetSegmentCounters(benchmark::State& state, const RowsDb& r, const dbx::DbStats& before) {
@@ -108,7 +106,7 @@ void SetSegmentCounters(benchmark::State& state, const RowsDb& r, const dbx::DbS
 
 // select-pk: one point Get of a random row.
 void BM_Dbx_RowsGetPk(benchmark::State& state) {
-  RowsDb& r = Rows();
+  RowsDb& r = Rows(static_cast<int>(state.range(0)));
   std::mt19937_64 rng(1);
   std::string v;
   dbx::DbStats before = r.db->GetStats();
@@ -120,7 +118,7 @@ void BM_Dbx_RowsGetPk(benchmark::State& state) {
 
 // range-scan: Scan 10 entries of index 'a' from a random value, then Get each row.
 void BM_Dbx_RowsIndexRange(benchmark::State& state) {
-  RowsDb& r = Rows();
+  RowsDb& r = Rows(static_cast<int>(state.range(0)));
   std::mt19937_64 rng(2);
   std::string v;
   std::vector<std::string> ids;
@@ -143,7 +141,7 @@ void BM_Dbx_RowsIndexRange(benchmark::State& state) {
 
 // The iterator alone: Seek into index 'a' and step 10 times.
 void BM_Dbx_RowsSeekNext10(benchmark::State& state) {
-  RowsDb& r = Rows();
+  RowsDb& r = Rows(static_cast<int>(state.range(0)));
   std::mt19937_64 rng(3);
   std::unique_ptr<dbx::Iterator> it = r.db->NewIterator(dbx::ReadOptions());
   dbx::DbStats before = r.db->GetStats();
@@ -160,6 +158,9 @@ void BM_Dbx_RowsSeekNext10(benchmark::State& state) {
 
 }  // namespace
 
-BENCHMARK(BM_Dbx_RowsGetPk)->Unit(benchmark::kMicrosecond);
-BENCHMARK(BM_Dbx_RowsIndexRange)->Unit(benchmark::kMicrosecond);
-BENCHMARK(BM_Dbx_RowsSeekNext10)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_Dbx_RowsGetPk)->Arg(1)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_Dbx_RowsIndexRange)->Arg(1)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_Dbx_RowsSeekNext10)->Arg(1)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_Dbx_RowsGetPk)->Arg(8)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_Dbx_RowsIndexRange)->Arg(8)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_Dbx_RowsSeekNext10)->Arg(8)->Unit(benchmark::kMicrosecond);

@@ -23,6 +23,14 @@ std::shared_ptr<const Block> BlockCache::Lookup(uint64_t file_id, uint64_t offse
   return it->second.block;
 }
 
+std::shared_ptr<const Block> BlockCache::Peek(uint64_t file_id, uint64_t offset) {
+  Key k{file_id, offset};
+  Shard& s = ShardFor(k);
+  std::lock_guard<std::mutex> l(s.mu);
+  auto it = s.map.find(k);
+  return it == s.map.end() ? nullptr : it->second.block;
+}
+
 uint64_t BlockCache::hits() {
   uint64_t n = 0;
   for (Shard& s : shards_) {

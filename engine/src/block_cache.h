@@ -20,6 +20,8 @@ class BlockCache {
   explicit BlockCache(size_t capacity_bytes);
   /// nullptr on a miss.
   std::shared_ptr<const Block> Lookup(uint64_t file_id, uint64_t offset);
+  /// As Lookup, but neither marks the block used nor counts a hit or miss (compaction reads).
+  std::shared_ptr<const Block> Peek(uint64_t file_id, uint64_t offset);
   void Insert(uint64_t file_id, uint64_t offset, std::shared_ptr<const Block> block);
   /// A process-unique id for a segment's blocks.
   static uint64_t NewFileId();

@@ -155,10 +155,11 @@ Status DBImpl::MergeOldestDelta(std::unique_lock<std::mutex>& l) {
   return Status::Ok();
 }
 
-Status DBImpl::FinishSegmentFile(const std::string& path, uint64_t number, std::shared_ptr<SegmentReader>* reader) {
+Status DBImpl::FinishSegmentFile(const std::string& path, uint64_t number, std::shared_ptr<SegmentReader>* reader,
+                                 uint64_t cache_id) {
   std::unique_ptr<RandomAccessFile> f;
   DBX_RETURN_IF_ERROR(OpenRandomAccessFile(path, &f));
-  return SegmentReader::Open(std::move(f), number, block_cache_, reader);
+  return SegmentReader::Open(std::move(f), number, block_cache_, reader, cache_id);
 }
 
 Status DBImpl::WriteSegmentFromMemTable(const MemTable& t, uint64_t oldest, bool bottommost, uint64_t number,
@@ -168,6 +169,10 @@ Status DBImpl::WriteSegmentFromMemTable(const MemTable& t, uint64_t oldest, bool
   std::unique_ptr<WritableFile> file;
   DBX_RETURN_IF_ERROR(WritableFile::Create(path, &file));
   SegmentWriter w(options_, std::move(file), t.keys());
+  // The table was in memory: its blocks go to the cache as they are written (readers would
+  // otherwise pay a block miss per block right after every flush).
+  const uint64_t cache_id = BlockCache::NewFileId();
+  if (block_cache_ != nullptr) w.WarmCache(block_cache_, cache_id);
   for (const MemNode* n = t.First(); n != nullptr; n = n->Next(0)) {
     for (const MemVersion* v = n->head.load(std::memory_order_acquire); v != nullptr; v = v->older) {
       if (v->seq() <= oldest) {
@@ -184,7 +189,7 @@ Status DBImpl::WriteSegmentFromMemTable(const MemTable& t, uint64_t oldest, bool
     (void)RemoveFile(path);
     return s;
   }
-  return FinishSegmentFile(path, number, reader);
+  return FinishSegmentFile(path, number, reader, cache_id);
 }
 
 void DBImpl::DeleteObsoleteWals(uint64_t max_wal) {
@@ -263,6 +268,10 @@ Status DBImpl::CompactSegments(std::unique_lock<std::mutex>& l) {
   uint64_t entries = 0;
   if (s.ok()) {
     SegmentWriter w(options_, std::move(file), expected_keys);
+    // An output block is cached when an input entry of it was: what readers kept hot stays hot,
+    // and a merge of cold data evicts nothing.
+    const uint64_t cache_id = BlockCache::NewFileId();
+    if (block_cache_ != nullptr) w.WarmCache(block_cache_, cache_id);
     std::string cur;
     bool have_cur = false, done_with_key = false;
     uint64_t steps = 0;
@@ -285,7 +294,7 @@ Status DBImpl::CompactSegments(std::unique_lock<std::mutex>& l) {
         done_with_key = true;
         if (bottommost && TagType(tag) == ValueType::kDelete) continue;  // nothing older to hide
       }
-      w.Add(it->key(), tag, it->value());
+      w.Add(it->key(), tag, it->value(), it->cached());
     }
     if (s.ok()) s = it->status();
     size_t buffers = w.MemoryUsage() + inputs.size() * options_.block_size;
@@ -294,7 +303,7 @@ Status DBImpl::CompactSegments(std::unique_lock<std::mutex>& l) {
     Status f = w.Finish();
     if (s.ok()) s = f;
     entries = w.meta().entries;
-    if (s.ok() && entries > 0) s = FinishSegmentFile(path, number, &reader);
+    if (s.ok() && entries > 0) s = FinishSegmentFile(path, number, &reader, cache_id);
     if (!s.ok() || entries == 0) (void)RemoveFile(path);
   }
   l.lock();

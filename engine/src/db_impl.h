@@ -105,7 +105,9 @@ class DBImpl final : public DB {
   /// Writes versions of a MemTable to a new segment; *reader is null when nothing survived GC.
   Status WriteSegmentFromMemTable(const MemTable& t, uint64_t oldest, bool bottommost, uint64_t number,
                                   std::shared_ptr<SegmentReader>* reader);
-  Status FinishSegmentFile(const std::string& path, uint64_t number, std::shared_ptr<SegmentReader>* reader);
+  /// cache_id: the block-cache id a SegmentWriter warmed the file's blocks under (0: none).
+  Status FinishSegmentFile(const std::string& path, uint64_t number, std::shared_ptr<SegmentReader>* reader,
+                           uint64_t cache_id = 0);
   void DeleteObsoleteWals(uint64_t max_wal);
   Status WaitForFlush(uint64_t target);
 

@@ -45,12 +45,12 @@ Status SegmentReader::ReadRawBlock(const BlockHandle& h, std::string* out) const
 }
 
 Status SegmentReader::Open(std::unique_ptr<RandomAccessFile> file, uint64_t number, std::shared_ptr<BlockCache> cache,
-                           std::shared_ptr<SegmentReader>* out) {
+                           std::shared_ptr<SegmentReader>* out, uint64_t cache_id) {
   std::shared_ptr<SegmentReader> r(new SegmentReader());
   r->file_ = std::move(file);
   r->number_ = number;
   r->cache_ = std::move(cache);
-  r->cache_id_ = BlockCache::NewFileId();
+  r->cache_id_ = cache_id != 0 ? cache_id : BlockCache::NewFileId();
   const std::string& name = r->file_->name();
   uint64_t size = r->file_->Size();
   if (size < kFooterSize) return Status::Corruption(name + ": file too short for a segment");
@@ -107,13 +107,17 @@ size_t SegmentReader::FindBlock(std::string_view key) const {
   return lo;
 }
 
-Status SegmentReader::ReadDataBlock(size_t i, std::shared_ptr<const Block>* out, bool use_cache) const {
+Status SegmentReader::ReadDataBlock(size_t i, std::shared_ptr<const Block>* out, bool use_cache, bool* cached) const {
   const BlockHandle h{index_[i].offset, index_[i].size};
-  use_cache = use_cache && cache_ != nullptr;
-  if (use_cache) {
-    *out = cache_->Lookup(cache_id_, h.offset);
-    if (*out != nullptr) return Status::Ok();
+  if (cached != nullptr) *cached = false;
+  if (cache_ != nullptr) {
+    *out = use_cache ? cache_->Lookup(cache_id_, h.offset) : cache_->Peek(cache_id_, h.offset);
+    if (*out != nullptr) {
+      if (cached != nullptr) *cached = true;
+      return Status::Ok();
+    }
   }
+  use_cache = use_cache && cache_ != nullptr;
   std::string raw;
   DBX_RETURN_IF_ERROR(ReadRawBlock(h, &raw));
   Status s = Block::Parse(std::move(raw), out);
@@ -175,6 +179,7 @@ class SegmentIterator final : public InternalIterator {
   uint64_t tag() const override { return e_.tag; }
   std::string_view value() const override { return e_.value; }
   Status status() const override { return status_; }
+  bool cached() const override { return cached_; }
 
  private:
   bool LoadBlock(size_t i) {
@@ -183,7 +188,7 @@ class SegmentIterator final : public InternalIterator {
       block_ = nullptr;
       return false;
     }
-    Status s = r_->ReadDataBlock(i, &block_, use_cache_);
+    Status s = r_->ReadDataBlock(i, &block_, use_cache_, &cached_);
     if (!s.ok()) {
       status_ = s;
       block_ = nullptr;
@@ -205,6 +210,7 @@ class SegmentIterator final : public InternalIterator {
 
   const SegmentReader* r_;
   const bool use_cache_;
+  bool cached_ = false;
   std::shared_ptr<const Block> block_;
   size_t block_index_ = 0;
   uint32_t pos_ = 0;

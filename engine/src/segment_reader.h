@@ -21,16 +21,19 @@ namespace dbx {
 
 class SegmentReader {
  public:
-  /// `cache` may be null (no caching). `number` is the file number in the DB directory.
+  /// `cache` may be null (no caching). `number` is the file number in the DB directory. `cache_id`
+  /// is the id of its blocks in the cache (0: a new one; else the id a SegmentWriter warmed it with).
   static Status Open(std::unique_ptr<RandomAccessFile> file, uint64_t number, std::shared_ptr<BlockCache> cache,
-                     std::shared_ptr<SegmentReader>* out);
+                     std::shared_ptr<SegmentReader>* out, uint64_t cache_id = 0);
 
   /// The newest version of key with seq <= snapshot. On kValue, *value is set (if non-null);
   /// *seq gets the version's sequence (if non-null).
   Status Get(std::string_view key, uint64_t hash, uint64_t snapshot, Lookup* result, std::string* value,
              uint64_t* seq) const;
-  /// Iterates every version in the segment. Without `use_cache` the blocks bypass the block cache
-  /// (compaction: reading every block once would evict the blocks readers use).
+  /// Iterates every version in the segment. Without `use_cache` (compaction: reading every block
+  /// once would evict the blocks readers use) a block is taken from the cache when there, without
+  /// marking it used, and is not inserted when read from the file; the iterator's cached() says
+  /// which of the two its current block was.
   std::unique_ptr<InternalIterator> NewIterator(bool use_cache = true) const;
 
   const SegmentMeta& meta() const { return meta_; }
@@ -45,8 +48,10 @@ class SegmentReader {
 
   /// Index of the first data block whose last key >= key (num_blocks() when none).
   size_t FindBlock(std::string_view key) const;
-  /// Reads data block i, through the block cache when `use_cache`.
-  Status ReadDataBlock(size_t i, std::shared_ptr<const Block>* out, bool use_cache = true) const;
+  /// Reads data block i, through the block cache when `use_cache`; else see NewIterator. *cached
+  /// (when non-null) tells whether the block came from the cache.
+  Status ReadDataBlock(size_t i, std::shared_ptr<const Block>* out, bool use_cache = true,
+                       bool* cached = nullptr) const;
 
  private:
   // One entry per data block; the blocks' last keys are packed in index_keys_ (no allocation per block).

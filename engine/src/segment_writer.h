@@ -7,6 +7,7 @@
 
 #include "dbx/options.h"
 #include "src/block.h"
+#include "src/block_cache.h"
 #include "src/bloom.h"
 #include "src/env.h"
 #include "src/segment_format.h"
@@ -18,8 +19,15 @@ class SegmentWriter {
   /// `expected_keys` (an upper bound on distinct keys, 0 = unknown) sizes the bloom filter up front,
   /// so that building it holds ~bits_per_key/8 bytes per key instead of every key's hash.
   SegmentWriter(const Options& options, std::unique_ptr<WritableFile> file, uint64_t expected_keys = 0);
+  /// Puts the blocks written from now on into `cache` under `cache_id` (the id the segment's reader
+  /// will be opened with), when an entry added to them was `warm`: a segment written from memory or
+  /// from cached blocks is read at memory speed right away, instead of one block miss at a time.
+  void WarmCache(std::shared_ptr<BlockCache> cache, uint64_t cache_id) {
+    cache_ = std::move(cache);
+    cache_id_ = cache_id;
+  }
   /// REQUIRES: (key, seq) strictly after the previous entry in (key asc, seq desc) order.
-  void Add(std::string_view key, uint64_t tag, std::string_view value);
+  void Add(std::string_view key, uint64_t tag, std::string_view value, bool warm = true);
   /// Writes filter, index, meta and footer, then fsyncs and closes the file.
   Status Finish();
   const SegmentMeta& meta() const { return meta_; }
@@ -39,6 +47,9 @@ class SegmentWriter {
   std::string index_;
   std::string last_key_;
   std::string scratch_;
+  std::shared_ptr<BlockCache> cache_;  // null: WarmCache not called
+  uint64_t cache_id_ = 0;
+  bool block_warm_ = false;  // an entry of the open block was added warm
   SegmentMeta meta_;
   Status status_;
 };

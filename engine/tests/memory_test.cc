@@ -130,7 +130,9 @@ TEST(MemoryBudget, SustainedWritesStayWithinTheBudget) {
     ASSERT_LE(s.block_cache_bytes, ro.block_cache_bytes + 16 * 8 * ro.block_size);  // >= 1 block per shard
   }
   DbStats s = db->GetStats();
-  EXPECT_GT(s.flushes, 100u / kScale);
+  // 50 MB through a 512 KiB WOS: ~100 flushes, fewer when the background thread lags (a WOS may
+  // overshoot by a merged delta store, up to 256 KiB), never fewer than half as many.
+  EXPECT_GT(s.flushes, 50u / kScale);
   EXPECT_LE(max_tiers, o.memory_budget_bytes);
   EXPECT_LE(s.write_buffer_peak_bytes, o.memory_budget_bytes);
   EXPECT_GT(s.write_buffer_peak_bytes, 0u);
