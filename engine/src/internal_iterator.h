@@ -15,6 +15,7 @@ enum class Lookup { kAbsent, kValue, kDeleted };
 class InternalIterator {
  public:
   virtual ~InternalIterator() = default;
+  /// False at the end, and once status() is not ok.
   virtual bool Valid() const = 0;
   virtual void SeekToFirst() = 0;
   /// First version whose key >= target.

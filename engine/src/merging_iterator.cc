@@ -37,8 +37,12 @@ class MergingIterator final : public InternalIterator {
  private:
   void FindSmallest() {
     current_ = nullptr;
+    bool failed = false;
     for (auto& c : children_) {
-      if (!c->Valid()) continue;
+      if (!c->Valid()) {
+        failed = failed || !c->status().ok();  // only a child that stopped can have stopped on an error
+        continue;
+      }
       if (current_ == nullptr) {
         current_ = c.get();
         continue;
@@ -47,7 +51,7 @@ class MergingIterator final : public InternalIterator {
       if (cmp < 0 || (cmp == 0 && c->tag() > current_->tag())) current_ = c.get();
     }
     // A child that stopped on an error must stop the merge too: its keys would silently vanish.
-    if (current_ != nullptr && !status().ok()) current_ = nullptr;
+    if (failed) current_ = nullptr;
   }
 
   std::vector<std::unique_ptr<InternalIterator>> children_;

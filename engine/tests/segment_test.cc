@@ -8,6 +8,7 @@
 #include "src/hash.h"
 #include "src/mem_table.h"
 #include "src/random.h"
+#include "src/merging_iterator.h"
 #include "src/segment_reader.h"
 #include "src/segment_writer.h"
 #include "tests/test_util.h"
@@ -144,6 +145,43 @@ TEST(SegmentCorruption, EveryFlippedByteIsCorruptionOrHarmless) {
   std::shared_ptr<SegmentReader> r;
   EXPECT_TRUE(SegmentReader::Open(NewMemoryFile("short", data.substr(0, 30)), 1, nullptr, &r).IsCorruption());
   EXPECT_TRUE(SegmentReader::Open(NewMemoryFile("empty", ""), 1, nullptr, &r).IsCorruption());
+}
+
+// A child over sorted keys that fails (Corruption, no longer Valid) when stepped past `fail_at`.
+class FailingIterator final : public InternalIterator {
+ public:
+  FailingIterator(std::vector<std::string> keys, size_t fail_at) : keys_(std::move(keys)), fail_at_(fail_at) {}
+  bool Valid() const override { return status_.ok() && i_ < keys_.size(); }
+  void SeekToFirst() override { i_ = 0; }
+  void Seek(std::string_view t) override {
+    for (i_ = 0; i_ < keys_.size() && keys_[i_] < t;) ++i_;
+  }
+  void Next() override {
+    if (++i_ > fail_at_) status_ = Status::Corruption("child");
+  }
+  std::string_view key() const override { return keys_[i_]; }
+  uint64_t tag() const override { return PackTag(i_ + 1, ValueType::kPut); }
+  std::string_view value() const override { return {}; }
+  Status status() const override { return status_; }
+
+ private:
+  std::vector<std::string> keys_;
+  size_t fail_at_;
+  size_t i_ = 0;
+  Status status_;
+};
+
+TEST(MergingIterator, StopsWhenAChildFails) {
+  std::vector<std::unique_ptr<InternalIterator>> children;
+  children.push_back(std::make_unique<FailingIterator>(std::vector<std::string>{"a", "c", "e"}, 0));
+  children.push_back(std::make_unique<FailingIterator>(std::vector<std::string>{"b", "d", "f"}, 99));
+  auto it = NewMergingIterator(std::move(children));
+  it->SeekToFirst();
+  ASSERT_TRUE(it->Valid());
+  EXPECT_EQ(it->key(), "a");
+  it->Next();  // the first child fails: "b" must not be returned as if "c" and "e" did not exist
+  EXPECT_FALSE(it->Valid());
+  EXPECT_TRUE(it->status().IsCorruption());
 }
 
 TEST(BlockCache, EvictsByCharge) {
