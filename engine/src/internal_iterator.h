@@ -25,9 +25,6 @@ class InternalIterator {
   virtual uint64_t tag() const = 0;  // seq << 8 | type
   virtual std::string_view value() const = 0;
   virtual Status status() const = 0;
-  /// Whether the current entry is in memory already (a memtable, or a block found in the block
-  /// cache): compaction warms the cache with the output blocks of such entries.
-  virtual bool cached() const { return true; }
 };
 
 }  // namespace dbx

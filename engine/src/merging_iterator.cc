@@ -25,7 +25,6 @@ class MergingIterator final : public InternalIterator {
   std::string_view key() const override { return current_->key(); }
   uint64_t tag() const override { return current_->tag(); }
   std::string_view value() const override { return current_->value(); }
-  bool cached() const override { return current_->cached(); }
   Status status() const override {
     for (const auto& c : children_) {
       Status s = c->status();

@@ -107,15 +107,11 @@ size_t SegmentReader::FindBlock(std::string_view key) const {
   return lo;
 }
 
-Status SegmentReader::ReadDataBlock(size_t i, std::shared_ptr<const Block>* out, bool use_cache, bool* cached) const {
+Status SegmentReader::ReadDataBlock(size_t i, std::shared_ptr<const Block>* out, bool use_cache) const {
   const BlockHandle h{index_[i].offset, index_[i].size};
-  if (cached != nullptr) *cached = false;
   if (cache_ != nullptr) {
     *out = use_cache ? cache_->Lookup(cache_id_, h.offset) : cache_->Peek(cache_id_, h.offset);
-    if (*out != nullptr) {
-      if (cached != nullptr) *cached = true;
-      return Status::Ok();
-    }
+    if (*out != nullptr) return Status::Ok();
   }
   use_cache = use_cache && cache_ != nullptr;
   std::string raw;
@@ -179,7 +175,6 @@ class SegmentIterator final : public InternalIterator {
   uint64_t tag() const override { return e_.tag; }
   std::string_view value() const override { return e_.value; }
   Status status() const override { return status_; }
-  bool cached() const override { return cached_; }
 
  private:
   bool LoadBlock(size_t i) {
@@ -188,7 +183,7 @@ class SegmentIterator final : public InternalIterator {
       block_ = nullptr;
       return false;
     }
-    Status s = r_->ReadDataBlock(i, &block_, use_cache_, &cached_);
+    Status s = r_->ReadDataBlock(i, &block_, use_cache_);
     if (!s.ok()) {
       status_ = s;
       block_ = nullptr;
@@ -210,7 +205,6 @@ class SegmentIterator final : public InternalIterator {
 
   const SegmentReader* r_;
   const bool use_cache_;
-  bool cached_ = false;
   std::shared_ptr<const Block> block_;
   size_t block_index_ = 0;
   uint32_t pos_ = 0;

@@ -32,8 +32,7 @@ class SegmentReader {
              uint64_t* seq) const;
   /// Iterates every version in the segment. Without `use_cache` (compaction: reading every block
   /// once would evict the blocks readers use) a block is taken from the cache when there, without
-  /// marking it used, and is not inserted when read from the file; the iterator's cached() says
-  /// which of the two its current block was.
+  /// marking it used, and is not inserted when read from the file.
   std::unique_ptr<InternalIterator> NewIterator(bool use_cache = true) const;
 
   const SegmentMeta& meta() const { return meta_; }
@@ -48,10 +47,8 @@ class SegmentReader {
 
   /// Index of the first data block whose last key >= key (num_blocks() when none).
   size_t FindBlock(std::string_view key) const;
-  /// Reads data block i, through the block cache when `use_cache`; else see NewIterator. *cached
-  /// (when non-null) tells whether the block came from the cache.
-  Status ReadDataBlock(size_t i, std::shared_ptr<const Block>* out, bool use_cache = true,
-                       bool* cached = nullptr) const;
+  /// Reads data block i, through the block cache when `use_cache`; else see NewIterator.
+  Status ReadDataBlock(size_t i, std::shared_ptr<const Block>* out, bool use_cache = true) const;
 
  private:
   // One entry per data block; the blocks' last keys are packed in index_keys_ (no allocation per block).

@@ -43,19 +43,17 @@ void SegmentWriter::FlushBlock() {
   PutLengthPrefixed(&index_, last_key_);
   PutFixed64(&index_, h.offset);
   PutFixed32(&index_, h.size);
-  if (status_.ok() && cache_ != nullptr && block_warm_) {
+  if (status_.ok() && cache_ != nullptr) {
     std::shared_ptr<const Block> b;
     if (Block::Parse(std::move(raw), &b).ok()) cache_->Insert(cache_id_, h.offset, std::move(b));
   }
-  block_warm_ = false;
 }
 
-void SegmentWriter::Add(std::string_view key, uint64_t tag, std::string_view value, bool warm) {
+void SegmentWriter::Add(std::string_view key, uint64_t tag, std::string_view value) {
   bool new_key = meta_.entries == 0 || key != last_key_;
   // Cut blocks only between keys, so that one block read answers a point lookup.
   if (new_key && !block_.empty() && block_.EstimatedSize() >= block_size_) FlushBlock();
   block_.Add(key, tag, value);
-  block_warm_ = block_warm_ || warm;
   if (new_key) {
     bloom_.AddHash(Hash64(key));
     meta_.keys++;

@@ -20,14 +20,14 @@ class SegmentWriter {
   /// so that building it holds ~bits_per_key/8 bytes per key instead of every key's hash.
   SegmentWriter(const Options& options, std::unique_ptr<WritableFile> file, uint64_t expected_keys = 0);
   /// Puts the blocks written from now on into `cache` under `cache_id` (the id the segment's reader
-  /// will be opened with), when an entry added to them was `warm`: a segment written from memory or
-  /// from cached blocks is read at memory speed right away, instead of one block miss at a time.
+  /// will be opened with): a segment written from memory (a flush) is read at memory speed right
+  /// away, instead of one block miss at a time.
   void WarmCache(std::shared_ptr<BlockCache> cache, uint64_t cache_id) {
     cache_ = std::move(cache);
     cache_id_ = cache_id;
   }
   /// REQUIRES: (key, seq) strictly after the previous entry in (key asc, seq desc) order.
-  void Add(std::string_view key, uint64_t tag, std::string_view value, bool warm = true);
+  void Add(std::string_view key, uint64_t tag, std::string_view value);
   /// Writes filter, index, meta and footer, then fsyncs and closes the file.
   Status Finish();
   const SegmentMeta& meta() const { return meta_; }
@@ -49,7 +49,6 @@ class SegmentWriter {
   std::string scratch_;
   std::shared_ptr<BlockCache> cache_;  // null: WarmCache not called
   uint64_t cache_id_ = 0;
-  bool block_warm_ = false;  // an entry of the open block was added warm
   SegmentMeta meta_;
   Status status_;
 };
