@@ -31,32 +31,19 @@ std::shared_ptr<const Block> BlockCache::Peek(uint64_t file_id, uint64_t offset)
   return it == s.map.end() ? nullptr : it->second.block;
 }
 
-uint64_t BlockCache::hits() {
-  uint64_t n = 0;
+template <typename T>
+T BlockCache::SumOverShards(T Shard::*field) {
+  T n = 0;
   for (Shard& s : shards_) {
     std::lock_guard<std::mutex> l(s.mu);
-    n += s.hits;
+    n += s.*field;
   }
   return n;
 }
 
-uint64_t BlockCache::misses() {
-  uint64_t n = 0;
-  for (Shard& s : shards_) {
-    std::lock_guard<std::mutex> l(s.mu);
-    n += s.misses;
-  }
-  return n;
-}
-
-size_t BlockCache::usage() {
-  size_t n = 0;
-  for (Shard& s : shards_) {
-    std::lock_guard<std::mutex> l(s.mu);
-    n += s.usage;
-  }
-  return n;
-}
+uint64_t BlockCache::hits() { return SumOverShards(&Shard::hits); }
+uint64_t BlockCache::misses() { return SumOverShards(&Shard::misses); }
+size_t BlockCache::usage() { return SumOverShards(&Shard::usage); }
 
 void BlockCache::Insert(uint64_t file_id, uint64_t offset, std::shared_ptr<const Block> block) {
   if (capacity_ == 0) return;

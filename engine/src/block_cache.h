@@ -54,6 +54,9 @@ class BlockCache {
     uint64_t hits = 0, misses = 0;  // GUARDED_BY(mu)
   };
   Shard& ShardFor(const Key& k) { return shards_[KeyHash()(k) % kShards]; }
+  // One counter added up over every shard, each read under its shard's lock.
+  template <typename T>
+  T SumOverShards(T Shard::*field);
 
   size_t capacity_;
   Shard shards_[kShards];
