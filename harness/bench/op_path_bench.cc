@@ -55,9 +55,8 @@ BENCHMARK(BM_RdtscReference);
 
 // The phase runner's clock: the TSC scaled to nanoseconds (falls back to CLOCK_MONOTONIC, and says so
 // in the benchmark's label, where the TSC is not usable).
-const TscClock* RunnerTsc() { return ProcessTscClock(); }
 uint64_t TscNowNs() {
-  static const TscClock* const tsc = RunnerTsc();
+  static const TscClock* const tsc = ProcessTscClock();
   return tsc != nullptr ? tsc->Now() : MonotonicNowNs();
 }
 
