@@ -93,12 +93,23 @@ void DBImpl::FreezeActive() {
   if (work) MaybeStartBackground();
 }
 
+namespace {
+
+// Bytes of the write tiers waiting for the background thread: frozen deltas, the WOS and the WOS
+// being written (everything but the active delta store).
+size_t QueuedWriteBytes(const SuperVersion& sv) {
+  size_t bytes = 0;
+  for (const FrozenDelta& d : sv.frozen) bytes += d.table->MemoryUsage();
+  if (sv.wos != nullptr) bytes += sv.wos->table->MemoryUsage();
+  if (sv.frozen_wos != nullptr) bytes += sv.frozen_wos->table->MemoryUsage();
+  return bytes;
+}
+
+}  // namespace
+
 size_t DBImpl::NoteWriteBufferBytes() {
   if (sv_ == nullptr) return 0;
-  size_t bytes = sv_->active->MemoryUsage();
-  for (const FrozenDelta& d : sv_->frozen) bytes += d.table->MemoryUsage();
-  if (sv_->wos != nullptr) bytes += sv_->wos->table->MemoryUsage();
-  if (sv_->frozen_wos != nullptr) bytes += sv_->frozen_wos->table->MemoryUsage();
+  const size_t bytes = sv_->active->MemoryUsage() + QueuedWriteBytes(*sv_);
   if (bytes > stat_write_buffer_peak_.load(std::memory_order_relaxed))
     stat_write_buffer_peak_.store(bytes, std::memory_order_relaxed);
   return bytes;
@@ -107,11 +118,7 @@ size_t DBImpl::NoteWriteBufferBytes() {
 bool DBImpl::WriteStallNeeded() const {
   if (options_.write_buffer_limit_bytes == 0 || !bg_error_.ok() || sv_ == nullptr || shutting_down_) return false;
   const SuperVersion& sv = *sv_;
-  size_t queued = 0;
-  for (const FrozenDelta& d : sv.frozen) queued += d.table->MemoryUsage();
-  if (sv.wos != nullptr) queued += sv.wos->table->MemoryUsage();
-  if (sv.frozen_wos != nullptr) queued += sv.frozen_wos->table->MemoryUsage();
-  if (queued <= options_.write_buffer_limit_bytes) return false;
+  if (QueuedWriteBytes(sv) <= options_.write_buffer_limit_bytes) return false;
   return !sv.frozen.empty() || sv.frozen_wos != nullptr || WosFlushDue();
 }
 
