@@ -16,8 +16,7 @@
 #include "harness/run_options.h"
 #include "harness/runner.h"
 #include "reports/markdown_phases.h"
-#include "workloads/micro_suite.h"
-#include "workloads/sqlite_vps/vps_config.h"
+#include "workloads/suite.h"
 
 namespace dbxb {
 namespace {
@@ -52,21 +51,13 @@ int ListCommand() {
   for (const auto& f : registry.factories())
     fmt::print("  {:<8} {:<16} {:<42} {}\n", f.name, f.library_version(), f.library_build(), f.description);
   fmt::print("Suites:\n");
-  for (const auto& s : SuiteNames()) {
-    if (s == "ycsb") {
-      fmt::print("  {:<10} workloads: any YCSB CoreWorkload file (--workload FILE), e.g. workloads/ycsb/workloada..f\n", s);
-      continue;
-    }
-    fmt::print("  {:<10} {}:", s, s == "dbx-micro" ? "workloads" : "phases");
-    for (const auto& w : s == "dbx-micro" ? MicroWorkloadNames() : VpsPhaseNames()) fmt::print(" {}", w);
-    fmt::print("\n");
-  }
+  for (const auto& s : BuiltinSuites().suites()) fmt::print("  {:<10} {}\n", s->name(), s->summary());
   return kExitOk;
 }
 
 int RunCommand(const RunArgs& args, const std::string& save_baseline, const std::string& command_line) {
   RunPlan plan;
-  Status st = ValidateRunArgs(args, BuiltinAdapters(), &plan);
+  Status st = ValidateRunArgs(args, BuiltinAdapters(), BuiltinSuites(), &plan);
   if (!st.ok()) return Fail(kExitBadInput, st.message());
   for (const std::string& w : plan.warnings) std::cerr << "dbx-bench: " << w << "\n";
   if (!save_baseline.empty() && !(st = ValidateBaselineName(save_baseline)).ok())
@@ -102,6 +93,56 @@ int RunCommand(const RunArgs& args, const std::string& save_baseline, const std:
   return kExitOk;
 }
 
+// A suite option's help: what it sets, and each suite's default, e.g.
+// "records in the data set [dbx-micro: 10000; ycsb: the file's recordcount]".
+std::string SuiteOptionHelp(const SuiteRegistry& suites, const std::string& name) {
+  std::string help, defaults;
+  for (const auto& s : suites.suites()) {
+    for (const SuiteOption& o : s->options()) {
+      if (o.name != name) continue;
+      if (help.empty()) help = o.help;
+      defaults += fmt::format("{}{}{}", defaults.empty() ? "" : "; ", s->name(),
+                              o.default_text.empty() ? "" : ": " + o.default_text);
+    }
+  }
+  return fmt::format("{} [{}]", help, defaults);
+}
+
+// `run`: the options of every run, then each suite's own (each name once, in registration order).
+CLI::App* AddRunCommand(CLI::App* app, const SuiteRegistry& suites, RunArgs* run) {
+  CLI::App* cmd = app->add_subcommand("run", "Run a suite on some engines and write results");
+  std::string suite_names, durabilities, quick;
+  for (const auto& s : suites.suites()) {
+    suite_names += (suite_names.empty() ? "" : ", ") + std::string(s->name());
+    durabilities += fmt::format("{}{} {}", durabilities.empty() ? "" : ", ", s->name(),
+                                DurabilityName(s->default_durability()));
+    quick += fmt::format("; {}: {}", s->name(), s->quick_summary());
+  }
+  cmd->add_option("--suite", run->suite,
+                  fmt::format("Suite to run: {} (default: {}, or ycsb with --workload)", suite_names,
+                              suites.suites().front()->name()));
+  cmd->add_option("--engines", run->engines, "Comma-separated engines (default: all but null)");
+  cmd->add_option("--durability", run->durability, fmt::format("none | normal | full (default: {})", durabilities));
+  cmd->add_option("--cache-size", run->cache_size, "Cache budget per engine (default 64MiB, unless the suite sizes its caches itself: see README)");
+  cmd->add_option("--out", run->out_dir, "Output directory (default: results/<UTC time>)");
+  cmd->add_option("--data-dir", run->data_dir, "Where databases are created (default: system temp dir)");
+  cmd->add_option("--seed", run->seed, "Seed of every random choice")->capture_default_str();
+  cmd->add_option("--format", run->formats, "Comma-separated outputs: json, md, gbench")->capture_default_str();
+  cmd->add_option("--baseline", run->baseline, "Engine the Markdown table compares against (default: first)");
+  cmd->add_flag("--quick", run->quick, "Short run (options given still apply)" + quick);
+  cmd->add_flag("--no-overhead", run->no_overhead, "Skip measuring the harness overhead with the null adapter");
+  for (const auto& s : suites.suites()) {
+    for (const SuiteOption& o : s->options()) {
+      if (run->suite_options.count(o.name) != 0 || cmd->get_option_no_throw("--" + o.name) != nullptr) continue;
+      // Only given options are stored: an absent key means "the suite's default".
+      cmd->add_option_function<std::string>(
+          "--" + o.name, [run, name = o.name](const std::string& v) { run->suite_options[name] = v; },
+          SuiteOptionHelp(suites, o.name));
+    }
+  }
+  return cmd;
+}
+
 int Main(int argc, char** argv) {
   CLI::App app{"dbx-bench: identical workloads on DBX, SQLite, LMDB and RocksDB, with Criterion-grade statistics"};
   app.name("dbx-bench");
@@ -111,49 +152,7 @@ int Main(int argc, char** argv) {
   app.add_subcommand("list", "List the engines (with library versions and builds), suites and workloads");
 
   RunArgs run;
-  CLI::App* run_cmd = app.add_subcommand("run", "Run a suite on some engines and write results");
-  run_cmd->add_option("--suite", run.suite, "Suite to run: dbx-micro, ycsb, sqlite-vps (default: dbx-micro, or ycsb with --workload)");
-  run_cmd->add_option("--engines", run.engines, "Comma-separated engines (default: all but null)");
-  run_cmd->add_option("--workloads", run.workloads,
-                      "Comma-separated workloads (dbx-micro) or phases (sqlite-vps) of the suite (default: all)");
-  run_cmd->add_option("--records", run.records,
-                      "Records in the data set (10000, 10k, 1M; default dbx-micro 10000, ycsb the file's recordcount)");
-  run_cmd->add_option("--key-size", run.key_size, "dbx-micro: key size in bytes (>= 12, default 12)");
-  run_cmd->add_option("--value-size", run.value_size, "dbx-micro: value size in bytes (>= 19, default 19)");
-  run_cmd->add_option("--durability", run.durability, "none | normal | full (default: dbx-micro none, ycsb and sqlite-vps normal)");
-  run_cmd->add_option("--cache-size", run.cache_size, "Cache budget per engine (default 64MiB; sqlite-vps its own)");
-  run_cmd->add_option("--out", run.out_dir, "Output directory (default: results/<UTC time>)");
-  run_cmd->add_option("--data-dir", run.data_dir, "Where databases are created (default: system temp dir)");
-  run_cmd->add_option("--seed", run.seed, "Seed of every random choice")->capture_default_str();
-  run_cmd->add_option("--format", run.formats, "Comma-separated outputs: json, md, gbench")->capture_default_str();
-  run_cmd->add_option("--baseline", run.baseline, "Engine the Markdown table compares against (default: first)");
-  run_cmd->add_flag("--quick", run.quick, "Short sampling: 0.5 s warm-up, 1 s measurement, 20 samples");
-  run_cmd->add_option("--warmup", run.warmup, "Warm-up time (default 3s)");
-  run_cmd->add_option("--measurement", run.measurement, "Measurement time (default 5s)");
-  run_cmd->add_option("--samples", run.samples, "Samples per benchmark (default 100, at least 10)");
-  run_cmd->add_option("--sampling", run.sampling_mode, "auto | linear | flat (default auto, as Criterion)");
-  run_cmd->add_option("--resamples", run.resamples, "Bootstrap resamples (default 100000)");
-  run_cmd->add_flag("--no-overhead", run.no_overhead, "Skip measuring the harness overhead with the null adapter");
-  // Phase suites (ycsb, sqlite-vps): every operation measured.
-  run_cmd->add_option("--workload", run.workload_files,
-                      "YCSB workload file(s), comma-separated (implies --suite ycsb), e.g. workloads/ycsb/workloada");
-  run_cmd->add_option("--threads", run.threads, "Phase suites: worker threads per phase, one session each (default 1)");
-  run_cmd->add_option("--readers", run.readers, "sqlite-vps: reader threads of the concurrent phases");
-  run_cmd->add_option("--writers", run.writers, "sqlite-vps: writer threads of the concurrent phases");
-  run_cmd->add_option("--operations", run.operations,
-                      "Phase suites: measured operations per phase (ycsb: replaces operationcount)");
-  run_cmd->add_option("--duration", run.duration, "Phase suites: wall-clock bound per phase (e.g. 30s)");
-  run_cmd->add_option("--phase-warmup", run.phase_warmup, "Phase suites: warm-up time per phase (not recorded)");
-  run_cmd->add_option("--target-rate", run.target_rate,
-                      "Phase suites: open loop at this many ops/s per phase, reporting latency from the intended start "
-                      "(default: closed loop)");
-  run_cmd->add_option("--load-batch", run.load_batch, "Phase suites: rows per write batch when loading (default 1000)");
-  run_cmd->add_option("--raw-latencies", run.raw_latencies,
-                      "Phase suites: write every measured operation to this CSV file (engine,dataset,phase,thread,op,"
-                      "start_ns,latency_ns,intended_start_ns)");
-  run_cmd->add_option("--dataset", run.dataset, "sqlite-vps: cached | disk-bound | both (default cached)");
-  run_cmd->add_option("--memory-limit", run.memory_limit, "sqlite-vps: memory budget of the disk-bound data set (default 1GiB)");
-  run_cmd->add_option("--range-length", run.range_length, "sqlite-vps: rows per range-scan operation (default 10)");
+  CLI::App* run_cmd = AddRunCommand(&app, BuiltinSuites(), &run);
   std::string save_baseline;
   run_cmd->add_option("--save-baseline", save_baseline,
                       "After a successful run, keep results.json as baseline NAME: <parent of --out>/baselines/NAME.json");

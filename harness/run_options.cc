@@ -9,9 +9,6 @@
 #include <ctime>
 
 #include "harness/units.h"
-#include "workloads/micro_suite.h"
-#include "workloads/sqlite_vps/vps_suite.h"
-#include "workloads/ycsb_suite.h"
 
 namespace dbxb {
 namespace {
@@ -75,106 +72,85 @@ Status RateOption(std::string_view option, const std::string& text, double* out)
   return Status::Ok();
 }
 
-// The options that belong to one kind of suite, given with the other kind: named, so nothing is
-// silently ignored.
-Status RejectGiven(const std::vector<std::pair<const char*, const std::string*>>& options, std::string_view why) {
-  for (const auto& [name, value] : options) {
-    if (!value->empty()) return Status::InvalidArgument(fmt::format("--{}: {}", name, why));
+// The suite options as the user gave them, parsed on request with the messages of the CLI.
+class CliSuiteArgs final : public SuiteArgs {
+ public:
+  explicit CliSuiteArgs(const std::map<std::string, std::string>& values) : values_(values) {}
+  const std::string& Text(std::string_view option) const override {
+    static const std::string kEmpty;
+    auto it = values_.find(std::string(option));
+    return it == values_.end() ? kEmpty : it->second;
+  }
+  Status Count(std::string_view option, uint64_t min, uint64_t max, uint64_t* out) const override {
+    return Given(option) ? CountOption(option, Text(option), min, max, out) : Status::Ok();
+  }
+  Status Bytes(std::string_view option, uint64_t* out) const override {
+    if (!Given(option)) return Status::Ok();
+    Status st = ParseBytes(Text(option), out);
+    return st.ok() ? st : OptionError(option, st);
+  }
+  Status Duration(std::string_view option, double min_seconds, double* out) const override {
+    return Given(option) ? DurationOption(option, Text(option), min_seconds, out) : Status::Ok();
+  }
+  Status Rate(std::string_view option, double* out) const override {
+    return Given(option) ? RateOption(option, Text(option), out) : Status::Ok();
+  }
+
+ private:
+  const std::map<std::string, std::string>& values_;
+};
+
+bool Declares(const Suite& suite, const std::string& option) {
+  for (const SuiteOption& o : suite.options())
+    if (o.name == option) return true;
+  return false;
+}
+
+// An option of other suites given to this one is refused by name, so that nothing is silently ignored.
+Status RefuseForeignOptions(const RunArgs& args, const Suite& suite, const SuiteRegistry& suites) {
+  // In the order the suites declare their options (the CLI's --help order): the first foreign one given.
+  std::vector<std::string> given;
+  for (const auto& s : suites.suites())
+    for (const SuiteOption& o : s->options())
+      if (args.suite_options.count(o.name) != 0 && !Declares(suite, o.name) &&
+          std::find(given.begin(), given.end(), o.name) == given.end())
+        given.push_back(o.name);
+  for (const std::string& option : given) {
+    std::vector<std::string> takers;
+    for (const auto& s : suites.suites())
+      if (Declares(*s, option)) takers.emplace_back(s->name());
+    return Status::InvalidArgument(fmt::format("--{}: applies to the suite{} {} only, not to suite {}", option,
+                                               takers.size() == 1 ? "" : "s", Join(takers), suite.name()));
   }
   return Status::Ok();
 }
 
-// The phase-suite options: threads, bounds, open loop, YCSB files, sqlite-vps data sets.
-Status ValidatePhaseArgs(const RunArgs& args, RunPlan* p) {
-  PhaseSuiteOptions& o = p->phase_options;
-  uint64_t v = 0;
-  if (!args.records.empty()) DBXB_RETURN_IF_ERROR(CountOption("records", args.records, 1, 10000000000ull, &o.records));
-  if (!args.threads.empty()) {
-    DBXB_RETURN_IF_ERROR(CountOption("threads", args.threads, 1, 1024, &v));
-    o.threads = static_cast<uint32_t>(v);
-  }
-  if (!args.readers.empty()) {
-    DBXB_RETURN_IF_ERROR(CountOption("readers", args.readers, 1, 1024, &v));
-    o.readers = static_cast<uint32_t>(v);
-  }
-  if (!args.writers.empty()) {
-    DBXB_RETURN_IF_ERROR(CountOption("writers", args.writers, 1, 1024, &v));
-    o.writers = static_cast<uint32_t>(v);
-  }
-  if (!args.operations.empty())
-    DBXB_RETURN_IF_ERROR(CountOption("operations", args.operations, 1, 1000000000000ull, &o.operations));
-  if (!args.duration.empty()) DBXB_RETURN_IF_ERROR(DurationOption("duration", args.duration, 0.001, &o.duration_seconds));
-  if (!args.phase_warmup.empty())
-    DBXB_RETURN_IF_ERROR(DurationOption("phase-warmup", args.phase_warmup, 0.001, &o.warmup_seconds));
-  if (!args.target_rate.empty()) DBXB_RETURN_IF_ERROR(RateOption("target-rate", args.target_rate, &o.target_rate));
-  if (!args.load_batch.empty()) DBXB_RETURN_IF_ERROR(CountOption("load-batch", args.load_batch, 1, 1000000, &o.load_batch));
-  p->raw_latencies = args.raw_latencies;
-
-  if (p->suite == "ycsb") {
-    DBXB_RETURN_IF_ERROR(RejectGiven({{"readers", &args.readers}, {"writers", &args.writers}},
-                                     "the ycsb suite has no reader/writer phases (use --threads)"));
-    DBXB_RETURN_IF_ERROR(RejectGiven({{"dataset", &args.dataset}, {"memory-limit", &args.memory_limit},
-                                      {"range-length", &args.range_length}},
-                                     "applies to the sqlite-vps suite only"));
-    if (!args.workloads.empty())
-      return Status::InvalidArgument("--workloads: the ycsb suite takes workload files: use --workload FILE[,FILE]");
-    if (args.workload_files.empty())
-      return Status::InvalidArgument("--workload: the ycsb suite needs a workload file, e.g. --workload workloads/ycsb/workloada");
-    for (const std::string& path : SplitList(args.workload_files)) {
-      if (path.empty()) return Status::InvalidArgument("--workload: empty file name in the list");
-      // The parser's own message names the file, the line and the problem.
-      auto loaded = LoadYcsbWorkloadFile(path);
-      if (!loaded.ok()) return Status::InvalidArgument(loaded.status().message());
-      for (const std::string& w : loaded->warnings) p->warnings.push_back("warning: " + w);
-      auto applied = ApplyYcsbOverrides(loaded.value(), o);
-      if (!applied.ok()) return Status::InvalidArgument(applied.status().message());
-      p->ycsb_files.push_back(YcsbFile{path, YcsbWorkloadName(path), std::move(applied.value())});
-      // Combinations an engine cannot run (e.g. the null engine with time-bound inserts) are bad input.
-      for (const AdapterFactory* engine : p->engines) {
-        auto seq = MakeYcsbSequence(p->ycsb_files.back().workload, p->ycsb_files.back().name, *engine, o);
-        if (!seq.ok()) return Status::InvalidArgument(fmt::format("--engines {}: {}", engine->name, seq.status().message()));
-      }
-    }
-  } else {  // sqlite-vps
-    if (!args.workload_files.empty())
-      return Status::InvalidArgument("--workload: YCSB workload files belong to the ycsb suite (drop --suite)");
-    std::string datasets = args.dataset.empty() ? "cached" : args.dataset;
-    Status st = ParseVpsDatasets(datasets, &p->vps.datasets);
-    if (!st.ok())
-      return Status::InvalidArgument(st.message().rfind("--dataset", 0) == 0 ? st.message() : "--dataset: " + st.message());
-    if (!args.memory_limit.empty()) {
-      st = ParseBytes(args.memory_limit, &p->vps.memory_limit_bytes);
-      if (!st.ok()) return OptionError("memory-limit", st);
-      if (p->vps.memory_limit_bytes < (16ull << 20))
-        return Status::InvalidArgument(fmt::format("--memory-limit: '{}' is below 16 MiB", args.memory_limit));
-    }
-    if (!args.range_length.empty())
-      DBXB_RETURN_IF_ERROR(CountOption("range-length", args.range_length, 1, 1000000, &p->vps.range_length));
-    if (!args.cache_size.empty()) p->vps.cache_bytes = p->cache_bytes;
-    const auto& names = VpsPhaseNames();
-    for (const auto& w : args.workloads.empty() ? std::vector<std::string>() : SplitList(args.workloads)) {
-      if (std::find(names.begin(), names.end(), w) == names.end())
-        return Status::InvalidArgument(
-            fmt::format("--workloads: unknown phase '{}' for suite sqlite-vps (known: {})", w, Join(names)));
-      if (std::find(p->vps.phases.begin(), p->vps.phases.end(), w) != p->vps.phases.end())
-        return Status::InvalidArgument(fmt::format("--workloads: phase '{}' named twice", w));
-      p->vps.phases.push_back(w);
-    }
-    // Checks the combination now (e.g. --records below --range-length), so that bad input is exit 2.
-    for (VpsDataset d : p->vps.datasets) {
-      auto plan = ResolveVpsPlan(d, o, p->vps);
-      if (!plan.ok()) return Status::InvalidArgument(plan.status().message());
-    }
-    // Engines the suite cannot run (the null engine stores no rows) are bad input, as for ycsb.
-    for (const AdapterFactory* engine : p->engines) {
-      auto sequences = MakeSqliteVpsSequences(*engine, o, p->vps);
-      if (!sequences.ok())
-        return Status::InvalidArgument(fmt::format("--engines {}: {}", engine->name, sequences.status().message()));
+// Engines: an explicit list, or every registered engine except the null one.
+Status ChooseEngines(const std::string& list, const AdapterRegistry& registry, std::vector<const AdapterFactory*>* out) {
+  if (list.empty()) {
+    for (const auto& f : registry.factories())
+      if (f.name != "null") out->push_back(&f);
+  } else {
+    std::vector<std::string> known;
+    for (const auto& f : registry.factories()) known.push_back(f.name);
+    for (const auto& name : SplitList(list)) {
+      const AdapterFactory* f = registry.Find(name);
+      if (f == nullptr)
+        return Status::InvalidArgument(fmt::format("--engines: unknown engine '{}' (known: {})", name, Join(known)));
+      if (std::find(out->begin(), out->end(), f) != out->end())
+        return Status::InvalidArgument(fmt::format("--engines: engine '{}' named twice", name));
+      out->push_back(f);
     }
   }
-  if (!p->raw_latencies.empty() && p->raw_latencies.back() == '/')
-    return Status::InvalidArgument(fmt::format("--raw-latencies: '{}' is a directory, not a file", p->raw_latencies));
+  if (out->empty()) return Status::InvalidArgument("--engines: no engine to run");
   return Status::Ok();
+}
+
+const Suite* ChooseSuite(const RunArgs& args, const SuiteArgs& suite_args, const SuiteRegistry& suites) {
+  if (!args.suite.empty()) return suites.Find(args.suite);
+  for (const auto& s : suites.suites())
+    if (s->ImpliedBy(suite_args)) return s.get();
+  return suites.suites().empty() ? nullptr : suites.suites().front().get();
 }
 
 // results/<UTC time>: a new directory per run, so that no earlier result is overwritten by default.
@@ -189,212 +165,70 @@ std::string DefaultOutDir() {
 
 }  // namespace
 
-const std::vector<std::string>& SuiteNames() {
-  static const std::vector<std::string> names = {"dbx-micro", "ycsb", "sqlite-vps"};
-  return names;
-}
-
-Status ValidateRunArgs(const RunArgs& args, const AdapterRegistry& registry, RunPlan* plan) {
+Status ValidateRunArgs(const RunArgs& args, const AdapterRegistry& registry, const SuiteRegistry& suites,
+                       RunPlan* plan) {
   RunPlan p;
-  const auto& suites = SuiteNames();
-  std::string suite = args.suite.empty() ? (args.workload_files.empty() ? "dbx-micro" : "ycsb") : args.suite;
-  if (std::find(suites.begin(), suites.end(), suite) == suites.end())
-    return Status::InvalidArgument(fmt::format("--suite: unknown suite '{}' (known: {})", suite, Join(suites)));
-  p.suite = suite;
+  CliSuiteArgs suite_args(args.suite_options);
+  p.suite = ChooseSuite(args, suite_args, suites);
+  if (p.suite == nullptr)
+    return Status::InvalidArgument(
+        fmt::format("--suite: unknown suite '{}' (known: {})", args.suite, Join(suites.names())));
+  SuiteCommon& c = p.common;
+  c.suite = std::string(p.suite->name());
+  DBXB_RETURN_IF_ERROR(ChooseEngines(args.engines, registry, &c.engines));
+  DBXB_RETURN_IF_ERROR(RefuseForeignOptions(args, *p.suite, suites));
 
-  // Engines: explicit list, or every registered engine except the null one.
-  if (args.engines.empty()) {
-    for (const auto& f : registry.factories())
-      if (f.name != "null") p.engines.push_back(&f);
-  } else {
-    std::vector<std::string> known;
-    for (const auto& f : registry.factories()) known.push_back(f.name);
-    for (const auto& name : SplitList(args.engines)) {
-      const AdapterFactory* f = registry.Find(name);
-      if (f == nullptr)
-        return Status::InvalidArgument(fmt::format("--engines: unknown engine '{}' (known: {})", name, Join(known)));
-      if (std::find(p.engines.begin(), p.engines.end(), f) != p.engines.end())
-        return Status::InvalidArgument(fmt::format("--engines: engine '{}' named twice", name));
-      p.engines.push_back(f);
-    }
-  }
-  if (p.engines.empty()) return Status::InvalidArgument("--engines: no engine to run");
-
-  const std::vector<std::string> no_workloads;
-  const auto& workloads = p.phase_suite() ? no_workloads : MicroWorkloadNames();
-  if (p.phase_suite()) {
-    // Workloads of phase suites are files (ycsb) or phases (sqlite-vps): ValidatePhaseArgs.
-  } else if (args.workloads.empty()) {
-    p.workloads = workloads;
-  } else {
-    for (const auto& w : SplitList(args.workloads)) {
-      if (std::find(workloads.begin(), workloads.end(), w) == workloads.end())
-        return Status::InvalidArgument(
-            fmt::format("--workloads: unknown workload '{}' for suite {} (known: {})", w, p.suite, Join(workloads)));
-      if (std::find(p.workloads.begin(), p.workloads.end(), w) != p.workloads.end())
-        return Status::InvalidArgument(fmt::format("--workloads: workload '{}' named twice", w));
-      p.workloads.push_back(w);
-    }
-  }
-
-  if (p.phase_suite()) {
-    DBXB_RETURN_IF_ERROR(RejectGiven({{"key-size", &args.key_size}, {"value-size", &args.value_size}},
-                                     fmt::format("applies to dbx-micro only (suite {} has its own record shape)", p.suite)));
-    DBXB_RETURN_IF_ERROR(RejectGiven({{"warmup", &args.warmup}, {"measurement", &args.measurement},
-                                      {"samples", &args.samples}, {"sampling", &args.sampling_mode},
-                                      {"resamples", &args.resamples}},
-                                     fmt::format("applies to the sampled dbx-micro suite only (suite {} measures every "
-                                                 "operation; see --operations, --duration, --phase-warmup)",
-                                                 p.suite)));
-    if (args.quick)
-      return Status::InvalidArgument(fmt::format("--quick: applies to dbx-micro only (suite {}: use --operations or --records)", p.suite));
-  } else {
-    DBXB_RETURN_IF_ERROR(RejectGiven(
-        {{"workload", &args.workload_files}, {"threads", &args.threads}, {"readers", &args.readers},
-         {"writers", &args.writers}, {"operations", &args.operations}, {"duration", &args.duration},
-         {"phase-warmup", &args.phase_warmup}, {"target-rate", &args.target_rate}, {"load-batch", &args.load_batch},
-         {"raw-latencies", &args.raw_latencies}, {"dataset", &args.dataset}, {"memory-limit", &args.memory_limit},
-         {"range-length", &args.range_length}},
-        "applies to the phase suites (ycsb, sqlite-vps), not to the sampled dbx-micro suite"));
-    DBXB_RETURN_IF_ERROR(CountOption("records", args.records.empty() ? "10000" : args.records, 1, 100000000, &p.shape.records));
-    DBXB_RETURN_IF_ERROR(CountOption("key-size", args.key_size.empty() ? "12" : args.key_size, 12, 1 << 20, &p.shape.key_size));
-    DBXB_RETURN_IF_ERROR(
-        CountOption("value-size", args.value_size.empty() ? "19" : args.value_size, 19, 64 << 20, &p.shape.value_size));
-    if (p.shape.records * (p.shape.key_size + p.shape.value_size) > (64ull << 30))
-      return Status::InvalidArgument("--records: the data set would be larger than 64 GiB");
-  }
-
-  // dbx-micro compares engines at memory speed, as the DBX comparison does: durability none. The phase
-  // suites measure engines as deployed: durability normal (for sqlite-vps, the study's synchronous=NORMAL).
-  std::string durability = args.durability.empty() ? (p.phase_suite() ? "normal" : "none") : args.durability;
-  if (!ParseDurability(durability, &p.durability))
-    return Status::InvalidArgument(fmt::format("--durability: '{}' is not one of none, normal, full", durability));
-
-  {
-    const std::string cache = args.cache_size.empty() ? "64MiB" : args.cache_size;
-    Status st = ParseBytes(cache, &p.cache_bytes);
+  c.durability = p.suite->default_durability();
+  if (!args.durability.empty() && !ParseDurability(args.durability, &c.durability))
+    return Status::InvalidArgument(fmt::format("--durability: '{}' is not one of none, normal, full", args.durability));
+  c.cache_size_given = !args.cache_size.empty();
+  if (c.cache_size_given) {
+    Status st = ParseBytes(args.cache_size, &c.cache_bytes);
     if (!st.ok()) return OptionError("cache-size", st);
-    if (p.cache_bytes < (1ull << 20) || p.cache_bytes > (1ull << 40))
-      return Status::InvalidArgument(fmt::format("--cache-size: '{}' is out of range (1 MiB to 1 TiB)", cache));
+    if (c.cache_bytes < (1ull << 20) || c.cache_bytes > (1ull << 40))
+      return Status::InvalidArgument(fmt::format("--cache-size: '{}' is out of range (1 MiB to 1 TiB)", args.cache_size));
   }
-
-  DBXB_RETURN_IF_ERROR(CountOption("seed", args.seed, 0, UINT64_MAX, &p.seed));
+  DBXB_RETURN_IF_ERROR(CountOption("seed", args.seed, 0, UINT64_MAX, &c.seed));
+  c.quick = args.quick;
+  c.measure_overhead = !args.no_overhead;
 
   for (const auto& f : SplitList(args.formats)) {
     if (f != "json" && f != "md" && f != "gbench")
       return Status::InvalidArgument(fmt::format("--format: unknown format '{}' (known: json, md, gbench)", f));
     if (std::find(p.formats.begin(), p.formats.end(), f) == p.formats.end()) p.formats.push_back(f);
   }
-
   if (!args.baseline.empty()) {
     bool found = false;
-    for (const auto* f : p.engines) found |= f->name == args.baseline;
+    for (const auto* f : c.engines) found |= f->name == args.baseline;
     if (!found)
       return Status::InvalidArgument(fmt::format("--baseline: engine '{}' is not among --engines", args.baseline));
-  }
-  if (args.baseline.empty()) {
+    p.baseline = args.baseline;
+  } else {
     // The first real engine: comparing against the null adapter says nothing about engines.
-    p.baseline = p.engines.front()->name;
-    for (const auto* f : p.engines) {
+    p.baseline = c.engines.front()->name;
+    for (const auto* f : c.engines) {
       if (f->name != "null") {
         p.baseline = f->name;
         break;
       }
     }
-  } else {
-    p.baseline = args.baseline;
   }
-
-  // Sampling: Criterion's defaults, --quick shortens them, explicit options override both.
-  SamplingConfig& s = p.sampling;
-  if (args.quick) {
-    s.warmup_seconds = 0.5;
-    s.measurement_seconds = 1.0;
-    s.sample_count = 20;
-  }
-  if (!args.warmup.empty()) DBXB_RETURN_IF_ERROR(DurationOption("warmup", args.warmup, 0.001, &s.warmup_seconds));
-  if (!args.measurement.empty())
-    DBXB_RETURN_IF_ERROR(DurationOption("measurement", args.measurement, 0.001, &s.measurement_seconds));
-  if (!args.samples.empty()) DBXB_RETURN_IF_ERROR(CountOption("samples", args.samples, 10, 100000, &s.sample_count));
-  if (!args.resamples.empty())
-    DBXB_RETURN_IF_ERROR(CountOption("resamples", args.resamples, 1000, 10000000, &s.bootstrap_resamples));
-  if (!args.sampling_mode.empty() && args.sampling_mode != "auto") {
-    if (args.sampling_mode == "linear") s.forced_sampling_mode = SamplingMode::kLinear;
-    else if (args.sampling_mode == "flat") s.forced_sampling_mode = SamplingMode::kFlat;
-    else return Status::InvalidArgument(fmt::format("--sampling: '{}' is not one of auto, linear, flat", args.sampling_mode));
-  }
-  s.seed = p.seed;
-
   p.out_dir = args.out_dir.empty() ? DefaultOutDir() : args.out_dir;
   p.data_dir = args.data_dir;
-  p.measure_overhead = !args.no_overhead;
 
-  if (p.phase_suite()) {
-    p.phase_options.seed = p.seed;
-    p.phase_options.engine_options.durability = p.durability;
-    p.phase_options.engine_options.cache_bytes = p.cache_bytes;
-    DBXB_RETURN_IF_ERROR(ValidatePhaseArgs(args, &p));
-  }
+  auto work = p.suite->Plan(suite_args, c);
+  if (!work.ok()) return work.status();
+  p.work = std::move(work.value());
+  p.warnings = p.work->warnings;
 
-  if (p.phase_suite()) {
-    const PhaseSuiteOptions& o = p.phase_options;
-    std::vector<std::string> files;
-    for (const YcsbFile& f : p.ycsb_files) files.push_back(f.path);
-    std::vector<std::string> datasets;
-    for (VpsDataset d : p.vps.datasets) datasets.emplace_back(VpsDatasetName(d));
-    auto or_default = [](uint64_t v) { return v == 0 ? std::string("default") : std::to_string(v); };
-    p.configuration = {
-        {"suite", p.suite},
-        {"engines", [&] { std::vector<std::string> n; for (auto* f : p.engines) n.push_back(f->name); return Join(n); }()},
-        {"records", or_default(o.records)},
-        {"operations", or_default(o.operations)},
-        {"duration_seconds", o.duration_seconds > 0 ? fmt::format("{}", o.duration_seconds) : "none"},
-        {"phase_warmup_seconds", o.warmup_seconds > 0 ? fmt::format("{}", o.warmup_seconds) : "default"},
-        {"threads", or_default(o.threads)},
-        {"target_rate", o.target_rate > 0 ? fmt::format("{}", o.target_rate) : "closed loop"},
-        {"load_batch", std::to_string(o.load_batch)},
-        {"durability", std::string(DurabilityName(p.durability))},
-        // sqlite-vps sizes the caches per data set unless --cache-size is given (vps_config.h).
-        {"cache_bytes", p.suite == "sqlite-vps" && p.vps.cache_bytes == 0
-                            ? std::string("suite default: 256 MiB cached, memory limit / 8 disk-bound")
-                            : std::to_string(p.cache_bytes)},
-        {"seed", std::to_string(p.seed)},
-        {"formats", Join(p.formats)},
-        {"raw_latencies", p.raw_latencies.empty() ? "none" : p.raw_latencies},
-    };
-    if (p.suite == "ycsb") {
-      p.configuration.insert(p.configuration.begin() + 2, {"workload_files", Join(files)});
-    } else {
-      p.configuration.emplace_back("datasets", Join(datasets));
-      p.configuration.emplace_back("readers", or_default(o.readers));
-      p.configuration.emplace_back("writers", or_default(o.writers));
-      p.configuration.emplace_back("memory_limit_bytes", or_default(p.vps.memory_limit_bytes));
-      p.configuration.emplace_back("range_length", or_default(p.vps.range_length));
-      p.configuration.emplace_back("phases", p.vps.phases.empty() ? "all" : Join(p.vps.phases));
-    }
-    *plan = std::move(p);
-    return Status::Ok();
-  }
-
-  p.configuration = {
-      {"suite", p.suite},
-      {"engines", [&] { std::vector<std::string> n; for (auto* f : p.engines) n.push_back(f->name); return Join(n); }()},
-      {"workloads", Join(p.workloads)},
-      {"records", std::to_string(p.shape.records)},
-      {"key_size", std::to_string(p.shape.key_size)},
-      {"value_size", std::to_string(p.shape.value_size)},
-      {"durability", std::string(DurabilityName(p.durability))},
-      {"cache_bytes", std::to_string(p.cache_bytes)},
-      {"seed", std::to_string(p.seed)},
-      {"formats", Join(p.formats)},
-      {"baseline", p.baseline},
-      {"warmup_seconds", fmt::format("{}", s.warmup_seconds)},
-      {"measurement_seconds", fmt::format("{}", s.measurement_seconds)},
-      {"samples", std::to_string(s.sample_count)},
-      {"bootstrap_resamples", std::to_string(s.bootstrap_resamples)},
-      {"sampling_mode", args.sampling_mode.empty() ? "auto" : args.sampling_mode},
-      {"confidence_level", fmt::format("{}", s.confidence_level)},
-  };
+  std::vector<std::string> engine_names;
+  for (const auto* f : c.engines) engine_names.push_back(f->name);
+  p.configuration = {{"suite", c.suite}, {"engines", Join(engine_names)}};
+  for (const auto& kv : p.work->configuration) p.configuration.push_back(kv);
+  p.configuration.emplace_back("durability", std::string(DurabilityName(c.durability)));
+  p.configuration.emplace_back("seed", std::to_string(c.seed));
+  p.configuration.emplace_back("formats", Join(p.formats));
+  if (!p.phase_suite()) p.configuration.emplace_back("baseline", p.baseline);
   *plan = std::move(p);
   return Status::Ok();
 }

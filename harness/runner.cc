@@ -24,9 +24,6 @@
 #include "reports/json_results.h"
 #include "reports/markdown_phases.h"
 #include "reports/markdown_reporter.h"
-#include "workloads/micro_suite.h"
-#include "workloads/sqlite_vps/vps_suite.h"
-#include "workloads/ycsb_suite.h"
 
 namespace dbxb {
 namespace {
@@ -104,34 +101,21 @@ class WorkDir {
   std::string path_;
 };
 
-KeyValues BenchmarkParameters(const RunPlan& plan) {
-  return {{"records", std::to_string(plan.shape.records)},
-          {"key_size", std::to_string(plan.shape.key_size)},
-          {"value_size", std::to_string(plan.shape.value_size)},
-          {"durability", std::string(DurabilityName(plan.durability))},
-          {"cache_bytes", std::to_string(plan.cache_bytes)}};
-}
-
-struct Measurement {
-  const RunPlan& plan;
-  MicroConfig config;
-  ProgressLine* progress;  // may be null
-};
-
 // One benchmark, start to finish. Failures become data in the result, never an abort of the run.
-BenchmarkResult RunOne(const Measurement& m, const std::string& workload, const AdapterFactory& engine,
-                       const SamplingConfig& sampling) {
+BenchmarkResult RunOne(const std::string& suite, const std::string& workload, const AdapterFactory& engine,
+                       const KeyValues& parameters, const SamplingConfig& sampling, const MakeBenchmark& make,
+                       ProgressLine* progress_line) {
   BenchmarkResult r;
-  r.suite = m.plan.suite;
+  r.suite = suite;
   r.workload = workload;
   r.engine = engine.name;
-  r.parameters = BenchmarkParameters(m.plan);
+  r.parameters = parameters;
   auto fail = [&](const Status& st) {
     r.error_occurred = true;
     r.error_message = st.ToString();
   };
 
-  auto made = MakeMicroBenchmark(workload, engine, m.config);
+  auto made = make();
   if (!made.ok()) {
     fail(made.status());
     return r;
@@ -145,18 +129,18 @@ BenchmarkResult RunOne(const Measurement& m, const std::string& workload, const 
     MicroRoutine routine(&bench);
     ProgressFn progress;
     std::string name = BenchmarkName(r);
-    if (m.progress) {
+    if (progress_line) {
       progress = [&](const SamplingProgress& p) {
         if (p.phase == SamplingProgress::Phase::kWarmingUp)
-          m.progress->WarmingUp(name, sampling.warmup_seconds);
+          progress_line->WarmingUp(name, sampling.warmup_seconds);
         else
-          m.progress->Collecting(name, p.samples_done, p.sample_count);
+          progress_line->Collecting(name, p.samples_done, p.sample_count);
       };
     }
     auto run = RunSampling(routine, sampling, progress);
     if (run.ok()) {
       RecordSampling(run.value(), &r);
-      if (m.progress) m.progress->Analyzing(name);
+      if (progress_line) progress_line->Analyzing(name);
       st = Analyze(r.samples, r.sampling_mode, r.elements_per_iteration, sampling, &r);
     } else {
       st = run.status();
@@ -168,17 +152,15 @@ BenchmarkResult RunOne(const Measurement& m, const std::string& workload, const 
   return r;
 }
 
-// The harness's own cost per operation: the get workload on the null adapter, briefly sampled.
-std::optional<double> MeasureOverhead(const Measurement& m) {
-  const AdapterFactory* null = BuiltinAdapters().Find("null");
-  if (null == nullptr) return std::nullopt;
-  SamplingConfig quick = m.plan.sampling;
+// The harness's own cost per operation: `make` (on the null adapter), briefly sampled.
+std::optional<double> MeasureOverhead(const std::string& suite, const MakeBenchmark& make, const AdapterFactory& engine,
+                                      const SamplingConfig& sampling) {
+  SamplingConfig quick = sampling;
   quick.warmup_seconds = 0.2;
   quick.measurement_seconds = 0.5;
   quick.sample_count = 10;
   quick.bootstrap_resamples = 1000;
-  Measurement silent{m.plan, m.config, nullptr};
-  BenchmarkResult r = RunOne(silent, "get", *null, quick);
+  BenchmarkResult r = RunOne(suite, "overhead", engine, {}, quick, make, nullptr);
   if (r.error_occurred || r.elements_per_iteration == 0) return std::nullopt;
   return r.estimates.median.point / static_cast<double>(r.elements_per_iteration);
 }
@@ -220,7 +202,7 @@ std::optional<double> MeasurePhaseOverhead() {
 
 // What the runner needs while it runs phases.
 struct PhaseRunContext {
-  const RunPlan& plan;
+  const std::string& suite;
   const RunEnvironment& env;
   ConsoleReporter* console;
   ProgressLine* progress;     // may be null
@@ -254,7 +236,7 @@ void Report(const PhaseRunContext& c, PhaseResult r) {
 // Runs one sequence to its end (or its first failure, or an interrupt), reporting each phase as it
 // finishes. Returns a non-OK status only when the raw latencies cannot be written.
 Status RunSequence(const PhaseRunContext& c, PhaseSequence& seq, const AdapterFactory& engine) {
-  const std::string& suite = c.plan.suite;
+  const std::string& suite = c.suite;
   Status st = seq.Open();
   if (!st.ok()) {
     Report(c, FailedStep(suite, &seq, engine, "open", st));
@@ -311,95 +293,66 @@ Status RunSequence(const PhaseRunContext& c, PhaseSequence& seq, const AdapterFa
   return written;
 }
 
-// The sequences of one unit of work (a YCSB file, or the sqlite-vps suite) on one engine.
-using SequencesFor = std::function<Result<std::vector<std::unique_ptr<PhaseSequence>>>(const AdapterFactory&)>;
+// The harness's side of a suite's Execute: measures, records and reports each benchmark or phase.
+class HarnessRunner final : public SuiteRunner {
+ public:
+  HarnessRunner(const RunPlan& plan, const RunEnvironment& env, RawLatencyWriter* raw, ProgressLine* progress,
+                RunResults* results)
+      : plan_(plan), env_(env), progress_(progress), results_(results), console_(plan.baseline),
+        phases_{plan.common.suite, env, &console_, progress, raw, results} {}
 
-std::vector<SequencesFor> PhaseWork(const RunPlan& plan, const PhaseSuiteOptions& options) {
-  std::vector<SequencesFor> work;
-  if (plan.suite == "ycsb") {
-    for (const YcsbFile& f : plan.ycsb_files) {
-      work.push_back([&f, options](const AdapterFactory& engine) -> Result<std::vector<std::unique_ptr<PhaseSequence>>> {
-        auto seq = MakeYcsbSequence(f.workload, f.name, engine, options);
-        if (!seq.ok()) return seq.status();
-        std::vector<std::unique_ptr<PhaseSequence>> out;
-        out.push_back(std::move(seq.value()));
-        return out;
-      });
+  bool interrupted() const override { return InterruptRequested(); }
+
+  bool RunBenchmark(const std::string& workload, const AdapterFactory& engine, const KeyValues& parameters,
+                    const SamplingConfig& sampling, const MakeBenchmark& make) override {
+    BenchmarkResult r = RunOne(plan_.common.suite, workload, engine, parameters, sampling, make, progress_);
+    // What was cut short is not a result: keep only the benchmarks that finished.
+    if (InterruptRequested()) return false;
+    results_->benchmarks.push_back(std::move(r));
+    if (env_.console) {
+      progress_->Clear();
+      console_.ReportBenchmark(results_->benchmarks.back(), *env_.console);
     }
-  } else {
-    // Disk-bound sequences run under the data set's memory budget (harness/memory_limit.h).
-    PhaseSequencesFactory factory = WithMemoryLimit(SqliteVpsSequencesFactory(plan.vps), VpsDiskBoundMemoryLimit(plan.vps));
-    work.push_back([factory, options](const AdapterFactory& engine) { return factory(engine, options); });
+    return true;
   }
-  return work;
-}
 
-Status ExecutePhases(const RunPlan& plan, const RunEnvironment& env, const std::string& work_dir, RawLatencyWriter* raw,
-                     ProgressLine* progress, RunResults* results) {
-  RunContext& ctx = results->context;
-  if (plan.measure_overhead) ctx.harness_overhead_ns_per_op = MeasurePhaseOverhead();
-  PhaseSuiteOptions options = plan.phase_options;
-  options.work_dir = work_dir;
-  ConsoleReporter console(plan.baseline);
-  PhaseRunContext c{plan, env, &console, progress, raw, results};
-  for (const SequencesFor& make : PhaseWork(plan, options)) {
-    for (const AdapterFactory* engine : plan.engines) {
+  void MeasureOverhead(const MakeBenchmark& make, const SamplingConfig& sampling) override {
+    const AdapterFactory* null = BuiltinAdapters().Find("null");
+    if (null != nullptr)
+      results_->context.harness_overhead_ns_per_op = dbxb::MeasureOverhead(plan_.common.suite, make, *null, sampling);
+  }
+
+  Status RunSequences(const AdapterFactory& engine,
+                      Result<std::vector<std::unique_ptr<PhaseSequence>>> sequences) override {
+    if (!sequences.ok()) {
+      Report(phases_, FailedStep(plan_.common.suite, nullptr, engine, "plan", sequences.status()));
+      return Status::Ok();
+    }
+    for (auto& seq : sequences.value()) {
       if (InterruptRequested()) break;
-      auto sequences = make(*engine);
-      if (!sequences.ok()) {
-        Report(c, FailedStep(plan.suite, nullptr, *engine, "plan", sequences.status()));
-        continue;
-      }
-      for (auto& seq : sequences.value()) {
-        if (InterruptRequested()) break;
-        DBXB_RETURN_IF_ERROR(RunSequence(c, *seq, *engine));
-      }
+      DBXB_RETURN_IF_ERROR(RunSequence(phases_, *seq, engine));
     }
-  }
-  if (InterruptRequested()) {
-    ctx.incomplete = true;
-    if (progress) progress->Clear();
     return Status::Ok();
   }
-  if (env.console) console.ReportSummary(*results, *env.console);
-  return Status::Ok();
-}
 
-// The sampled suite (dbx-micro): every workload on every engine.
-Status ExecuteMicro(const RunPlan& plan, const RunEnvironment& env, const std::string& work_dir, ProgressLine* progress,
-                    RunResults* results) {
-  RunContext& ctx = results->context;
-  auto dataset = Dataset::Make(plan.shape);
-  if (!dataset.ok()) return Status::InvalidArgument(dataset.status().message());
-  ConsoleReporter console(plan.baseline);
-  Measurement m{plan, {}, progress};
-  m.config.dataset = dataset.value();
-  m.config.engine_options.durability = plan.durability;
-  m.config.engine_options.cache_bytes = plan.cache_bytes;
-  m.config.work_dir = work_dir;
-  m.config.seed = plan.seed;
-
-  if (plan.measure_overhead) ctx.harness_overhead_ns_per_op = MeasureOverhead(m);
-
-  for (const auto& workload : plan.workloads) {
-    for (const auto* engine : plan.engines) {
-      BenchmarkResult r = RunOne(m, workload, *engine, plan.sampling);
-      if (InterruptRequested()) {
-        // What was cut short is not a result: keep only the benchmarks that finished.
-        ctx.incomplete = true;
-        if (env.console) progress->Clear();
-        return Status::Ok();
-      }
-      results->benchmarks.push_back(std::move(r));
-      if (env.console) {
-        progress->Clear();
-        console.ReportBenchmark(results->benchmarks.back(), *env.console);
-      }
+  // After Execute: marks an interrupted run incomplete, else prints the summary.
+  void Finish() {
+    if (InterruptRequested()) {
+      results_->context.incomplete = true;
+      if (progress_) progress_->Clear();
+      return;
     }
+    if (env_.console) console_.ReportSummary(*results_, *env_.console);
   }
-  if (env.console) console.ReportSummary(*results, *env.console);
-  return Status::Ok();
-}
+
+ private:
+  const RunPlan& plan_;
+  const RunEnvironment& env_;
+  ProgressLine* progress_;
+  RunResults* results_;
+  ConsoleReporter console_;
+  PhaseRunContext phases_;
+};
 
 }  // namespace
 
@@ -413,9 +366,9 @@ bool AnythingFinished(const RunResults& results) {
 Status ExecutePlan(const RunPlan& plan, const RunEnvironment& env, RunResults* results) {
   // Opened first, so that a path that cannot be written is bad input before anything else is created.
   std::unique_ptr<RawLatencyWriter> raw;
-  if (!plan.raw_latencies.empty()) {
+  if (!plan.work->raw_latencies.empty()) {
     raw = std::make_unique<RawLatencyWriter>();
-    Status st = raw->Open(plan.raw_latencies);
+    Status st = raw->Open(plan.work->raw_latencies);
     if (!st.ok()) return Status::InvalidArgument("--raw-latencies: " + st.message());
   }
   // The data directory before the output directory, so that a bad --data-dir is reported before
@@ -428,7 +381,7 @@ Status ExecutePlan(const RunPlan& plan, const RunEnvironment& env, RunResults* r
 
   RunContext& ctx = results->context;
   CollectMachineAndBuild(&ctx);
-  for (const auto* f : plan.engines) ctx.libraries.push_back(DescribeLibrary(*f));
+  for (const auto* f : plan.common.engines) ctx.libraries.push_back(DescribeLibrary(*f));
   ctx.command_line = env.command_line;
   ctx.configuration = plan.configuration;
   ctx.configuration.emplace_back("data_dir", work.path());
@@ -436,14 +389,16 @@ Status ExecutePlan(const RunPlan& plan, const RunEnvironment& env, RunResults* r
   ctx.configuration.emplace_back("out_dir", plan.out_dir);
   // Which clock timed every operation (the calibrated TSC or CLOCK_MONOTONIC, and why).
   if (plan.phase_suite()) ctx.configuration.emplace_back("latency_clock", PhaseClockDescription());
-  ctx.seed = plan.seed;
-  ctx.sampling = plan.sampling;
+  ctx.seed = plan.common.seed;
+  ctx.sampling = plan.work->sampling;
 
   std::unique_ptr<ProgressLine> progress;
   if (env.console) progress = std::make_unique<ProgressLine>(*env.console, env.console_is_tty);
 
-  Status st = plan.phase_suite() ? ExecutePhases(plan, env, work.path(), raw.get(), progress.get(), results)
-                                 : ExecuteMicro(plan, env, work.path(), progress.get(), results);
+  if (plan.phase_suite() && plan.common.measure_overhead) ctx.harness_overhead_ns_per_op = MeasurePhaseOverhead();
+  HarnessRunner runner(plan, env, raw.get(), progress.get(), results);
+  Status st = plan.work->Execute(work.path(), runner);
+  if (st.ok()) runner.Finish();
   if (st.ok() && raw) st = raw->Close();
   // An interrupt before anything finished leaves nothing to write: --out stays as it was.
   if (st.ok() && (!ctx.incomplete || AnythingFinished(*results))) out.Keep();

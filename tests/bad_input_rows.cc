@@ -161,7 +161,6 @@ std::vector<BadInputRow> BadInputRows() {
       {"YcsbWithWorkloads", Ycsb("--workloads get"), "--workloads"},
       {"YcsbWithReaders", Ycsb("--readers 2"), "--readers"},
       {"YcsbWithDataset", Ycsb("--dataset cached"), "--dataset"},
-      {"YcsbWithQuick", Ycsb("--quick"), "--quick"},
       {"YcsbWithWarmup", Ycsb("--warmup 1s"), "--warmup"},
       {"YcsbWithKeySize", Ycsb("--key-size 16"), "--key-size"},
       {"WorkloadFileWithMicroSuite", Ycsb("--suite dbx-micro"), "--workload"},

@@ -19,6 +19,10 @@
 
 namespace dbxb {
 
+class Suite;
+/// The suite for `run --suite`, its options and plan (workloads/suite.h); registered in builtin_suites.cc.
+std::unique_ptr<Suite> NewDbxMicroSuite();
+
 /// The workloads of the suite, in their default order.
 const std::vector<std::string>& MicroWorkloadNames();
 

@@ -47,6 +47,10 @@
 
 namespace dbxb {
 
+class Suite;
+/// The suite for `run --suite`, its options and plan (workloads/suite.h); registered in builtin_suites.cc.
+std::unique_ptr<Suite> NewYcsbSuite();
+
 /// YCSB's AcknowledgedCounterGenerator: hands out increasing numbers and tracks the limit below which
 /// every number has been acknowledged. Thread-safe. At most kWindow numbers may be outstanding (handed
 /// out, not yet acknowledged) at once — one per thread in practice.

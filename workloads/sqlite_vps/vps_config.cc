@@ -1,6 +1,7 @@
 #include "workloads/sqlite_vps/vps_config.h"
 
 #include <algorithm>
+#include <string>
 
 #include "workloads/sqlite_vps/vps_data.h"
 
@@ -40,6 +41,11 @@ const std::vector<std::string>& VpsPhaseNames() {
   return names;
 }
 
+std::string VpsQuickSummary() {
+  return "cached " + std::to_string(kVpsQuickCachedRecords) + " rows, a tenth of the operations, " +
+         std::to_string(kWarmupOps / kVpsQuickDivisor) + " warm-up operations, concurrent phases 1 s";
+}
+
 uint64_t VpsDiskBoundMemoryLimit(const SqliteVpsConfig& config) {
   return config.memory_limit_bytes > 0 ? config.memory_limit_bytes : kVpsDefaultMemoryLimit;
 }
@@ -61,7 +67,7 @@ Result<VpsPlan> ResolveVpsPlan(VpsDataset dataset, const PhaseSuiteOptions& opti
   uint64_t cache = kVpsCacheBytes;
   if (dataset == VpsDataset::kCached) {
     plan.payload_bytes = kVpsCachedPayloadBytes;
-    plan.records = options.records > 0 ? options.records : kVpsCachedRecords;
+    plan.records = options.records > 0 ? options.records : config.quick ? kVpsQuickCachedRecords : kVpsCachedRecords;
   } else {
     plan.payload_bytes = kVpsDiskBoundPayloadBytes;
     plan.memory_limit_bytes = VpsDiskBoundMemoryLimit(config);
@@ -90,6 +96,8 @@ Result<VpsPlan> ResolveVpsPlan(VpsDataset dataset, const PhaseSuiteOptions& opti
       return Status::InvalidArgument("unknown sqlite-vps phase '" + name + "'");
   }
   const uint32_t threads = options.threads > 0 ? options.threads : 1;
+  const uint64_t divisor = config.quick ? kVpsQuickDivisor : 1;
+  const uint64_t warmup_ops = kWarmupOps / divisor;
   for (const std::string& name : VpsPhaseNames()) {
     if (!config.phases.empty() && std::find(config.phases.begin(), config.phases.end(), name) == config.phases.end())
       continue;
@@ -97,7 +105,7 @@ Result<VpsPlan> ResolveVpsPlan(VpsDataset dataset, const PhaseSuiteOptions& opti
     spec.name = name;
     spec.threads = threads;
     spec.target_rate = options.target_rate;
-    spec.warmup_operations = options.warmup_seconds > 0 ? 0 : kWarmupOps;
+    spec.warmup_operations = options.warmup_seconds > 0 ? 0 : warmup_ops;
     spec.warmup_seconds = options.warmup_seconds;
     uint64_t default_ops = 0;
     double default_seconds = 0;
@@ -106,7 +114,7 @@ Result<VpsPlan> ResolveVpsPlan(VpsDataset dataset, const PhaseSuiteOptions& opti
       spec.threads = 1;
       spec.target_rate = 0;
       // Every row is inserted exactly once: the warm-up rows are the first of the N.
-      spec.warmup_operations = std::min<uint64_t>(kWarmupOps, plan.records / 10);
+      spec.warmup_operations = std::min<uint64_t>(warmup_ops, plan.records / 10);
       spec.warmup_seconds = 0;
       spec.operations = plan.records - spec.warmup_operations;
       spec.parameters = {{"batch_rows", std::to_string(plan.batch_rows)}};
@@ -137,8 +145,8 @@ Result<VpsPlan> ResolveVpsPlan(VpsDataset dataset, const PhaseSuiteOptions& opti
     if (name != "bulk-insert") {
       // Given bounds replace the defaults; with both given, whichever comes first ends the phase.
       const bool given = options.operations > 0 || options.duration_seconds > 0;
-      spec.operations = given ? options.operations : default_ops;
-      spec.duration_seconds = given ? options.duration_seconds : default_seconds;
+      spec.operations = given ? options.operations : default_ops / divisor;
+      spec.duration_seconds = given ? options.duration_seconds : config.quick ? default_seconds / 5 : default_seconds;
     }
     spec.parameters.insert(spec.parameters.begin(),
                            {{"dataset", std::string(VpsDatasetName(dataset))},

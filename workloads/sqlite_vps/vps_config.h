@@ -30,6 +30,9 @@
 // bulk-insert by time instead. --threads sets the threads of select-pk, range-scan, update and
 // mixed-oltp (default 1) and of concurrent-reads when --readers is not given. Warm-up: 1,000 operations
 // per thread, or --phase-warmup seconds when given.
+// --quick (SqliteVpsConfig::quick): cached 100,000 rows, a tenth of every default count above, 100
+// warm-up operations, concurrent phases 1 s; the disk-bound data set keeps its size (it must exceed
+// the memory limit). Given options override the quick defaults as they override the normal ones.
 #pragma once
 
 #include <cstdint>
@@ -61,6 +64,7 @@ struct SqliteVpsConfig {
   uint64_t range_length = 0;        ///< --range-length: rows per range-scan operation (10)
   uint64_t cache_bytes = 0;         ///< an explicit cache size for every engine (overrides 256 MiB)
   std::vector<std::string> phases;  ///< a subset of VpsPhaseNames(), run in suite order (empty = all)
+  bool quick = false;               ///< --quick: the short defaults (VpsQuickSummary)
 };
 
 /// One data set's resolved plan: everything a sequence needs, with the defaults filled in.
@@ -83,6 +87,12 @@ constexpr uint32_t kVpsCachedPayloadBytes = 200;
 constexpr uint32_t kVpsDiskBoundPayloadBytes = 500;
 constexpr uint64_t kVpsDefaultMemoryLimit = 1ull << 30;
 constexpr uint64_t kVpsCacheBytes = 256ull << 20;
+/// --quick: cached rows, and the divisor of every default operation count and duration.
+constexpr uint64_t kVpsQuickCachedRecords = 100'000;
+constexpr uint64_t kVpsQuickDivisor = 10;
+
+/// What --quick changes, for --help: "cached 100000 rows, a tenth of the operations, ...".
+std::string VpsQuickSummary();
 
 /// The memory the disk-bound data set is sized for and confined to: config.memory_limit_bytes, or
 /// kVpsDefaultMemoryLimit when it is 0. The runner passes it to harness/memory_limit.h's WithMemoryLimit.

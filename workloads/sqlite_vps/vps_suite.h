@@ -27,6 +27,10 @@ namespace dbxb {
 /// The suite's name in results ("sqlite-vps").
 inline constexpr char kSqliteVpsSuite[] = "sqlite-vps";
 
+class Suite;
+/// The suite for `run --suite`, its options and plan (workloads/suite.h); registered in builtin_suites.cc.
+std::unique_ptr<Suite> NewSqliteVpsSuite();
+
 /// The sequences of one engine, one per data set in config.datasets, not yet opened. InvalidArgument for
 /// options the suite cannot honour (see ResolveVpsPlan) and for an engine that stores nothing (null).
 Result<std::vector<std::unique_ptr<PhaseSequence>>> MakeSqliteVpsSequences(const AdapterFactory& engine,

@@ -1,0 +1,177 @@
+// Suites: what `dbx-bench run --suite NAME` runs. A suite owns its name, its options (with their
+// defaults, normal and --quick), their validation, its plan and the order of its work; the harness owns
+// the command line, the clocks, the sampler, the phase runner, the console and the output files.
+//
+// The harness calls, in order:
+//   suite.Plan(args, common)          validates the suite's options; InvalidArgument "--option: problem"
+//   plan->Execute(work_dir, runner)   runs the work through the runner (SuiteRunner below), which
+//                                     measures, records and reports every benchmark or phase
+//
+// Adding a suite: a folder under workloads/ with the suite's benchmarks or phases and a Suite subclass,
+// and one line in workloads/builtin_suites.cc.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "adapters/adapter.h"
+#include "common/status.h"
+#include "reports/result.h"
+#include "workloads/micro_suite.h"
+#include "workloads/phase.h"
+
+namespace dbxb {
+
+/// Which result records a suite produces: sampled benchmarks (BenchmarkResult, as dbx-micro) or
+/// phases measured operation by operation (PhaseResult, as ycsb and sqlite-vps).
+enum class SuiteRecords { kBenchmarks, kPhases };
+
+/// One `run` option a suite takes beyond the options of every run (SuiteCommon). The CLI declares each
+/// name once for all suites; an option given to a suite that does not declare it is refused.
+struct SuiteOption {
+  std::string name;         ///< without the dashes: "records"
+  std::string help;         ///< what it sets, e.g. "records in the data set"
+  std::string default_text; ///< the suite's default, for --help: "10000 (--quick: 1000)"
+};
+
+/// The suite options as given, with typed access. Every getter leaves *out unchanged when the option
+/// was not given and returns InvalidArgument "--name: problem" for a value it cannot accept.
+class SuiteArgs {
+ public:
+  virtual ~SuiteArgs() = default;
+  /// The text given ("" when not given: an empty value is refused before a suite sees it).
+  virtual const std::string& Text(std::string_view option) const = 0;
+  bool Given(std::string_view option) const { return !Text(option).empty(); }
+  /// A count ("10000", "10k", "1M") in [min, max].
+  [[nodiscard]] virtual Status Count(std::string_view option, uint64_t min, uint64_t max, uint64_t* out) const = 0;
+  /// A count in [min, max] that fits 32 bits (thread counts).
+  [[nodiscard]] Status Count32(std::string_view option, uint64_t min, uint64_t max, uint32_t* out) const {
+    uint64_t v = *out;
+    Status st = Count(option, min, max, &v);
+    *out = static_cast<uint32_t>(v);
+    return st;
+  }
+  /// A byte size ("64MiB", "1G").
+  [[nodiscard]] virtual Status Bytes(std::string_view option, uint64_t* out) const = 0;
+  /// A duration ("5s", "500ms") of at least min_seconds.
+  [[nodiscard]] virtual Status Duration(std::string_view option, double min_seconds, double* out) const = 0;
+  /// A positive rate in operations per second ("5000", "2.5k").
+  [[nodiscard]] virtual Status Rate(std::string_view option, double* out) const = 0;
+  /// The items of a comma-separated list (an empty item is refused by the caller's own check).
+  std::vector<std::string> List(std::string_view option) const;
+};
+
+/// What the harness has validated for every suite before Plan: the options of every run.
+struct SuiteCommon {
+  std::string suite;                           ///< the suite's name, as recorded in every result
+  std::vector<const AdapterFactory*> engines;  ///< in the order given, at least one
+  Durability durability = Durability::kNormal;  ///< --durability, or the suite's default_durability()
+  uint64_t cache_bytes = 64ull << 20;          ///< --cache-size, or 64 MiB
+  bool cache_size_given = false;               ///< --cache-size was given (some suites size caches themselves)
+  uint64_t seed = 1;
+  bool quick = false;                          ///< --quick: the suite's short defaults
+  bool measure_overhead = true;                ///< not --no-overhead
+};
+
+/// A sampled benchmark to make, on one engine; called once per measurement.
+using MakeBenchmark = std::function<Result<std::unique_ptr<MicroBenchmark>>()>;
+
+/// How a suite's plan runs its work: the harness's side of Execute. Not thread-safe; used on the
+/// thread that called Execute.
+class SuiteRunner {
+ public:
+  virtual ~SuiteRunner() = default;
+  /// True once the user interrupted the run: Execute should return at once (what finished is written).
+  virtual bool interrupted() const = 0;
+  /// Samples the benchmark `make` creates (SetUp, sampling, TearDown) and records it as `workload` on
+  /// `engine`, with `parameters`. A failing benchmark is recorded as failed; false when the run was
+  /// interrupted meanwhile (nothing recorded).
+  virtual bool RunBenchmark(const std::string& workload, const AdapterFactory& engine, const KeyValues& parameters,
+                            const SamplingConfig& sampling, const MakeBenchmark& make) = 0;
+  /// The harness's own cost per operation, measured on `make` (a benchmark on the null engine), briefly
+  /// sampled; recorded in the run's context. Phase suites need not call it: the runner measures its own.
+  virtual void MeasureOverhead(const MakeBenchmark& make, const SamplingConfig& sampling) = 0;
+  /// Runs every phase of every sequence, in order, recording and reporting each; a sequence that fails
+  /// stops, the next one runs. A failed `sequences` is recorded as a failed "plan" step of `engine`.
+  /// Non-OK only when the run as a whole cannot go on (the raw latencies cannot be written).
+  [[nodiscard]] virtual Status RunSequences(const AdapterFactory& engine,
+                                            Result<std::vector<std::unique_ptr<PhaseSequence>>> sequences) = 0;
+};
+
+/// A suite's validated plan: what Execute will run.
+class SuitePlan {
+ public:
+  virtual ~SuitePlan() = default;
+  /// Runs the whole plan through `runner`, databases under `work_dir` (which the harness removes).
+  /// Non-OK only when the run as a whole cannot proceed.
+  [[nodiscard]] virtual Status Execute(const std::string& work_dir, SuiteRunner& runner) = 0;
+
+  /// Every suite option as used, defaults filled in (recorded in results.json after suite and engines).
+  KeyValues configuration;
+  /// The sampling of a benchmark suite (recorded in the run's context; the default for phase suites).
+  SamplingConfig sampling;
+  /// Phase suites: the --raw-latencies CSV path; empty = not written. The harness opens it first.
+  std::string raw_latencies;
+  /// Things the user should know before the run starts, one line each (printed to stderr).
+  std::vector<std::string> warnings;
+};
+
+class Suite {
+ public:
+  virtual ~Suite() = default;
+  /// "dbx-micro": --suite NAME, and the suite of every result it produces.
+  virtual std::string_view name() const = 0;
+  /// One line for `list`, e.g. "workloads: insert get scan count".
+  virtual std::string summary() const = 0;
+  /// What --quick changes, for --help, e.g. "0.5 s warm-up, 1 s measurement, 20 samples".
+  virtual std::string quick_summary() const = 0;
+  virtual SuiteRecords records() const = 0;
+  /// The durability the suite runs at unless --durability is given.
+  virtual Durability default_durability() const = 0;
+  /// The options the suite takes beyond SuiteCommon's.
+  virtual const std::vector<SuiteOption>& options() const = 0;
+  /// True when the suite is the one to run when --suite is not given and `args` are (e.g. ycsb when
+  /// --workload is given). At most one registered suite claims any arguments.
+  virtual bool ImpliedBy(const SuiteArgs&) const { return false; }
+  /// Validates `args` (only options() are given; the harness refused the others) and plans the run.
+  /// InvalidArgument names the option and the problem, in one line.
+  virtual Result<std::unique_ptr<SuitePlan>> Plan(const SuiteArgs& args, const SuiteCommon& common) const = 0;
+};
+
+/// The options every phase suite takes, in the order --help lists them: records, threads, operations,
+/// duration, phase-warmup, target-rate, load-batch, raw-latencies; the `*_default` texts describe the
+/// suite's own defaults for --help.
+std::vector<SuiteOption> PhaseSuiteOptionList(const std::string& records_default, const std::string& operations_default,
+                                              const std::string& duration_default,
+                                              const std::string& warmup_default);
+/// Parses those options into *options (with common's seed, durability and cache size) and
+/// *raw_latencies. InvalidArgument "--option: problem".
+[[nodiscard]] Status ParsePhaseSuiteArgs(const SuiteArgs& args, const SuiteCommon& common, PhaseSuiteOptions* options,
+                                         std::string* raw_latencies);
+/// The configuration entries of those options, as used ("default" where the suite decides).
+KeyValues PhaseSuiteConfiguration(const PhaseSuiteOptions& options, const std::string& raw_latencies);
+
+/// The suites a run can choose from, in registration order. Filled once, then read-only.
+class SuiteRegistry {
+ public:
+  void Register(std::unique_ptr<Suite> suite) { suites_.push_back(std::move(suite)); }
+  /// nullptr when no suite has that name.
+  const Suite* Find(std::string_view name) const;
+  /// The registered suites, in registration order; the first is the default suite.
+  const std::vector<std::unique_ptr<Suite>>& suites() const { return suites_; }
+  std::vector<std::string> names() const;
+
+ private:
+  std::vector<std::unique_ptr<Suite>> suites_;
+};
+
+/// Registers dbx-micro (the default), ycsb and sqlite-vps (workloads/builtin_suites.cc).
+void RegisterBuiltinSuites(SuiteRegistry* registry);
+/// A registry holding the built-in suites, created on first use.
+const SuiteRegistry& BuiltinSuites();
+
+}  // namespace dbxb
