@@ -79,12 +79,39 @@ class Session {
 
   /// Starts a write batch or transaction: Puts and Deletes until Commit become visible to other
   /// sessions atomically at Commit, or never after Abort. Whether Get/Scan inside the batch see the
-  /// batch's own writes is engine-specific; workloads must not rely on it.
-  /// REQUIRES: no batch open on this session.
-  virtual Status Begin() = 0;
-  /// REQUIRES: Begin() was called and returned OK.
-  virtual Status Commit() = 0;
-  virtual Status Abort() = 0;
+  /// batch's own writes is engine-specific; workloads must not rely on it. InvalidArgument when a
+  /// batch is already open; the batch is open only when DoBegin returned OK.
+  Status Begin() {
+    if (in_batch_) return Status::InvalidArgument("Begin: a batch is already open");
+    Status s = DoBegin();
+    in_batch_ = s.ok();
+    return s;
+  }
+  /// Makes the batch's writes visible. InvalidArgument when no batch is open; the batch is closed
+  /// afterwards whatever DoCommit returns.
+  Status Commit() {
+    if (!in_batch_) return Status::InvalidArgument("Commit: no batch is open");
+    in_batch_ = false;
+    return DoCommit();
+  }
+  /// Drops the batch's writes. InvalidArgument when no batch is open; the batch is closed afterwards.
+  Status Abort() {
+    if (!in_batch_) return Status::InvalidArgument("Abort: no batch is open");
+    in_batch_ = false;
+    return DoAbort();
+  }
+  /// True between a successful Begin and the next Commit or Abort.
+  bool in_batch() const { return in_batch_; }
+
+ protected:
+  /// The engine's side of Begin, Commit and Abort, called only in the states named there: DoBegin with
+  /// no batch open, DoCommit and DoAbort with one open (in_batch() is already false during them).
+  virtual Status DoBegin() = 0;
+  virtual Status DoCommit() = 0;
+  virtual Status DoAbort() = 0;
+
+ private:
+  bool in_batch_ = false;
 };
 
 class Adapter {

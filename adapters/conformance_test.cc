@@ -499,6 +499,80 @@ TEST_P(ConformanceTest, ConcurrentSessions) {
   }
 }
 
+// One batch far larger than the map, aborted and then committed, while reader sessions run: LMDB grows
+// its map inside the batch (the batch's transaction gives up its hold on the map gate for each growth
+// and replays its writes). Readers see the committed rows throughout and the batch's rows only after
+// its Commit; afterwards new batches and single writes still work (no hold was left behind).
+TEST_P(ConformanceTest, BatchGrowingTheMapWhileReadersRun) {
+  CloseAndReopen(kTinyCacheBytes);
+  const std::string map_before = NativeSetting("map_size_bytes");
+  constexpr int kBase = 100, kBig = 2000, kReaders = 3;
+  auto big_key = [](int i) { return Numbered("big", 10000 + i); };
+  auto big_value = [](const std::string& k) { return ValueFor(k, 1) + std::string(3000, 'g'); };
+  Session* s = session_.get();
+  for (int i = 0; i < kBase; ++i) Put(s, Numbered("base", 1000 + i), ValueFor(Numbered("base", 1000 + i), 1));
+
+  std::atomic<int> stage{0};  // 0: the batch will be aborted, 1: committing, 2: done
+  std::atomic<uint64_t> reads{0};
+  std::vector<std::thread> readers;
+  for (int r = 0; r < kReaders; ++r) {
+    readers.emplace_back([&, r] {
+      std::unique_ptr<Session> rs = NewSession();
+      ASSERT_NE(rs, nullptr);
+      std::mt19937 rng(r);
+      while (stage.load() < 2 || reads.load() < 50) {
+        const int before = stage.load();
+        std::string k = Numbered("base", 1000 + static_cast<int>(rng() % kBase)), value;
+        Status st = rs->Get(k, &value);
+        ASSERT_TRUE(st.ok()) << k << ": " << st.ToString();
+        ASSERT_EQ(value, ValueFor(k, 1));
+        std::string b = big_key(static_cast<int>(rng() % kBig));
+        st = rs->Get(b, &value);
+        if (before == 0) ASSERT_TRUE(st.IsNotFound()) << b << " visible before its batch committed";
+        if (!st.IsNotFound()) {
+          ASSERT_TRUE(st.ok()) << st.ToString();
+          ASSERT_EQ(value, big_value(b));
+        }
+        uint64_t rows = 0;
+        st = rs->Scan("base", 20, [&](std::string_view key, std::string_view) {
+          ++rows;
+          return key.substr(0, 4) == "base";
+        });
+        ASSERT_TRUE(st.ok()) << st.ToString();
+        ASSERT_EQ(rows, 20u);
+        reads.fetch_add(1);
+      }
+    });
+  }
+  for (int round = 0; round < 2; ++round) {
+    ASSERT_TRUE(s->Begin().ok());
+    for (int i = 0; i < kBig; ++i) {
+      Status st = s->Put(big_key(i), big_value(big_key(i)));
+      ASSERT_TRUE(st.ok()) << st.ToString();
+    }
+    if (round == 0) {
+      ASSERT_TRUE(s->Abort().ok());
+      stage.store(1);
+    } else {
+      Status st = s->Commit();
+      ASSERT_TRUE(st.ok()) << st.ToString();
+    }
+  }
+  stage.store(2);
+  for (auto& t : readers) t.join();
+
+  EXPECT_EQ(Count(s), uint64_t{kBase + kBig});
+  for (int i = 0; i < kBig; i += 199) EXPECT_EQ(Get(s, big_key(i)), big_value(big_key(i)));
+  ASSERT_TRUE(s->Begin().ok());
+  Put(s, "after-batch", "1");
+  ASSERT_TRUE(s->Commit().ok());
+  Put(s, "after-single", std::string(100000, 's'));
+  EXPECT_EQ(Get(session_.get(), "after-batch"), "1");
+  if (map_before != "<absent>") {
+    EXPECT_GT(std::stoull(NativeSetting("map_size_bytes")), std::stoull(map_before)) << "the map grew";
+  }
+}
+
 // 20k rows in batches of 1000, starting from a tiny cache_bytes: LMDB's map has to grow several times
 // inside batches; then a database larger than the requested map must reopen and take more writes.
 TEST_P(ConformanceTest, LargeLoadInBatches) {

@@ -39,11 +39,27 @@ class RowSession {
   /// Starts a transaction: InsertRow and UpdateRow calls until Commit become visible to other sessions
   /// together at Commit, or never after Abort. Whether reads inside it see its own writes is
   /// engine-specific; within one transaction a row must be written at most once.
-  /// REQUIRES: no transaction open on this session.
-  virtual Status Begin() = 0;
-  /// REQUIRES: Begin() was called and returned OK.
-  virtual Status Commit() = 0;
-  virtual Status Abort() = 0;
+  /// InvalidArgument when a transaction is already open; it is open only when DoBegin returned OK.
+  Status Begin() {
+    if (in_txn_) return Status::InvalidArgument("Begin: a transaction is already open");
+    Status s = DoBegin();
+    in_txn_ = s.ok();
+    return s;
+  }
+  /// InvalidArgument when no transaction is open; it is closed afterwards whatever DoCommit returns.
+  Status Commit() {
+    if (!in_txn_) return Status::InvalidArgument("Commit: no transaction is open");
+    in_txn_ = false;
+    return DoCommit();
+  }
+  /// InvalidArgument when no transaction is open; it is closed afterwards.
+  Status Abort() {
+    if (!in_txn_) return Status::InvalidArgument("Abort: no transaction is open");
+    in_txn_ = false;
+    return DoAbort();
+  }
+  /// True between a successful Begin and the next Commit or Abort.
+  bool in_transaction() const { return in_txn_; }
 
   /// Inserts one row; outside Begin..Commit it is a transaction of its own.
   /// REQUIRES: the id is not present yet. SQLite enforces it (InvalidArgument); the key/value mapping
@@ -79,6 +95,16 @@ class RowSession {
     }
     return Commit();
   }
+
+ protected:
+  /// The engine's side of Begin, Commit and Abort, called only in the states named there: DoBegin with
+  /// no transaction open, DoCommit and DoAbort with one open (in_transaction() is already false then).
+  virtual Status DoBegin() = 0;
+  virtual Status DoCommit() = 0;
+  virtual Status DoAbort() = 0;
+
+ private:
+  bool in_txn_ = false;
 };
 
 }  // namespace dbxb

@@ -31,9 +31,9 @@ class CorruptingSession final : public Session {
     if (armed_count_) *c -= 1;
     return st;
   }
-  Status Begin() override { return inner_->Begin(); }
-  Status Commit() override { return inner_->Commit(); }
-  Status Abort() override { return inner_->Abort(); }
+  Status DoBegin() override { return inner_->Begin(); }
+  Status DoCommit() override { return inner_->Commit(); }
+  Status DoAbort() override { return inner_->Abort(); }
 
   static inline bool armed_ = false;
   static inline bool armed_count_ = false;

@@ -24,25 +24,6 @@ class KvRowSession final : public RowSession {
  public:
   explicit KvRowSession(std::unique_ptr<Session> session) : s_(std::move(session)) {}
 
-  Status Begin() override {
-    if (in_batch_) return Status::InvalidArgument("Begin: a transaction is already open");
-    DBXB_RETURN_IF_ERROR(s_->Begin());
-    in_batch_ = true;
-    return Status::Ok();
-  }
-
-  Status Commit() override {
-    if (!in_batch_) return Status::InvalidArgument("Commit: no transaction is open");
-    in_batch_ = false;
-    return s_->Commit();
-  }
-
-  Status Abort() override {
-    if (!in_batch_) return Status::InvalidArgument("Abort: no transaction is open");
-    in_batch_ = false;
-    return s_->Abort();
-  }
-
   Status InsertRow(const Row& row) override { return InTransaction([&] { return PutRowAndIndexes(row, nullptr); }); }
 
   Status GetById(int64_t id, Row* row) override {
@@ -82,10 +63,15 @@ class KvRowSession final : public RowSession {
   }
 
  private:
+  // The row transaction is the key/value session's batch.
+  Status DoBegin() override { return s_->Begin(); }
+  Status DoCommit() override { return s_->Commit(); }
+  Status DoAbort() override { return s_->Abort(); }
+
   // Runs `write` inside the open transaction, or inside one of its own when none is open.
   template <typename Write>
   Status InTransaction(Write write) {
-    if (in_batch_) return write();
+    if (in_transaction()) return write();
     DBXB_RETURN_IF_ERROR(s_->Begin());
     Status st = write();
     if (!st.ok()) {
@@ -173,7 +159,6 @@ class KvRowSession final : public RowSession {
   Row row_;
   Row old_;
   std::vector<std::pair<int64_t, int64_t>> entries_;  // (indexed value, id) of a range read
-  bool in_batch_ = false;
 };
 
 }  // namespace

@@ -301,9 +301,9 @@ class BrokenSession final : public Session {
     *count = 200;
     return Status::Ok();
   }
-  Status Begin() override { return Status::Ok(); }
-  Status Commit() override { return Status::Ok(); }
-  Status Abort() override { return Status::Ok(); }
+  Status DoBegin() override { return Status::Ok(); }
+  Status DoCommit() override { return Status::Ok(); }
+  Status DoAbort() override { return Status::Ok(); }
 
  private:
   std::string answer_;

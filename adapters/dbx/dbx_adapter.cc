@@ -36,7 +36,7 @@ class DbxSession final : public Session {
   explicit DbxSession(dbx::DB* db) : db_(db) {}
 
   Status Put(std::string_view key, std::string_view value) override {
-    if (in_batch_) {
+    if (in_batch()) {
       batch_.Put(key, value);
       return Status::Ok();
     }
@@ -46,7 +46,7 @@ class DbxSession final : public Session {
     return FromDbx(db_->Get(dbx::ReadOptions(), key, value));
   }
   Status Delete(std::string_view key) override {
-    if (in_batch_) {
+    if (in_batch()) {
       batch_.Delete(key);
       return Status::Ok();
     }
@@ -57,30 +57,23 @@ class DbxSession final : public Session {
   }
   Status Count(uint64_t* count) override { return FromDbx(db_->Count(dbx::ReadOptions(), count)); }
 
-  Status Begin() override {
-    if (in_batch_) return Status::InvalidArgument("Begin: a batch is already open");
-    in_batch_ = true;
+ private:
+  Status DoBegin() override {
     batch_.Clear();
     return Status::Ok();
   }
-  Status Commit() override {
-    if (!in_batch_) return Status::InvalidArgument("Commit: no batch is open");
-    in_batch_ = false;
+  Status DoCommit() override {
     Status s = FromDbx(db_->Write(dbx::WriteOptions(), batch_));
     batch_.Clear();
     return s;
   }
-  Status Abort() override {
-    if (!in_batch_) return Status::InvalidArgument("Abort: no batch is open");
-    in_batch_ = false;
+  Status DoAbort() override {
     batch_.Clear();
     return Status::Ok();
   }
 
- private:
   dbx::DB* db_;
   dbx::WriteBatch batch_;
-  bool in_batch_ = false;
 };
 
 class DbxAdapter final : public Adapter {

@@ -163,6 +163,54 @@ class BatchLog {
   std::string bytes_;
 };
 
+// A write transaction together with its shared hold on the map gate: both are taken by Begin and
+// released together by Commit, Abort or destruction, so that no path can keep one without the other.
+class WriteTxn {
+ public:
+  WriteTxn() = default;
+  ~WriteTxn() { Abort(); }
+  WriteTxn(const WriteTxn&) = delete;
+  WriteTxn& operator=(const WriteTxn&) = delete;
+
+  /// Takes the gate shared and begins a write transaction; on failure holds nothing and returns the
+  /// LMDB error. REQUIRES: !active().
+  int Begin(LmdbEnv* env) {
+    env->gate.LockShared();
+    int rc = mdb_txn_begin(env->env, nullptr, 0, &txn_);
+    if (rc != 0) {
+      txn_ = nullptr;
+      env->gate.UnlockShared();
+      return rc;
+    }
+    env_ = env;
+    return 0;
+  }
+  /// Commits, then releases the transaction and the gate whatever the outcome. REQUIRES: active().
+  int Commit() {
+    int rc = mdb_txn_commit(txn_);
+    Release();
+    return rc;
+  }
+  /// Aborts and releases both, if active.
+  void Abort() {
+    if (txn_ == nullptr) return;
+    mdb_txn_abort(txn_);
+    Release();
+  }
+  bool active() const { return txn_ != nullptr; }
+  MDB_txn* get() const { return txn_; }
+
+ private:
+  void Release() {
+    txn_ = nullptr;
+    env_->gate.UnlockShared();
+    env_ = nullptr;
+  }
+
+  LmdbEnv* env_ = nullptr;
+  MDB_txn* txn_ = nullptr;
+};
+
 class LmdbSession final : public Session {
  public:
   static Result<std::unique_ptr<Session>> Open(LmdbEnv* env) {
@@ -177,7 +225,7 @@ class LmdbSession final : public Session {
   }
 
   ~LmdbSession() override {
-    if (write_txn_ != nullptr) EndBatch();
+    txn_.Abort();
     if (read_cursor_ != nullptr) mdb_cursor_close(read_cursor_);
     if (read_txn_ != nullptr) mdb_txn_abort(read_txn_);
   }
@@ -227,52 +275,40 @@ class LmdbSession final : public Session {
     });
   }
 
-  Status Begin() override {
-    if (in_batch_) return Status::InvalidArgument("Begin: a batch is already open");
+ private:
+  explicit LmdbSession(LmdbEnv* env) : e_(env) {}
+
+  Status DoBegin() override {
     log_.Clear();
-    e_->gate.LockShared();
-    int rc = mdb_txn_begin(e_->env, nullptr, 0, &write_txn_);
-    if (rc != 0) {
-      write_txn_ = nullptr;
-      e_->gate.UnlockShared();
-      return LmdbError(rc, "Begin");
-    }
-    in_batch_ = true;
-    return Status::Ok();
+    batch_error_ = Status::Ok();
+    int rc = txn_.Begin(e_);
+    return rc == 0 ? Status::Ok() : LmdbError(rc, "Begin");
   }
 
-  Status Commit() override {
-    if (!in_batch_) return Status::InvalidArgument("Commit: no batch is open");
-    in_batch_ = false;
-    if (write_txn_ == nullptr) return batch_error_;  // the batch failed earlier and is gone
+  Status DoCommit() override {
+    if (!txn_.active()) return batch_error_;  // the batch failed earlier and is gone
     for (;;) {
       size_t seen = e_->MapSize();
-      int rc = mdb_txn_commit(write_txn_);  // frees the transaction whatever the outcome
-      write_txn_ = nullptr;
+      int rc = txn_.Commit();
       if (rc != MDB_MAP_FULL) {
-        e_->gate.UnlockShared();
         log_.Clear();
         return rc == 0 ? Status::Ok() : LmdbError(rc, "Commit");
       }
-      if (Status s = GrowAndReplay(seen); !s.ok()) return s;
+      DBXB_RETURN_IF_ERROR(GrowAndReplay(seen));
     }
   }
 
-  Status Abort() override {
-    if (!in_batch_) return Status::InvalidArgument("Abort: no batch is open");
-    in_batch_ = false;
-    if (write_txn_ != nullptr) EndBatch();
+  Status DoAbort() override {
+    txn_.Abort();
+    log_.Clear();
     return Status::Ok();
   }
-
- private:
-  explicit LmdbSession(LmdbEnv* env) : e_(env) {}
 
   // Runs fn(txn) on a fresh snapshot: the session's read transaction, renewed for the call and reset
   // after it. Inside a batch, on the write transaction instead (LMDB allows one transaction per thread).
   template <typename Fn>
   Status Read(Fn&& fn) {
-    if (write_txn_ != nullptr) return fn(write_txn_);
+    if (txn_.active()) return fn(txn_.get());
     SharedHold hold(&e_->gate);
     int rc = mdb_txn_renew(read_txn_);
     if (rc != 0) return LmdbError(rc, "renew read transaction");
@@ -297,7 +333,7 @@ class LmdbSession final : public Session {
   }
 
   Status Write(Op op, std::string_view key, std::string_view value) {
-    if (in_batch_) return BatchWrite(op, key, value);
+    if (in_batch()) return BatchWrite(op, key, value);
     for (;;) {  // autocommit: one write transaction per call
       size_t seen;
       int rc;
@@ -322,67 +358,48 @@ class LmdbSession final : public Session {
   }
 
   Status BatchWrite(Op op, std::string_view key, std::string_view value) {
-    if (write_txn_ == nullptr) return batch_error_;
+    if (!txn_.active()) return batch_error_;
     for (;;) {
-      int rc = Apply(*e_, write_txn_, op, key, value);
+      int rc = Apply(*e_, txn_.get(), op, key, value);
       if (rc == 0) break;
       if (rc != MDB_MAP_FULL) return FailBatch(LmdbError(rc, op == Op::kPut ? "Put" : "Delete"));
       size_t seen = e_->MapSize();
-      mdb_txn_abort(write_txn_);
-      write_txn_ = nullptr;
+      txn_.Abort();
       DBXB_RETURN_IF_ERROR(GrowAndReplay(seen));
     }
     log_.Append(op, key, value);
     return Status::Ok();
   }
 
-  // The batch's transaction has ended with MDB_MAP_FULL (still holding the gate shared): grow the map,
-  // start a new transaction and replay the batch's writes so far, as often as needed.
+  // The batch's transaction has ended with MDB_MAP_FULL: grow the map, start a new transaction and
+  // replay the batch's writes so far, as often as needed. REQUIRES: !txn_.active().
   Status GrowAndReplay(size_t seen) {
     for (;;) {
-      e_->gate.UnlockShared();
-      Status grown = e_->Grow(seen);
-      e_->gate.LockShared();
-      if (!grown.ok()) return FailBatch(grown);
+      if (Status grown = e_->Grow(seen); !grown.ok()) return FailBatch(grown);
+      if (int rc = txn_.Begin(e_); rc != 0) return FailBatch(LmdbError(rc, "Begin (after growing the map)"));
       seen = e_->MapSize();
-      int rc = mdb_txn_begin(e_->env, nullptr, 0, &write_txn_);
-      if (rc != 0) {
-        write_txn_ = nullptr;
-        return FailBatch(LmdbError(rc, "Begin (after growing the map)"));
-      }
-      rc = log_.ForEach(
-          [&](Op op, std::string_view k, std::string_view v) { return Apply(*e_, write_txn_, op, k, v); });
+      int rc = log_.ForEach(
+          [&](Op op, std::string_view k, std::string_view v) { return Apply(*e_, txn_.get(), op, k, v); });
       if (rc == 0) return Status::Ok();
-      mdb_txn_abort(write_txn_);
-      write_txn_ = nullptr;
+      txn_.Abort();
       if (rc != MDB_MAP_FULL) return FailBatch(LmdbError(rc, "replay batch"));
     }
   }
 
-  // Ends a failed batch: its transaction is aborted, and the session stays in the batch (later writes
-  // and Commit return `error`) until the caller's Commit or Abort.
+  // Ends a failed batch: its transaction is aborted, and later writes and Commit of this batch return
+  // `error` until the caller's Commit or Abort.
   Status FailBatch(Status error) {
-    if (write_txn_ != nullptr) mdb_txn_abort(write_txn_);
-    write_txn_ = nullptr;
-    e_->gate.UnlockShared();
+    txn_.Abort();
     log_.Clear();
     batch_error_ = error;
     return error;
   }
 
-  void EndBatch() {
-    mdb_txn_abort(write_txn_);
-    write_txn_ = nullptr;
-    e_->gate.UnlockShared();
-    log_.Clear();
-  }
-
   LmdbEnv* e_;
   MDB_txn* read_txn_ = nullptr;      // reset while idle
   MDB_cursor* read_cursor_ = nullptr;  // bound to read_txn_, renewed per scan
-  bool in_batch_ = false;            // between Begin and Commit/Abort
-  MDB_txn* write_txn_ = nullptr;     // the batch's transaction; the gate is held shared while set
-  Status batch_error_;               // why write_txn_ is gone while in_batch_
+  WriteTxn txn_;                     // the open batch's transaction (and gate hold), if any
+  Status batch_error_;               // why txn_ is gone while in_batch()
   BatchLog log_;
 };
 

@@ -37,23 +37,13 @@ class NullSession final : public Session {
     return Status::Ok();
   }
 
-  Status Begin() override {
-    if (in_batch_) return Status::InvalidArgument("Begin: a batch is already open");
-    in_batch_ = true;
-    return Status::Ok();
-  }
-  Status Commit() override { return EndBatch("Commit"); }
-  Status Abort() override { return EndBatch("Abort"); }
-
  private:
-  Status EndBatch(const char* what) {
-    if (!in_batch_) return Status::InvalidArgument(std::string(what) + ": no batch is open");
-    in_batch_ = false;
-    return Status::Ok();
-  }
+  // Nothing is stored: a batch has nothing to keep.
+  Status DoBegin() override { return Status::Ok(); }
+  Status DoCommit() override { return Status::Ok(); }
+  Status DoAbort() override { return Status::Ok(); }
 
   const ReferenceData* ref_;
-  bool in_batch_ = false;
 };
 
 class NullAdapter final : public Adapter {

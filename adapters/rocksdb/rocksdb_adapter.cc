@@ -48,7 +48,7 @@ class RocksdbSession final : public Session {
       : db_(db), write_options_(write_options) {}
 
   Status Put(std::string_view key, std::string_view value) override {
-    if (in_batch_) return FromRocks(batch_.Put(ToSlice(key), ToSlice(value)), "Put");
+    if (in_batch()) return FromRocks(batch_.Put(ToSlice(key), ToSlice(value)), "Put");
     return FromRocks(db_->Put(*write_options_, ToSlice(key), ToSlice(value)), "Put");
   }
 
@@ -59,7 +59,7 @@ class RocksdbSession final : public Session {
   }
 
   Status Delete(std::string_view key) override {
-    if (in_batch_) return FromRocks(batch_.Delete(ToSlice(key)), "Delete");
+    if (in_batch()) return FromRocks(batch_.Delete(ToSlice(key)), "Delete");
     return FromRocks(db_->Delete(*write_options_, ToSlice(key)), "Delete");
   }
 
@@ -85,33 +85,24 @@ class RocksdbSession final : public Session {
     return Status::Ok();
   }
 
-  Status Begin() override {
-    if (in_batch_) return Status::InvalidArgument("Begin: a batch is already open");
+ private:
+  Status DoBegin() override {
     batch_.Clear();
-    in_batch_ = true;
     return Status::Ok();
   }
-
-  Status Commit() override {
-    if (!in_batch_) return Status::InvalidArgument("Commit: no batch is open");
-    in_batch_ = false;
+  Status DoCommit() override {
     Status s = FromRocks(db_->Write(*write_options_, &batch_), "Commit");
     batch_.Clear();
     return s;
   }
-
-  Status Abort() override {
-    if (!in_batch_) return Status::InvalidArgument("Abort: no batch is open");
-    in_batch_ = false;
+  Status DoAbort() override {
     batch_.Clear();
     return Status::Ok();
   }
 
- private:
   rocksdb::DB* db_;
   const rocksdb::WriteOptions* write_options_;
   rocksdb::WriteBatch batch_;
-  bool in_batch_ = false;
 };
 
 std::string Bool(bool b) { return b ? "true" : "false"; }

@@ -53,7 +53,7 @@ class SqliteSession final : public Session {
 
   ~SqliteSession() override {
     if (db_ == nullptr) return;
-    if (in_batch_) (void)Step(rollback_, "ROLLBACK");
+    if (in_batch()) (void)Step(rollback_, "ROLLBACK");
     for (sqlite3_stmt* stmt : {put_, get_, del_, scan_, count_, begin_, commit_, rollback_})
       sqlite3_finalize(stmt);
     sqlite3_close(db_);
@@ -105,30 +105,17 @@ class SqliteSession final : public Session {
     return Status::Ok();
   }
 
-  Status Begin() override {
-    if (in_batch_) return Status::InvalidArgument("Begin: a batch is already open");
-    DBXB_RETURN_IF_ERROR(Step(begin_, "BEGIN IMMEDIATE"));
-    in_batch_ = true;
-    return Status::Ok();
-  }
+ private:
+  SqliteSession() = default;
 
-  Status Commit() override {
-    if (!in_batch_) return Status::InvalidArgument("Commit: no batch is open");
-    in_batch_ = false;
+  Status DoBegin() override { return Step(begin_, "BEGIN IMMEDIATE"); }
+  Status DoCommit() override {
     Status s = Step(commit_, "COMMIT");
     // A failed COMMIT can leave the transaction open; end it so the session is usable again.
     if (!s.ok() && sqlite3_get_autocommit(db_) == 0) (void)Step(rollback_, "ROLLBACK");
     return s;
   }
-
-  Status Abort() override {
-    if (!in_batch_) return Status::InvalidArgument("Abort: no batch is open");
-    in_batch_ = false;
-    return Step(rollback_, "ROLLBACK");
-  }
-
- private:
-  SqliteSession() = default;
+  Status DoAbort() override { return Step(rollback_, "ROLLBACK"); }
 
   Status Prepare() {
     return sqlite_internal::PrepareAll(db_, {
@@ -159,7 +146,6 @@ class SqliteSession final : public Session {
   sqlite3_stmt* begin_ = nullptr;
   sqlite3_stmt* commit_ = nullptr;
   sqlite3_stmt* rollback_ = nullptr;
-  bool in_batch_ = false;
 };
 
 constexpr char kPageSizeKey[] = "sqlite.page_size";

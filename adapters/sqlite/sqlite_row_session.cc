@@ -55,27 +55,14 @@ class SqliteRowSession final : public RowSession {
     sqlite3_close(db_);
   }
 
-  Status Begin() override {
-    if (in_batch_) return Status::InvalidArgument("Begin: a transaction is already open");
-    DBXB_RETURN_IF_ERROR(Step(begin_, "BEGIN IMMEDIATE"));
-    in_batch_ = true;
-    return Status::Ok();
-  }
-
-  Status Commit() override {
-    if (!in_batch_) return Status::InvalidArgument("Commit: no transaction is open");
-    in_batch_ = false;
+  Status DoBegin() override { return Step(begin_, "BEGIN IMMEDIATE"); }
+  Status DoCommit() override {
     Status s = Step(commit_, "COMMIT");
     // A failed COMMIT can leave the transaction open; end it so the session stays usable.
     if (!s.ok() && sqlite3_get_autocommit(db_) == 0) (void)Step(rollback_, "ROLLBACK");
     return s;
   }
-
-  Status Abort() override {
-    if (!in_batch_) return Status::InvalidArgument("Abort: no transaction is open");
-    in_batch_ = false;
-    return Step(rollback_, "ROLLBACK");
-  }
+  Status DoAbort() override { return Step(rollback_, "ROLLBACK"); }
 
   Status InsertRow(const Row& row) override { return Write(insert_, row, "INSERT"); }
 
@@ -170,7 +157,6 @@ class SqliteRowSession final : public RowSession {
   sqlite3_stmt* commit_ = nullptr;
   sqlite3_stmt* rollback_ = nullptr;
   Row row_;  // reused by range reads
-  bool in_batch_ = false;
 };
 
 }  // namespace

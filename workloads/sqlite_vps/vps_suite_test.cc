@@ -256,9 +256,9 @@ TEST_F(VpsVerificationTest, AMissingRowFailsRangeScan) {
 class LostUpdates final : public RowSession {
  public:
   explicit LostUpdates(std::unique_ptr<RowSession> inner) : inner_(std::move(inner)) {}
-  Status Begin() override { return inner_->Begin(); }
-  Status Commit() override { return inner_->Commit(); }
-  Status Abort() override { return inner_->Abort(); }
+  Status DoBegin() override { return inner_->Begin(); }
+  Status DoCommit() override { return inner_->Commit(); }
+  Status DoAbort() override { return inner_->Abort(); }
   Status InsertRow(const Row& row) override { return inner_->InsertRow(row); }
   Status GetById(int64_t id, Row* row) override { return inner_->GetById(id, row); }
   Status RangeByIndexA(int64_t lo, uint64_t limit, RowVisitor v) override { return inner_->RangeByIndexA(lo, limit, v); }
