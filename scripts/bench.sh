@@ -4,7 +4,8 @@
 # Extra arguments go to `dbx-bench run`, e.g. scripts/bench.sh --records 100000 --quick
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/build.sh
+# Only the tool itself: the test binaries are scripts/test.sh's business.
+DBXB_BUILD_TARGET=dbx-bench scripts/build.sh
 out="results/$(date -u +%Y%m%dT%H%M%SZ)"
 args=()
 while (($# > 0)); do
