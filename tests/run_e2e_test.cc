@@ -236,6 +236,40 @@ TEST(RunEndToEnd, SqliteVpsRunsAndRecordsTheDurabilityGiven) {
   fs::remove_all(dir);
 }
 
+// --quick applies to every suite: the phase suites run with their short defaults, recorded as such.
+TEST(RunEndToEnd, QuickRunsEverySuite) {
+  fs::path dir = fs::temp_directory_path() / ("dbxb-e2e-quick-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::string common = " --quick --no-overhead --data-dir " + (dir / "data").string();
+  const std::string log = " >" + (dir / "log.txt").string() + " 2>&1";
+  // A YCSB file whose counts exceed the quick caps.
+  {
+    std::ofstream big(dir / "bigworkload");
+    big << "recordcount=50000\noperationcount=1000000\nworkload=site.ycsb.workloads.CoreWorkload\n"
+           "readproportion=1\nupdateproportion=0\nscanproportion=0\ninsertproportion=0\n";
+  }
+  std::string cmd = std::string(DBXB_TOOL) + " run --workload " + (dir / "bigworkload").string() +
+                    " --engines sqlite --out " + (dir / "ycsb").string() + common + log;
+  ASSERT_EQ(Shell(cmd), 0) << Slurp(dir / "log.txt");
+  nlohmann::json doc = nlohmann::json::parse(Slurp(dir / "ycsb" / "results.json"));
+  EXPECT_EQ(doc["context"]["configuration"]["quick"], "true");
+  ASSERT_EQ(doc["phases"].size(), 2u);
+  EXPECT_EQ(doc["phases"][0]["phase"], "load");
+  EXPECT_EQ(doc["phases"][1]["phase"], "run");
+  EXPECT_EQ(doc["phases"][0]["operations"], 10u);  // 10000 records in batches of 1000
+  EXPECT_EQ(doc["phases"][1]["operations"], 10000u);
+
+  cmd = std::string(DBXB_TOOL) + " run --suite sqlite-vps --workloads select-pk,concurrent-reads --engines sqlite" +
+        " --out " + (dir / "vps").string() + common + log;
+  ASSERT_EQ(Shell(cmd), 0) << Slurp(dir / "log.txt");
+  doc = nlohmann::json::parse(Slurp(dir / "vps" / "results.json"));
+  ASSERT_EQ(doc["phases"].size(), 2u);
+  EXPECT_EQ(doc["phases"][0]["operations"], 10000u);           // select-pk: a tenth of 100,000
+  EXPECT_LE(doc["phases"][1]["duration_ns"].get<double>(), 3e9);  // concurrent-reads: bounded at 1 s
+  fs::remove_all(dir);
+}
+
 TEST(RunEndToEnd, MalformedYcsbFilesAreOneLineAndExitTwo) {
   fs::path dir = fs::temp_directory_path() / ("dbxb-e2e-ycsb-bad-" + std::to_string(::getpid()));
   fs::remove_all(dir);

@@ -175,6 +175,43 @@ TEST(VpsConfigTest, DefaultsFollowTheStudy) {
   EXPECT_EQ(disk->engine_options.cache_bytes, 128ull << 20);
 }
 
+// --quick: a tenth of the rows, counts and warm-up, concurrent phases 1 s; given bounds still win.
+TEST(VpsConfigTest, QuickShortensEveryDefault) {
+  PhaseSuiteOptions options;
+  SqliteVpsConfig config;
+  config.quick = true;
+  auto quick = ResolveVpsPlan(VpsDataset::kCached, options, config);
+  ASSERT_TRUE(quick.ok()) << quick.status().ToString();
+  EXPECT_EQ(quick->records, 100'000u);
+  ASSERT_EQ(quick->phases.size(), 7u);
+  EXPECT_EQ(quick->phases[0].warmup_operations + quick->phases[0].operations, 100'000u);  // bulk-insert: every row
+  EXPECT_EQ(quick->phases[0].warmup_operations, 100u);
+  EXPECT_EQ(quick->phases[1].operations, 10'000u);  // select-pk
+  EXPECT_EQ(quick->phases[1].warmup_operations, 100u);
+  EXPECT_EQ(quick->phases[2].operations, 2'000u);  // range-scan
+  EXPECT_EQ(quick->phases[3].operations, 2'000u);  // update
+  EXPECT_EQ(quick->phases[4].operations, 5'000u);  // mixed-oltp
+  EXPECT_EQ(quick->phases[5].duration_seconds, 1.0);
+  EXPECT_EQ(quick->phases[6].duration_seconds, 1.0);
+
+  options.records = 5000;
+  options.operations = 300;
+  quick = ResolveVpsPlan(VpsDataset::kCached, options, config);
+  ASSERT_TRUE(quick.ok());
+  EXPECT_EQ(quick->records, 5000u);
+  EXPECT_EQ(quick->phases[1].operations, 300u);
+  EXPECT_EQ(quick->phases[5].operations, 300u);
+  EXPECT_EQ(quick->phases[5].duration_seconds, 0);
+
+  // The disk-bound data set keeps its size: it must stay larger than the memory limit.
+  options = PhaseSuiteOptions();
+  config.memory_limit_bytes = 100'000'000;
+  auto disk = ResolveVpsPlan(VpsDataset::kDiskBound, options, config);
+  ASSERT_TRUE(disk.ok());
+  EXPECT_EQ(disk->records, 400'000u);
+  EXPECT_EQ(disk->phases[1].operations, 10'000u);
+}
+
 TEST(VpsConfigTest, CommandLineBoundsReplaceTheDefaults) {
   PhaseSuiteOptions options;
   options.records = 5000;
