@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "reports/format.h"
+#include "reports/grouping.h"
 #include "reports/markdown_phases.h"
 #include "reports/reporter.h"
 
@@ -38,13 +39,6 @@ void AddUnique(std::vector<std::string>* list, const std::string& value) {
   if (std::find(list->begin(), list->end(), value) == list->end()) list->push_back(value);
 }
 
-std::vector<std::string> EnginesInOrder(const RunResults& results) {
-  std::vector<std::string> engines;
-  for (const BenchmarkResult& b : results.benchmarks) AddUnique(&engines, b.engine);
-  for (const PhaseResult& p : results.phases) AddUnique(&engines, p.engine);
-  return engines;
-}
-
 const LibraryInfo* FindLibrary(const RunContext& c, const std::string& engine) {
   for (const LibraryInfo& lib : c.libraries) {
     if (lib.engine == engine) return &lib;
@@ -69,7 +63,7 @@ std::string DescribeParameter(const std::string& key, const std::string& value) 
 void WriteEngines(const RunResults& results, std::ostream& out) {
   out << "### Engines\n\n";
   out << "| Engine | Library | Build | Native settings |\n|:--|:--|:--|:--|\n";
-  for (const std::string& engine : EnginesInOrder(results)) {
+  for (const std::string& engine : EnginesOfRun(results)) {
     // Settings as each benchmark applied them; differing sets are listed with their workloads.
     std::vector<std::pair<std::string, std::vector<std::string>>> sets;
     for (const BenchmarkResult& b : results.benchmarks) {
@@ -201,7 +195,7 @@ std::vector<std::string> ReadingWarnings(const RunResults& results) {
   const RunContext& c = results.context;
   std::vector<std::string> w;
   if (c.incomplete) w.push_back("⚠️ The run was interrupted: only the benchmarks that finished are reported.");
-  for (const std::string& engine : EnginesInOrder(results)) {
+  for (const std::string& engine : EnginesOfRun(results)) {
     const LibraryInfo* lib = FindLibrary(c, engine);
     if (lib == nullptr) continue;
     if (Contains(lib->build, "assertions enabled")) {

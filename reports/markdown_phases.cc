@@ -8,32 +8,11 @@
 #include <fmt/format.h>
 
 #include "reports/format.h"
+#include "reports/grouping.h"
 #include "reports/markdown_methodology.h"
 
 namespace dbxb {
 namespace {
-
-struct PhaseGroup {
-  const PhaseResult* first;
-  std::vector<const PhaseResult*> members;
-};
-
-bool SameGroup(const PhaseResult& a, const PhaseResult& b) {
-  return a.suite == b.suite && a.workload == b.workload && a.dataset == b.dataset && a.engine == b.engine;
-}
-
-std::vector<PhaseGroup> GroupPhases(const RunResults& results) {
-  std::vector<PhaseGroup> groups;
-  for (const PhaseResult& p : results.phases) {
-    auto it = std::find_if(groups.begin(), groups.end(), [&](const PhaseGroup& g) { return SameGroup(*g.first, p); });
-    if (it == groups.end()) {
-      groups.push_back(PhaseGroup{&p, {}});
-      it = groups.end() - 1;
-    }
-    it->members.push_back(&p);
-  }
-  return groups;
-}
 
 std::string JoinNonEmpty(const std::vector<std::string>& parts, std::string_view sep) {
   std::string out;
@@ -85,7 +64,7 @@ std::vector<std::string> GroupNotes(const PhaseGroup& g) {
 }
 
 void WriteGroup(const PhaseGroup& g, std::ostream& out) {
-  const PhaseResult& f = *g.first;
+  const PhaseResult& f = g.first();
   out << "## " << JoinNonEmpty({f.suite, f.workload, f.dataset, f.engine}, " / ") << "\n\n";
   out << "| Phase | Throughput (ops/s) | p50 | p95 | p99 | p999 | Ops/hour |\n";
   out << "|:--|--:|--:|--:|--:|--:|--:|\n";
@@ -142,7 +121,7 @@ std::string PhaseSummaryLine(const PhaseResult& p) {
 }
 
 void WritePhaseTables(const RunResults& results, std::ostream& out) {
-  for (const PhaseGroup& g : GroupPhases(results)) WriteGroup(g, out);
+  for (const PhaseGroup& g : GroupPhasesBySequence(results)) WriteGroup(g, out);
 }
 
 void WritePhaseMethodology(const RunResults& results, std::ostream& out) {

@@ -9,35 +9,13 @@
 #include <fmt/format.h>
 
 #include "reports/format.h"
+#include "reports/grouping.h"
 #include "reports/markdown_collapse.h"
 #include "reports/markdown_phases.h"
 #include "reports/markdown_methodology.h"
 
 namespace dbxb {
 namespace {
-
-// Benchmarks compared in one table: same suite, workload and parameters.
-struct Group {
-  const BenchmarkResult* first;
-  std::vector<const BenchmarkResult*> members;
-};
-
-bool SameGroup(const BenchmarkResult& a, const BenchmarkResult& b) {
-  return a.suite == b.suite && a.workload == b.workload && a.parameters == b.parameters;
-}
-
-std::vector<Group> GroupBenchmarks(const RunResults& results) {
-  std::vector<Group> groups;
-  for (const BenchmarkResult& b : results.benchmarks) {
-    auto it = std::find_if(groups.begin(), groups.end(), [&](const Group& g) { return SameGroup(*g.first, b); });
-    if (it == groups.end()) {
-      groups.push_back(Group{&b, {}});
-      it = groups.end() - 1;
-    }
-    it->members.push_back(&b);
-  }
-  return groups;
-}
 
 // "95 % CI" for 0.95, "99.9 % CI" for 0.999.
 std::string ConfidenceHeader(double level) { return fmt::format("{:g} % CI", level * 100); }
@@ -56,9 +34,9 @@ std::vector<int> RanksByMean(const std::vector<const BenchmarkResult*>& members)
   return ranks;
 }
 
-void WriteGroupTable(const Group& g, std::string_view baseline, double confidence_level, std::ostream& out) {
-  out << "## " << g.first->suite << " / " << g.first->workload << "\n\n";
-  if (!g.first->parameters.empty()) out << "Parameters: " << EscapeTableCell(JoinKeyValues(g.first->parameters)) << "\n\n";
+void WriteGroupTable(const BenchmarkGroup& g, std::string_view baseline, double confidence_level, std::ostream& out) {
+  out << "## " << g.first().suite << " / " << g.first().workload << "\n\n";
+  if (!g.first().parameters.empty()) out << "Parameters: " << EscapeTableCell(JoinKeyValues(g.first().parameters)) << "\n\n";
 
   const BenchmarkResult* base = nullptr;
   for (const BenchmarkResult* b : g.members) {
@@ -105,7 +83,7 @@ std::string FormatSpeedup(double baseline_mean_ns, double mean_ns) {
 }
 
 void WriteComparisonTables(const RunResults& results, std::string_view baseline_engine, std::ostream& out) {
-  for (const Group& g : GroupBenchmarks(results)) {
+  for (const BenchmarkGroup& g : GroupBenchmarksByWorkload(results)) {
     WriteGroupTable(g, baseline_engine, results.context.sampling.confidence_level, out);
   }
 }

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "reports/format.h"
+#include "reports/grouping.h"
 #include "reports/markdown_methodology.h"
 #include "reports/markdown_collapse.h"
 #include "reports/markdown_phases.h"
@@ -20,36 +21,9 @@
 namespace dbxb {
 namespace {
 
-// Benchmarks compared in one table, as WriteComparisonTables groups them: same suite, workload and
-// parameters, in order of first appearance.
-struct Group {
-  std::vector<const BenchmarkResult*> members;
-  const BenchmarkResult& first() const { return *members.front(); }
-};
-
-std::vector<Group> GroupBenchmarks(const RunResults& results) {
-  std::vector<Group> groups;
-  for (const BenchmarkResult& b : results.benchmarks) {
-    auto it = std::find_if(groups.begin(), groups.end(), [&](const Group& g) {
-      return g.first().suite == b.suite && g.first().workload == b.workload && g.first().parameters == b.parameters;
-    });
-    if (it == groups.end()) groups.push_back(Group{{&b}});
-    else it->members.push_back(&b);
-  }
-  return groups;
-}
-
-std::vector<std::string> EnginesInOrder(const RunResults& results) {
-  std::vector<std::string> engines;
-  for (const BenchmarkResult& b : results.benchmarks) {
-    if (std::find(engines.begin(), engines.end(), b.engine) == engines.end()) engines.push_back(b.engine);
-  }
-  return engines;
-}
-
 // Competition rank by mean among the successful members (1, 2, 2, 4), as the comparison tables rank;
 // 0 for a failed benchmark.
-int RankOf(const Group& g, const BenchmarkResult& b) {
+int RankOf(const BenchmarkGroup& g, const BenchmarkResult& b) {
   if (b.error_occurred) return 0;
   int rank = 1;
   for (const BenchmarkResult* other : g.members) {
@@ -88,35 +62,13 @@ std::string UniqueName(std::vector<std::string>* taken, const std::string& base,
 
 // The title of a workload: "dbx-micro / get", with its parameters when the run has the same workload
 // with other parameters too.
-std::string GroupTitle(const std::vector<Group>& groups, const Group& g) {
+std::string GroupTitle(const std::vector<BenchmarkGroup>& groups, const BenchmarkGroup& g) {
   std::string title = g.first().suite + " / " + g.first().workload;
-  for (const Group& other : groups) {
+  for (const BenchmarkGroup& other : groups) {
     if (&other != &g && other.first().suite == g.first().suite && other.first().workload == g.first().workload)
       return title + " (" + JoinKeyValues(g.first().parameters) + ")";
   }
   return title;
-}
-
-// Phases whose engines are compared with each other: the same phase of the same workload on the same
-// data set, with the same threads, target rate and parameters.
-struct PhaseGroup {
-  std::vector<const PhaseResult*> members;
-  const PhaseResult& first() const { return *members.front(); }
-};
-
-bool SamePhase(const PhaseResult& a, const PhaseResult& b) {
-  return a.suite == b.suite && a.workload == b.workload && a.dataset == b.dataset && a.phase == b.phase &&
-         a.threads == b.threads && a.target_rate == b.target_rate && a.parameters == b.parameters;
-}
-
-std::vector<PhaseGroup> GroupPhases(const RunResults& results) {
-  std::vector<PhaseGroup> groups;
-  for (const PhaseResult& p : results.phases) {
-    auto it = std::find_if(groups.begin(), groups.end(), [&](const PhaseGroup& g) { return SamePhase(g.first(), p); });
-    if (it == groups.end()) groups.push_back(PhaseGroup{{&p}});
-    else it->members.push_back(&p);
-  }
-  return groups;
 }
 
 // "ycsb / workloada / run", "sqlite-vps / disk-bound / select-pk"; when other groups share that name,
@@ -197,12 +149,12 @@ void WritePhaseSummary(const std::vector<PhaseGroup>& groups, std::ostream& out)
   out << "\n";
 }
 
-void WriteSummary(const RunResults& results, const std::vector<Group>& groups, const std::vector<PhaseGroup>& phases,
+void WriteSummary(const RunResults& results, const std::vector<BenchmarkGroup>& groups, const std::vector<PhaseGroup>& phases,
                   std::ostream& out) {
   out << "### Summary\n\n";
   if (!phases.empty()) WritePhaseSummary(phases, out);
   if (groups.empty()) return;
-  const std::vector<std::string> engines = EnginesInOrder(results);
+  const std::vector<std::string> engines = EnginesOfBenchmarks(results);
   out << "Mean time per iteration of each workload on each engine; 🥇🥈🥉 mark the three fastest (ranks by "
          "mean, as in the tables below).\n\n";
   out << "| Workload |";
@@ -210,7 +162,7 @@ void WriteSummary(const RunResults& results, const std::vector<Group>& groups, c
   out << "\n|:--|";
   for (size_t i = 0; i < engines.size(); ++i) out << "--:|";
   out << "\n";
-  for (const Group& g : groups) {
+  for (const BenchmarkGroup& g : groups) {
     out << "| " << EscapeTableCell(GroupTitle(groups, g)) << " |";
     for (const std::string& engine : engines) {
       auto it = std::find_if(g.members.begin(), g.members.end(),
@@ -224,7 +176,7 @@ void WriteSummary(const RunResults& results, const std::vector<Group>& groups, c
   out << "\n";
 }
 
-BarChart ChartOf(const RunResults& results, const std::vector<Group>& groups, const Group& g) {
+BarChart ChartOf(const RunResults& results, const std::vector<BenchmarkGroup>& groups, const BenchmarkGroup& g) {
   BarChart chart;
   chart.title = GroupTitle(groups, g);
   chart.subtitle = fmt::format("{}: mean time per iteration with its {:g} % confidence interval (shorter is faster)",
@@ -286,13 +238,13 @@ void WriteRunSection(const ReportInput& run, const std::string& heading, const R
   for (size_t i = 0; i < warnings.size(); ++i) out << (i == 0 ? "> " : ">\n> ") << warnings[i] << "\n";
   if (!warnings.empty()) out << "\n";
 
-  const std::vector<Group> groups = GroupBenchmarks(results);
-  const std::vector<PhaseGroup> phase_groups = GroupPhases(results);
+  const std::vector<BenchmarkGroup> groups = GroupBenchmarksByWorkload(results);
+  const std::vector<PhaseGroup> phase_groups = GroupPhasesByPhase(results);
   if (groups.empty() && phase_groups.empty()) out << "No benchmarks were recorded in this run.\n\n";
   else WriteSummary(results, groups, phase_groups, out);
 
   const std::string baseline = options.baseline_engine.empty() ? DefaultBaselineEngine(results) : options.baseline_engine;
-  for (const Group& g : groups) {
+  for (const BenchmarkGroup& g : groups) {
     // One table at a time, so that each chart sits under its table.
     RunResults one;
     one.context = c;
