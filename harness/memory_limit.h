@@ -109,8 +109,8 @@ Result<uint64_t> ResidentBytes(const std::string& path);
 /// Wraps a sequence so that its phases run under `limit_bytes` by the probe's method: a cgroup from
 /// Open() to Close() (falling back to eviction, with the reason in the method string, when entering the
 /// cgroup fails), or eviction of `evict_dir` before each phase. Each phase's spec gains the parameters
-/// ("memory_limit_bytes", ...) and ("memory_method", <the method string>), which the runner copies into
-/// PhaseResult::memory_method.
+/// ("memory_limit_bytes", ...) and (kMemoryMethodParameter, <the method string>), which the phase
+/// runner records as PhaseResult::memory_method.
 std::unique_ptr<PhaseSequence> WithMemoryLimit(std::unique_ptr<PhaseSequence> inner, uint64_t limit_bytes,
                                                std::string evict_dir, MemoryLimitProbe probe);
 
@@ -118,8 +118,5 @@ std::unique_ptr<PhaseSequence> WithMemoryLimit(std::unique_ptr<PhaseSequence> in
 /// PhaseSuiteOptions::work_dir); other sequences pass through unchanged. Probes once, on first use.
 /// `limit_bytes` 0 = each sequence's data set decides nothing is limited: sequences pass through.
 PhaseSequencesFactory WithMemoryLimit(PhaseSequencesFactory inner, uint64_t limit_bytes);
-
-/// The parameter key WithMemoryLimit adds to each phase's spec for PhaseResult::memory_method.
-inline constexpr char kMemoryMethodParameter[] = "memory_method";
 
 }  // namespace dbxb

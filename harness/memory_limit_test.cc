@@ -462,7 +462,7 @@ TEST_P(VpsUnderLimitTest, PhasesPassUnderEveryMethod) {
       ++phases;
       const std::string method = Parameter((*phase)->spec(), kMemoryMethodParameter);
       EXPECT_EQ(method.rfind(MemoryLimitMethodName(probe.method), 0), 0u) << method;
-      PhaseRun run = RunPhase(**phase);
+      PhaseRun run = RunPhase({}, **phase);
       EXPECT_FALSE(run.result.error_occurred) << (*phase)->spec().name << ": " << run.result.error_message;
       EXPECT_EQ(run.result.operations, (*phase)->spec().operations);
     }

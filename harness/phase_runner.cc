@@ -24,6 +24,33 @@
 #include "harness/interval_recorder.h"
 #include "harness/tsc_clock.h"
 
+// How the runner works (RunPhase in phase_runner.h is the contract).
+//
+// Timing. Closed loop (the default): one clock read per operation boundary — the completion of
+// operation n is the start of operation n+1 — so the service time of an operation also holds the
+// runner's own bookkeeping for it (histogram record, interval record, raw append: a few ns, measured
+// by harness/bench/op_path_bench). The clock is the calibrated time-stamp counter where it is invariant
+// and the kernel trusts it (harness/tsc_clock.h: a third of clock_gettime's cost on a VM), else
+// CLOCK_MONOTONIC; PhaseClockDescription() says which, and the run records it. Open loop (PhaseSpec::target_rate > 0): thread i of T issues its
+// operation n at the intended time start + (n + i/T) * T / target_rate (the threads interleave
+// evenly), sleeping until then (clock_nanosleep with a 1 ns timer slack, re-checked against the clock) when it is ahead;
+// when it is behind it issues at once. Each operation then records its service time (completion -
+// actual issue) and its latency from the intended start (completion - intended), which keeps the
+// queueing delay a slow operation causes for its successors (coordinated omission corrected).
+// Warm-up always runs closed loop.
+//
+// Stopping. A thread stops after its share of PhaseSpec::operations (OperationsForThread), when its
+// last completion passes the duration bound (open loop: also when the next intended start would), when
+// another thread failed, or at the first operation boundary after InterruptRequested() (the result is
+// then marked incomplete). The first failing status (a worker's NextOp or Finish, a bad op index, an
+// invalid spec, SetUp/NewWorker/TearDown) fails the phase: error_occurred with the reason, prefixed
+// with the thread ("thread 2: Corruption: ..."). RunPhase itself never fails.
+//
+// Hot loop cost: no allocation (interval histograms and raw-latency blocks are allocated ahead, except
+// one interval histogram per new second of a phase not bounded by duration and one raw block per 64 Ki
+// operations), one virtual call (NextOp), one clock read, two relaxed atomic loads (stop flag and
+// interrupt), one or two histogram records, one interval record.
+
 namespace dbxb {
 namespace {
 
@@ -401,12 +428,19 @@ LatencySummary SummarizeLatency(const LatencyHistogram& h, int ticks_per_half_di
   return s;
 }
 
-PhaseRun RunPhase(Phase& phase, const PhaseRunOptions& options) {
+PhaseRun RunPhase(const PhaseIdentity& identity, Phase& phase, const PhaseRunOptions& options) {
   PhaseRun run;
   PhaseResult& r = run.result;
   const PhaseSpec& spec = phase.spec();
+  r.suite = identity.suite;
+  r.workload = identity.workload;
+  r.dataset = identity.dataset;
+  r.engine = identity.engine;
+  r.engine_settings = identity.engine_settings;
   r.phase = spec.name;
   r.parameters = spec.parameters;
+  for (const auto& [key, value] : spec.parameters)
+    if (key == kMemoryMethodParameter) r.memory_method = value;
   r.threads = spec.threads;
   r.target_rate = spec.target_rate;
   r.rows_per_operation = spec.rows_per_operation;

@@ -1,35 +1,8 @@
-// The phase runner: runs one Phase (workloads/phase.h) on its threads and measures every operation.
-//
-// What it does, in order: Phase::SetUp; one PhaseWorker per thread (Phase::NewWorker); the threads
-// start, each runs its warm-up (unrecorded), then all meet at a barrier whose last arrival reads the
-// clock: that reading is the phase's measured start, shared by every thread, its interval time series
-// and its raw latencies. Each thread then runs its measured operations and calls Finish; the workers
-// are destroyed and Phase::TearDown runs.
-//
-// Timing. Closed loop (the default): one clock read per operation boundary — the completion of
-// operation n is the start of operation n+1 — so the service time of an operation also holds the
-// runner's own bookkeeping for it (histogram record, interval record, raw append: a few ns, measured
-// by harness/bench/op_path_bench). The clock is the calibrated time-stamp counter where it is invariant
-// and the kernel trusts it (harness/tsc_clock.h: a third of clock_gettime's cost on a VM), else
-// CLOCK_MONOTONIC; PhaseClockDescription() says which, and the run records it. Open loop (PhaseSpec::target_rate > 0): thread i of T issues its
-// operation n at the intended time start + (n + i/T) * T / target_rate (the threads interleave
-// evenly), sleeping until then (clock_nanosleep with a 1 ns timer slack, re-checked against the clock) when it is ahead;
-// when it is behind it issues at once. Each operation then records its service time (completion -
-// actual issue) and its latency from the intended start (completion - intended), which keeps the
-// queueing delay a slow operation causes for its successors (coordinated omission corrected).
-// Warm-up always runs closed loop.
-//
-// Stopping. A thread stops after its share of PhaseSpec::operations (OperationsForThread), when its
-// last completion passes the duration bound (open loop: also when the next intended start would), when
-// another thread failed, or at the first operation boundary after InterruptRequested() (the result is
-// then marked incomplete). The first failing status (a worker's NextOp or Finish, a bad op index, an
-// invalid spec, SetUp/NewWorker/TearDown) fails the phase: error_occurred with the reason, prefixed
-// with the thread ("thread 2: Corruption: ..."). RunPhase itself never fails.
-//
-// Hot loop cost: no allocation (interval histograms and raw-latency blocks are allocated ahead, except
-// one interval histogram per new second of a phase not bounded by duration and one raw block per 64 Ki
-// operations), one virtual call (NextOp), one clock read, two relaxed atomic loads (stop flag and
-// interrupt), one or two histogram records, one interval record.
+// The phase runner: runs one Phase (workloads/phase.h) on its threads and measures every operation, as
+// workloads/phase.h describes the calls. Warm-up is executed but never recorded; measured time starts
+// for all threads together. Closed loop by default; open loop (PhaseSpec::target_rate) also records the
+// latency from each operation's intended start (coordinated omission corrected). How it times and
+// stops, and what the hot loop costs: phase_runner.cc.
 #pragma once
 
 #include <cstdint>
@@ -64,10 +37,18 @@ struct PhaseRunOptions {
   const PhaseTestClock* test_clock = nullptr;
 };
 
+/// Whose phase it is: the labels RunPhase copies into its record.
+struct PhaseIdentity {
+  std::string suite;
+  std::string workload;       ///< "" when the suite has a single workload
+  std::string dataset;        ///< "" when the suite has no data sets
+  std::string engine;
+  KeyValues engine_settings;  ///< the adapter's native settings as applied
+};
+
 /// What a phase run produced.
 struct PhaseRun {
-  /// Filled except the labels the caller knows: suite, workload, engine, dataset, engine_settings,
-  /// memory_method. `phase` is PhaseSpec::name.
+  /// The phase's complete record (see RunPhase).
   PhaseResult result;
   /// Per thread, in thread order, when keep_raw_latencies (empty otherwise or when the phase failed
   /// before its threads started).
@@ -77,8 +58,10 @@ struct PhaseRun {
   std::unique_ptr<LatencyHistogram> service_time;
 };
 
-/// Runs `phase` as described above. Never fails as a whole: errors are recorded in the result.
-PhaseRun RunPhase(Phase& phase, const PhaseRunOptions& options = {});
+/// Runs `phase` and returns its complete record: `identity`'s labels, the spec's name, parameters and
+/// memory_method (its kMemoryMethodParameter), and the measurements, or error_occurred with the first
+/// failure ("thread 2: ..."), incomplete when interrupted. Never fails as a whole.
+PhaseRun RunPhase(const PhaseIdentity& identity, Phase& phase, const PhaseRunOptions& options = {});
 
 class TscClock;
 /// The clock the measured loops read (unless PhaseRunOptions::test_clock): the calibrated TSC when

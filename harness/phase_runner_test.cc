@@ -119,6 +119,31 @@ TEST(OperationsForThread, SplitsEvenlyFirstThreadsTakeTheRest) {
   EXPECT_EQ(OperationsForThread(s, 0), 0u);
 }
 
+// The record is complete: the caller's labels, and the memory method the spec carries.
+TEST(PhaseRunner, RecordCarriesTheIdentityAndTheMemoryMethod) {
+  FakeCounters counters;
+  FakePhaseConfig c;
+  c.spec = Spec(1, 10);
+  c.spec.parameters = {{"records", "7"}, {kMemoryMethodParameter, "cgroup-v2 memory.max=1"}};
+  FakePhase phase(c, &counters);
+  PhaseRun run = RunPhase({"sqlite-vps", "w", "disk-bound", "lmdb", {{"map_size", "1"}}}, phase);
+  const PhaseResult& r = run.result;
+  ASSERT_FALSE(r.error_occurred) << r.error_message;
+  EXPECT_EQ(r.suite, "sqlite-vps");
+  EXPECT_EQ(r.workload, "w");
+  EXPECT_EQ(r.dataset, "disk-bound");
+  EXPECT_EQ(r.engine, "lmdb");
+  EXPECT_EQ(r.engine_settings, (KeyValues{{"map_size", "1"}}));
+  EXPECT_EQ(r.phase, "fake");
+  EXPECT_EQ(r.memory_method, "cgroup-v2 memory.max=1");
+
+  c.spec.parameters = {{"records", "7"}};
+  FakePhase plain(c, &counters);
+  PhaseRun other = RunPhase({"ycsb", "", "", "dbx", {}}, plain);
+  EXPECT_EQ(other.result.engine, "dbx");
+  EXPECT_EQ(other.result.memory_method, "");
+}
+
 TEST(PhaseRunner, ClosedLoopCountsEveryOperationOnce) {
   FakeCounters counters;
   FakePhaseConfig c;
@@ -127,7 +152,7 @@ TEST(PhaseRunner, ClosedLoopCountsEveryOperationOnce) {
   c.spec.rows_per_operation = 4;
   c.spec.parameters = {{"records", "7"}};
   FakePhase phase(c, &counters);
-  PhaseRun run = RunPhase(phase);
+  PhaseRun run = RunPhase({}, phase);
   const PhaseResult& r = run.result;
   ASSERT_FALSE(r.error_occurred) << r.error_message;
   EXPECT_EQ(r.phase, "fake");
@@ -178,7 +203,7 @@ TEST(PhaseRunner, FakeClockGivesExactServiceTimes) {
   FakePhase phase(c, &counters);
   PhaseRunOptions options;
   options.test_clock = &clock.clock;
-  PhaseRun run = RunPhase(phase, options);
+  PhaseRun run = RunPhase({}, phase, options);
   const PhaseResult& r = run.result;
   ASSERT_FALSE(r.error_occurred) << r.error_message;
   EXPECT_EQ(r.duration_ns, 300 / 3 * 6000);
@@ -208,7 +233,7 @@ TEST(PhaseRunner, DurationBoundAndPerIntervalSeries) {
   PhaseRunOptions options;
   options.test_clock = &clock.clock;
   options.series_interval_ns = 100'000;  // intervals of 100 µs: 10 operations each
-  PhaseRun run = RunPhase(phase, options);
+  PhaseRun run = RunPhase({}, phase, options);
   const PhaseResult& r = run.result;
   ASSERT_FALSE(r.error_occurred) << r.error_message;
   EXPECT_EQ(r.operations, 100u);
@@ -239,7 +264,7 @@ TEST(PhaseRunner, OpenLoopChargesQueueingToTheIntendedStart) {
   PhaseRunOptions options;
   options.test_clock = &clock.clock;
   options.keep_raw_latencies = true;
-  PhaseRun run = RunPhase(phase, options);
+  PhaseRun run = RunPhase({}, phase, options);
   const PhaseResult& r = run.result;
   ASSERT_FALSE(r.error_occurred) << r.error_message;
   ASSERT_TRUE(r.latency_from_intended_start.has_value());
@@ -278,7 +303,7 @@ TEST(PhaseRunner, OpenLoopOnRealClockIsConsistent) {
   c.spec = Spec(2, 400);
   c.spec.target_rate = 200'000;
   FakePhase phase(c, &counters);
-  PhaseRun run = RunPhase(phase);
+  PhaseRun run = RunPhase({}, phase);
   const PhaseResult& r = run.result;
   ASSERT_FALSE(r.error_occurred) << r.error_message;
   EXPECT_EQ(r.operations, 400u);
@@ -298,7 +323,7 @@ TEST(PhaseRunner, RawLatenciesCsvHasOneRowPerOperation) {
   FakePhase phase(c, &counters);
   PhaseRunOptions options;
   options.keep_raw_latencies = true;
-  PhaseRun run = RunPhase(phase, options);
+  PhaseRun run = RunPhase({}, phase, options);
   ASSERT_FALSE(run.result.error_occurred) << run.result.error_message;
   ASSERT_EQ(run.raw_latencies.size(), 2u);
   EXPECT_EQ(run.raw_latencies[0]->size() + run.raw_latencies[1]->size(), 501u);
@@ -347,7 +372,7 @@ TEST(PhaseRunner, AFailingWorkerFailsThePhaseNamingTheThread) {
   c.fail_thread = 1;
   c.fail_at = 50;
   FakePhase phase(c, &counters);
-  PhaseRun run = RunPhase(phase);
+  PhaseRun run = RunPhase({}, phase);
   EXPECT_TRUE(run.result.error_occurred);
   EXPECT_EQ(run.result.error_message, "Corruption: thread 1: wrong value for key_50");
   EXPECT_LT(run.result.operations, 30000u) << "the other threads stop too";
@@ -363,7 +388,7 @@ TEST(PhaseRunner, FailureDuringWarmUpStopsBeforeMeasuring) {
   c.fail_thread = 0;
   c.fail_at = 5;
   FakePhase phase(c, &counters);
-  PhaseRun run = RunPhase(phase);
+  PhaseRun run = RunPhase({}, phase);
   EXPECT_TRUE(run.result.error_occurred);
   EXPECT_EQ(run.result.operations, 0u);
 }
@@ -374,7 +399,7 @@ TEST(PhaseRunner, BadOperationIndexIsAnInternalError) {
   c.spec = Spec(1, 10);
   c.bad_op_index = true;
   FakePhase phase(c, &counters);
-  PhaseRun run = RunPhase(phase);
+  PhaseRun run = RunPhase({}, phase);
   EXPECT_TRUE(run.result.error_occurred);
   EXPECT_NE(run.result.error_message.find("operation type 7 of 3"), std::string::npos) << run.result.error_message;
 }
@@ -385,20 +410,20 @@ TEST(PhaseRunner, InvalidSpecOrSetUpFailureIsRecorded) {
   c.spec = Spec(1, 0);  // neither count nor duration
   {
     FakePhase phase(c, &counters);
-    PhaseRun run = RunPhase(phase);
+    PhaseRun run = RunPhase({}, phase);
     EXPECT_TRUE(run.result.error_occurred);
     EXPECT_NE(run.result.error_message.find("neither"), std::string::npos) << run.result.error_message;
   }
   c.spec = Spec(0, 10);
   {
     FakePhase phase(c, &counters);
-    EXPECT_TRUE(RunPhase(phase).result.error_occurred);
+    EXPECT_TRUE(RunPhase({}, phase).result.error_occurred);
   }
   c.spec = Spec(1, 10);
   c.set_up = Status::IOError("disk gone");
   {
     FakePhase phase(c, &counters);
-    PhaseRun run = RunPhase(phase);
+    PhaseRun run = RunPhase({}, phase);
     EXPECT_EQ(run.result.error_message, "IOError: set-up: disk gone");
     EXPECT_EQ(counters.next_op_calls.load(), 0u);
   }
@@ -410,7 +435,7 @@ TEST(PhaseRunner, InterruptStopsAtAnOperationBoundaryAndMarksIncomplete) {
   c.spec = Spec(2, 100000);
   c.interrupt_at = 100;
   FakePhase phase(c, &counters);
-  PhaseRun run = RunPhase(phase);
+  PhaseRun run = RunPhase({}, phase);
   SetInterruptRequestedForTesting(false);
   EXPECT_FALSE(run.result.error_occurred) << run.result.error_message;
   EXPECT_TRUE(run.result.incomplete);

@@ -11,7 +11,6 @@
 
 #include "harness/context.h"
 #include "harness/interrupt.h"
-#include "harness/memory_limit.h"
 #include "harness/output_dir.h"
 #include "harness/phase_runner.h"
 #include "harness/raw_latency_writer.h"
@@ -195,7 +194,7 @@ class NoopPhase final : public Phase {
 // its virtual call): the mean service time of an operation that does nothing.
 std::optional<double> MeasurePhaseOverhead() {
   NoopPhase phase;
-  PhaseRun run = RunPhase(phase);
+  PhaseRun run = RunPhase({"harness", "", "", "none", {}}, phase);
   if (run.result.error_occurred || run.result.incomplete) return std::nullopt;
   return run.result.service_time.mean_ns;
 }
@@ -254,28 +253,23 @@ Status RunSequence(const PhaseRunContext& c, PhaseSequence& seq, const AdapterFa
     Phase& phase = *next.value();
     PhaseRunOptions options;
     options.keep_raw_latencies = c.raw != nullptr;
-    PhaseResult probe;
-    probe.suite = suite;
-    probe.workload = seq.workload();
-    probe.dataset = seq.dataset();
-    probe.phase = phase.spec().name;
-    probe.engine = engine.name;
+    PhaseIdentity identity{suite, seq.workload(), seq.dataset(), engine.name, seq.engine_settings()};
     if (c.progress) {
       const PhaseSpec& spec = phase.spec();
+      PhaseResult label;
+      label.suite = identity.suite;
+      label.workload = identity.workload;
+      label.dataset = identity.dataset;
+      label.phase = spec.name;
+      label.engine = identity.engine;
       std::string bound = spec.operations > 0 ? fmt::format("{} operation{}", FormatInteger(spec.operations),
                                                             spec.operations == 1 ? "" : "s")
                                               : fmt::format("for {} s", spec.duration_seconds);
-      c.progress->Running(PhaseName(probe), fmt::format("{} on {} thread{}", bound, spec.threads, spec.threads == 1 ? "" : "s"));
+      c.progress->Running(PhaseName(label),
+                          fmt::format("{} on {} thread{}", bound, spec.threads, spec.threads == 1 ? "" : "s"));
     }
-    PhaseRun run = RunPhase(phase, options);
+    PhaseRun run = RunPhase(identity, phase, options);
     PhaseResult& r = run.result;
-    r.suite = probe.suite;
-    r.workload = probe.workload;
-    r.dataset = probe.dataset;
-    r.engine = probe.engine;
-    r.engine_settings = seq.engine_settings();
-    for (const auto& [key, value] : r.parameters)
-      if (key == kMemoryMethodParameter) r.memory_method = value;
     if (c.raw != nullptr && !run.raw_latencies.empty() && written.ok()) {
       std::vector<const RawLatencyBuffer*> buffers;
       for (const auto& b : run.raw_latencies) buffers.push_back(b.get());

@@ -81,6 +81,10 @@ struct PhaseSpec {
   std::vector<std::pair<std::string, std::string>> parameters;
 };
 
+/// The PhaseSpec::parameters key saying how the phase's memory was limited (harness/memory_limit.h adds
+/// it); the phase runner records its value as PhaseResult::memory_method.
+inline constexpr char kMemoryMethodParameter[] = "memory_method";
+
 /// The measured operations thread `thread_index` performs when spec.operations > 0: an even split,
 /// the first (operations % threads) threads doing one more. 0 when the phase is bounded by time only.
 inline uint64_t OperationsForThread(const PhaseSpec& spec, uint32_t thread_index) {

@@ -208,7 +208,7 @@ class YcsbOnEngine : public ::testing::TestWithParam<std::string> {
     while (st.ok()) {
       auto phase = seq.value()->NextPhase();
       if (!phase.ok() || phase.value() == nullptr) break;
-      out.push_back(RunPhase(*phase.value()).result);
+      out.push_back(RunPhase({}, *phase.value()).result);
       if (out.back().error_occurred) break;
     }
     EXPECT_FALSE(seq.value()->engine_settings().empty() && GetParam() != "null");

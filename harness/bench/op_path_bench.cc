@@ -223,7 +223,7 @@ void BM_PhaseLoop(benchmark::State& state, LoopWorker kind, bool open_loop, bool
     PhaseRunOptions options;
     options.keep_raw_latencies = raw;
     const double cpu_before = process_cpu_ns();
-    PhaseRun run = RunPhase(phase, options);
+    PhaseRun run = RunPhase({}, phase, options);
     // CPU time of the whole process (the benchmark thread waits in join): robust on a busy machine,
     // where wall-clock service times also hold the time the worker thread was not scheduled.
     cpu_ns_per_op += (process_cpu_ns() - cpu_before) / static_cast<double>(ops);

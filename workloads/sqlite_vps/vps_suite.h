@@ -7,10 +7,9 @@
 // database (bulk-insert creates the rows the later phases read; when bulk-insert is not selected, Open
 // loads the rows untimed).
 //
-// Memory limits are not applied here (workloads never touch the process): the runner wraps the
-// disk-bound sequences with harness/memory_limit.h's
-//   WithMemoryLimit(SqliteVpsSequencesFactory(config), VpsDiskBoundMemoryLimit(config))
-// and copies each phase's "memory_method" parameter into PhaseResult::memory_method.
+// Memory limits are not applied by these sequences: the suite's plan (vps_suite_plan.cc) runs the
+// disk-bound ones under harness/memory_limit.h's WithMemoryLimit, and the phase runner records each
+// phase's kMemoryMethodParameter as PhaseResult::memory_method.
 #pragma once
 
 #include <memory>
