@@ -114,9 +114,4 @@ Result<uint64_t> ResidentBytes(const std::string& path);
 std::unique_ptr<PhaseSequence> WithMemoryLimit(std::unique_ptr<PhaseSequence> inner, uint64_t limit_bytes,
                                                std::string evict_dir, MemoryLimitProbe probe);
 
-/// A factory whose "disk-bound" sequences are wrapped by WithMemoryLimit (evicting under
-/// PhaseSuiteOptions::work_dir); other sequences pass through unchanged. Probes once, on first use.
-/// `limit_bytes` 0 = each sequence's data set decides nothing is limited: sequences pass through.
-PhaseSequencesFactory WithMemoryLimit(PhaseSequencesFactory inner, uint64_t limit_bytes);
-
 }  // namespace dbxb

@@ -14,8 +14,10 @@
 #include <string>
 #include <vector>
 
+#include "harness/memory_files.h"
 #include "harness/phase_runner.h"
 #include "workloads/prng.h"
+#include "workloads/sqlite_vps/vps_memory_limit.h"
 #include "workloads/sqlite_vps/vps_suite.h"
 
 namespace dbxb {
@@ -67,6 +69,22 @@ std::string OwnMemoryCgroupLine() {
   std::string line, all;
   while (std::getline(in, line)) all += line + "\n";
   return all;
+}
+
+// Counters read from cgroup files are parsed into a Status, never with a throwing std::stoull.
+TEST(MemoryFilesTest, ParseDecimalAcceptsCountersAndRefusesTheRest) {
+  uint64_t v = 7;
+  ASSERT_TRUE(memory_internal::ParseDecimal("268435456\n", "memory.peak", &v).ok());
+  EXPECT_EQ(v, 268435456u);
+  ASSERT_TRUE(memory_internal::ParseDecimal(" 0 ", "memory.peak", &v).ok());
+  EXPECT_EQ(v, 0u);
+  for (const char* bad : {"", "\n", "max", "12x", "-1", "1.5", "99999999999999999999999"}) {
+    v = 7;
+    Status st = memory_internal::ParseDecimal(bad, "memory.peak", &v);
+    EXPECT_TRUE(st.IsInvalidArgument()) << "'" << bad << "'";
+    EXPECT_NE(st.message().find("memory.peak"), std::string::npos) << st.message();
+    EXPECT_EQ(v, 7u) << "'" << bad << "'";
+  }
 }
 
 TEST(MemoryLimitProbeTest, NamesAMethodAndExplainsTheOthers) {
@@ -406,7 +424,7 @@ TEST(WithMemoryLimitTest, FactoryWrapsOnlyDiskBoundSequences) {
   PhaseSuiteOptions options;
   DiskDir dir;
   options.work_dir = dir.path();
-  auto seqs = WithMemoryLimit(inner, 1 << 30)(engine, options);
+  auto seqs = WithDiskBoundMemoryLimit(inner, 1 << 30)(engine, options);
   ASSERT_TRUE(seqs.ok());
   ASSERT_EQ(seqs->size(), 2u);
   for (auto& seq : *seqs) {
@@ -421,7 +439,7 @@ TEST(WithMemoryLimitTest, FactoryWrapsOnlyDiskBoundSequences) {
     }
     EXPECT_TRUE(seq->Close().ok());
   }
-  auto unwrapped = WithMemoryLimit(inner, 0)(engine, options);
+  auto unwrapped = WithDiskBoundMemoryLimit(inner, 0)(engine, options);
   ASSERT_TRUE(unwrapped.ok());
   ASSERT_TRUE((*unwrapped)[1]->Open().ok());
   auto phase = (*unwrapped)[1]->NextPhase();

@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "harness/memory_limit.h"
+#include "workloads/sqlite_vps/vps_memory_limit.h"
 #include "workloads/sqlite_vps/vps_suite.h"
 #include "workloads/suite.h"
 
@@ -21,8 +21,9 @@ class SqliteVpsPlan final : public SuitePlan {
   Status Execute(const std::string& work_dir, SuiteRunner& runner) override {
     PhaseSuiteOptions o = options;
     o.work_dir = work_dir;
-    // Disk-bound sequences run under the data set's memory budget (harness/memory_limit.h).
-    PhaseSequencesFactory factory = WithMemoryLimit(SqliteVpsSequencesFactory(config), VpsDiskBoundMemoryLimit(config));
+    // Disk-bound sequences run under the data set's memory budget.
+    PhaseSequencesFactory factory =
+        WithDiskBoundMemoryLimit(SqliteVpsSequencesFactory(config), VpsDiskBoundMemoryLimit(config));
     for (const AdapterFactory* engine : engines) {
       if (runner.interrupted()) return Status::Ok();
       DBXB_RETURN_IF_ERROR(runner.RunSequences(*engine, factory(*engine, o)));
