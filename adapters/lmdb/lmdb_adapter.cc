@@ -6,15 +6,18 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
-#include <mutex>
-#include <shared_mutex>
 #include <string>
 #include <system_error>
 #include <utility>
 #include <vector>
 
+#include "adapters/lmdb/map_gate.h"
+
 namespace dbxb {
 namespace {
+
+using lmdb_internal::MapGate;
+using lmdb_internal::SharedHold;
 
 constexpr size_t kMinMapBytes = size_t{1} << 20;
 
@@ -33,66 +36,6 @@ Status LmdbError(int rc, std::string_view what) {
 
 MDB_val Val(std::string_view bytes) { return MDB_val{bytes.size(), const_cast<char*>(bytes.data())}; }
 std::string_view View(const MDB_val& v) { return {static_cast<const char*>(v.mv_data), v.mv_size}; }
-
-// mdb_env_set_mapsize may only run while no transaction of this process is active. Every transaction
-// therefore holds this gate shared; growing the map holds it exclusively. The turnstile stops new shared
-// holders while a grower waits, so a steady stream of readers cannot starve it. A thread that already
-// holds the gate (its batch is open while it reads through another session) must not queue behind a
-// grower that waits for that very batch: it skips the turnstile, which the reader-preferring
-// std::shared_mutex of glibc admits even while a grower waits.
-class MapGate {
- public:
-  void LockShared() {
-    int& depth = Depth();
-    if (depth == 0) {
-      std::lock_guard<std::mutex> turn(turnstile_);
-      rw_.lock_shared();
-    } else {
-      rw_.lock_shared();
-    }
-    ++depth;
-  }
-  void UnlockShared() {
-    --Depth();
-    rw_.unlock_shared();
-  }
-  void LockExclusive() {
-    turnstile_.lock();
-    rw_.lock();
-  }
-  void UnlockExclusive() {
-    rw_.unlock();
-    turnstile_.unlock();
-  }
-
- private:
-  // How often the calling thread holds this gate shared.
-  int& Depth() {
-    thread_local std::vector<std::pair<const MapGate*, int>> depths;
-    for (auto& [gate, depth] : depths)
-      if (gate == this) return depth;
-    for (auto& [gate, depth] : depths)
-      if (depth == 0) {
-        gate = this;
-        return depth;
-      }
-    return depths.emplace_back(this, 0).second;
-  }
-
-  std::mutex turnstile_;
-  std::shared_mutex rw_;
-};
-
-class SharedHold {
- public:
-  explicit SharedHold(MapGate* gate) : gate_(gate) { gate_->LockShared(); }
-  ~SharedHold() { gate_->UnlockShared(); }
-  SharedHold(const SharedHold&) = delete;
-  SharedHold& operator=(const SharedHold&) = delete;
-
- private:
-  MapGate* gate_;
-};
 
 // The environment, shared by the adapter and its sessions.
 struct LmdbEnv {
