@@ -39,7 +39,7 @@ fi
 want() { local s; for s in "${stages[@]}"; do [[ "$s" == "$1" ]] && return 0; done; return 1; }
 
 JOBS=$(nproc)
-TSAN_THREADED_TESTS='^PhaseRunner\.|^AcknowledgedCounter\.|YcsbOnEngine\..*/(dbx|null)( |$)|ConformanceTest\.ConcurrentSessions/dbx_|RowStoreTest\.ConcurrentReaderNeverSeesHalfABatch/dbx_kv'
+TSAN_THREADED_TESTS='^PhaseRunner\.|^AcknowledgedCounter\.|YcsbOnEngine\..*/(dbx|null)( |$)|ConformanceTest\.(ConcurrentSessions|BatchGrowingTheMapWhileReadersRun)/dbx_|RowStoreTest\.ConcurrentReaderNeverSeesHalfABatch/dbx_kv'
 
 FUZZ_SECONDS="${DBXB_FUZZ_SECONDS:-20}"
 # Sanitizer reports stop the process (a test that hits one fails) and print full stacks.
