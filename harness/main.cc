@@ -119,7 +119,7 @@ CLI::App* AddRunCommand(CLI::App* app, const SuiteRegistry& suites, RunArgs* run
     quick += fmt::format("; {}: {}", s->name(), s->quick_summary());
   }
   cmd->add_option("--suite", run->suite,
-                  fmt::format("Suite to run: {} (default: {}, or ycsb with --workload)", suite_names,
+                  fmt::format("Suite to run: {} (default: {}, unless an option implies another suite)", suite_names,
                               suites.suites().front()->name()));
   cmd->add_option("--engines", run->engines, "Comma-separated engines (default: all but null)");
   cmd->add_option("--durability", run->durability, fmt::format("none | normal | full (default: {})", durabilities));

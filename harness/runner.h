@@ -1,5 +1,5 @@
-// Runs a validated plan: every workload on every engine, sampled and analysed, reported as it goes,
-// and written to the output directory at the end.
+// Runs a validated plan through its suite (workloads/suite.h): the harness's side of SuiteRunner,
+// which samples or phase-runs each piece of work, reports it as it goes and writes the outputs.
 #pragma once
 
 #include <ostream>
@@ -16,13 +16,9 @@ struct RunEnvironment {
   bool console_is_tty = false;
 };
 
-/// Executes the plan and fills *results. A benchmark that fails (wrong answer, engine error) is
-/// recorded with error_occurred and does not stop the others. Returns non-OK only when the run as a
-/// whole cannot proceed (e.g. the data directory cannot be created).
-///
-/// Creates plan.out_dir if needed. It is removed again (only if this call created it, and only while
-/// empty) when the call fails, or when the run was interrupted before anything finished
-/// (!AnythingFinished): then there is nothing to write, and the caller must write nothing.
+/// Runs the plan's suite and fills *results; a failing benchmark or phase is recorded, not returned.
+/// Non-OK only when the run cannot proceed; then, or when interrupted before anything finished,
+/// plan.out_dir is left as it was (removed only if this call created it).
 [[nodiscard]] Status ExecutePlan(const RunPlan& plan, const RunEnvironment& env, RunResults* results);
 
 /// True when at least one benchmark, or one phase, ran to its end (passed or failed): what an
