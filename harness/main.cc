@@ -123,7 +123,8 @@ CLI::App* AddRunCommand(CLI::App* app, const SuiteRegistry& suites, RunArgs* run
                               suites.suites().front()->name()));
   cmd->add_option("--engines", run->engines, "Comma-separated engines (default: all but null)");
   cmd->add_option("--durability", run->durability, fmt::format("none | normal | full (default: {})", durabilities));
-  cmd->add_option("--cache-size", run->cache_size, "Cache budget per engine (default 64MiB, unless the suite sizes its caches itself: see README)");
+  cmd->add_option("--cache-size", run->cache_size,
+                  "Cache budget per engine (default 64MiB, unless the suite sizes its caches itself: see README)");
   cmd->add_option("--out", run->out_dir, "Output directory (default: results/<UTC time>)");
   cmd->add_option("--data-dir", run->data_dir, "Where databases are created (default: system temp dir)");
   cmd->add_option("--seed", run->seed, "Seed of every random choice")->capture_default_str();
@@ -162,13 +163,15 @@ int Main(int argc, char** argv) {
   ReportArgs report;
   CLI::App* report_cmd = AddReportCommand(&app, &report);
 
-  auto is_command = [&](const std::string& word) {
-    for (const CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; }))
-      if (sub->get_name() == word) return true;
-    return false;
-  };
-  if (argc > 1 && argv[1][0] != '-' && !is_command(argv[1]))
-    return Fail(kExitBadInput, fmt::format("unknown command '{}' (commands: list, run, compare, report; see --help)", argv[1]));
+  // Every command registered above, in order: the list the unknown-command message gives.
+  std::string commands;
+  bool known = false;
+  for (const CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) {
+    commands += (commands.empty() ? "" : ", ") + sub->get_name();
+    known |= argc > 1 && sub->get_name() == argv[1];
+  }
+  if (argc > 1 && argv[1][0] != '-' && !known)
+    return Fail(kExitBadInput, fmt::format("unknown command '{}' (commands: {}; see --help)", argv[1], commands));
   if (argc > 1 && argv[1][0] == '-') {
     const std::string first = argv[1];
     if (first != "-h" && first != "--help" && first != "--version")

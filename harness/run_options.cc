@@ -126,7 +126,8 @@ Status RefuseForeignOptions(const RunArgs& args, const Suite& suite, const Suite
 }
 
 // Engines: an explicit list, or every registered engine except the null one.
-Status ChooseEngines(const std::string& list, const AdapterRegistry& registry, std::vector<const AdapterFactory*>* out) {
+Status ChooseEngines(const std::string& list, const AdapterRegistry& registry,
+                     std::vector<const AdapterFactory*>* out) {
   if (list.empty()) {
     for (const auto& f : registry.factories())
       if (f.name != "null") out->push_back(&f);

@@ -45,9 +45,12 @@ class DbxMicroPlan final : public SuitePlan {
                                   {"value_size", std::to_string(shape.value_size)},
                                   {"durability", std::string(DurabilityName(common.durability))},
                                   {"cache_bytes", std::to_string(common.cache_bytes)}};
-    for (const std::string& workload : workloads)
-      for (const AdapterFactory* engine : common.engines)
+    for (const std::string& workload : workloads) {
+      for (const AdapterFactory* engine : common.engines) {
+        // false: interrupted; what finished is kept by the runner.
         if (!runner.RunBenchmark(workload, *engine, parameters, sampling, maker(workload, *engine))) return Status::Ok();
+      }
+    }
     return Status::Ok();
   }
 

@@ -89,8 +89,8 @@ class YcsbSuite final : public Suite {
       for (const std::string& w : loaded->warnings) plan->warnings.push_back("warning: " + w);
       PhaseSuiteOptions file_options = o;
       if (common.quick && o.records == 0 && loaded->record_count > kQuickRecords) file_options.records = kQuickRecords;
-      if (common.quick && o.operations == 0 && (loaded->operation_count == 0 || loaded->operation_count > kQuickOperations))
-        file_options.operations = kQuickOperations;
+      const bool many_operations = loaded->operation_count == 0 || loaded->operation_count > kQuickOperations;
+      if (common.quick && o.operations == 0 && many_operations) file_options.operations = kQuickOperations;
       auto applied = ApplyYcsbOverrides(loaded.value(), file_options);
       if (!applied.ok()) return Status::InvalidArgument(applied.status().message());
       plan->files.push_back(YcsbFile{path, YcsbWorkloadName(path), std::move(applied.value())});

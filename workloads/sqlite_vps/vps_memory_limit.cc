@@ -19,7 +19,8 @@ PhaseSequencesFactory WithDiskBoundMemoryLimit(PhaseSequencesFactory inner, uint
     if (!sequences.ok() || limit_bytes == 0) return sequences;
     std::call_once(*probe, [&] { *result = ProbeMemoryLimit(); });
     for (auto& seq : *sequences) {
-      if (seq->dataset() == VpsDatasetName(VpsDataset::kDiskBound)) seq = WithMemoryLimit(std::move(seq), limit_bytes, options.work_dir, *result);
+      if (seq->dataset() == VpsDatasetName(VpsDataset::kDiskBound))
+        seq = WithMemoryLimit(std::move(seq), limit_bytes, options.work_dir, *result);
     }
     return sequences;
   };

@@ -77,8 +77,10 @@ class SqliteVpsSuite final : public Suite {
     DBXB_RETURN_IF_ERROR(ParsePhaseSuiteArgs(args, common, &o, &plan->raw_latencies));
     vps.quick = common.quick;
     Status st = ParseVpsDatasets(args.Given("dataset") ? args.Text("dataset") : "cached", &vps.datasets);
-    if (!st.ok())
-      return Status::InvalidArgument(st.message().rfind("--dataset", 0) == 0 ? st.message() : "--dataset: " + st.message());
+    if (!st.ok()) {
+      const bool named = st.message().rfind("--dataset", 0) == 0;
+      return Status::InvalidArgument(named ? st.message() : "--dataset: " + st.message());
+    }
     DBXB_RETURN_IF_ERROR(args.Bytes("memory-limit", &vps.memory_limit_bytes));
     if (args.Given("memory-limit") && vps.memory_limit_bytes < (16ull << 20))
       return Status::InvalidArgument(fmt::format("--memory-limit: '{}' is below 16 MiB", args.Text("memory-limit")));
