@@ -91,6 +91,35 @@ void LatencyHistogram::Merge(const LatencyHistogram& other) {
   max_ = std::max(max_, other.max_);
 }
 
+void LatencyHistogram::RecordCount(uint64_t ns, uint64_t count) {
+  if (count == 0) return;
+  const uint64_t v = ns < highest_trackable_ ? ns : highest_trackable_;
+  if (ns > highest_trackable_) clamped_ += count;
+  counts_[CountsIndex(v)] += count;
+  total_count_ += count;
+  sum_ += static_cast<unsigned __int128>(v) * count;
+  min_ = std::min(min_, ns);
+  max_ = std::max(max_, ns);
+}
+
+void LatencyHistogram::AddCountAtIndex(size_t index, uint64_t count) {
+  if (count == 0) return;
+  const uint64_t lowest = ValueFromIndex(index);
+  counts_[index] += count;
+  total_count_ += count;
+  // The bucket's middle, as HdrHistogram's mean takes it (its median equivalent value).
+  sum_ += static_cast<unsigned __int128>(lowest + (SizeOfEquivalentRange(lowest) >> 1)) * count;
+  min_ = std::min(min_, lowest);
+  max_ = std::max(max_, HighestEquivalentValue(lowest));
+}
+
+void LatencyHistogram::SetExactStatistics(uint64_t min, uint64_t max, double mean) {
+  min_ = min;
+  max_ = max;
+  const long double sum = static_cast<long double>(mean) * static_cast<long double>(total_count_);
+  sum_ = sum > 0 ? static_cast<unsigned __int128>(sum + 0.5L) : 0;
+}
+
 void LatencyHistogram::Reset() {
   std::fill(counts_.begin(), counts_.end(), 0);
   total_count_ = 0;

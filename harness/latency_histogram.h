@@ -42,6 +42,9 @@ class LatencyHistogram {
   /// buckets is re-recorded at its lowest equivalent value.
   void Merge(const LatencyHistogram& other);
 
+  /// Records `count` occurrences of `ns` (clamped as Record() does).
+  void RecordCount(uint64_t ns, uint64_t count);
+
   /// Forgets all values; keeps the configuration and the memory.
   void Reset();
 
@@ -72,6 +75,22 @@ class LatencyHistogram {
 
   int significant_digits() const { return significant_digits_; }
   uint64_t highest_trackable_ns() const { return highest_trackable_; }
+
+  /// The counts array, indexed as HdrHistogram indexes it (lowest discernible value 1, unit magnitude 0:
+  /// its V2 encoding serialises exactly these counts). For encoders and decoders (harness/hdr_encoding.h).
+  size_t CountsLength() const { return counts_.size(); }
+  uint64_t CountAtIndex(size_t index) const { return counts_[index]; }
+  /// Index of the bucket holding v. REQUIRES: v <= highest_trackable_ns().
+  size_t IndexOf(uint64_t v) const { return CountsIndex(v); }
+  /// Lowest value of the bucket at `index`. REQUIRES: index < CountsLength().
+  uint64_t ValueAtIndex(size_t index) const { return ValueFromIndex(index); }
+  /// Adds `count` values to the bucket at `index` without knowing them: Min() and Max() take the bucket's
+  /// lowest and highest equivalent values and Mean() its middle (as HdrHistogram does for a decoded
+  /// histogram) until SetExactStatistics() says better. REQUIRES: index < CountsLength().
+  void AddCountAtIndex(size_t index, uint64_t count);
+  /// Replaces the min, max and mean derived from buckets by exact ones known from elsewhere (a results
+  /// file). REQUIRES: Count() > 0, and the values lie in the recorded range's buckets.
+  void SetExactStatistics(uint64_t min, uint64_t max, double mean);
 
   /// One point of the percentile curve.
   struct PercentilePoint {

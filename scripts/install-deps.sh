@@ -8,7 +8,7 @@ PACKAGES=(
   libsqlite3-dev liblmdb-dev librocksdb-dev
   libfmt-dev nlohmann-json3-dev libcli11-dev
   libbenchmark-dev libgtest-dev libgmock-dev
-  libzstd-dev liblz4-dev
+  libzstd-dev liblz4-dev zlib1g-dev
   python3 libbenchmark-tools python3-scipy
 )
 # Extra packages for the sanitizer and fuzzing builds (scripts/test.sh --full).
