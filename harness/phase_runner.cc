@@ -20,6 +20,7 @@
 #include <string_view>
 #include <thread>
 
+#include "harness/hdr_encoding.h"
 #include "harness/interrupt.h"
 #include "harness/interval_recorder.h"
 #include "harness/tsc_clock.h"
@@ -99,6 +100,7 @@ struct Shared {
   bool keep_raw = false;
   uint64_t series_interval_ns = 0;
   uint64_t start_ns = 0;
+  double start_unix_s = 0;  // the same instant on the wall clock (for logs and merges across hosts)
   uint64_t deadline_ns = kNever;
   double period_ns = 0;  // open loop: time between two operations of one thread
 
@@ -300,6 +302,9 @@ void RunThreads(Clock clock, Shared& sh, std::vector<std::unique_ptr<PhaseWorker
   const PhaseSpec& spec = *sh.spec;
   auto completion = [&sh, clock]() noexcept {
     sh.start_ns = clock.Now();
+    timespec wall{};
+    clock_gettime(CLOCK_REALTIME, &wall);
+    sh.start_unix_s = static_cast<double>(wall.tv_sec) + static_cast<double>(wall.tv_nsec) * 1e-9;
     if (sh.spec->duration_seconds > 0)
       sh.deadline_ns = sh.start_ns + static_cast<uint64_t>(sh.spec->duration_seconds * 1e9);
   };
@@ -324,6 +329,7 @@ void Summarize(const PhaseSpec& spec, const Shared& sh, std::vector<std::unique_
     if (ts->started && ts->ops > 0) last_end = std::max(last_end, ts->last_end_ns);
   }
   r.duration_ns = static_cast<double>(last_end - sh.start_ns);
+  r.start_unix_s = sh.start_unix_s;
   const double seconds = r.duration_ns / 1e9;
   auto rate = [&](uint64_t count) { return seconds > 0 ? static_cast<double>(count) / seconds : 0.0; };
   r.throughput_ops_per_sec = rate(r.operations);
@@ -425,6 +431,7 @@ LatencySummary SummarizeLatency(const LatencyHistogram& h, int ticks_per_half_di
   s.max_ns = static_cast<double>(h.Max());
   for (const auto& p : h.PercentileCurve(ticks_per_half_distance))
     s.percentile_curve.emplace_back(p.percentile, static_cast<double>(p.value));
+  s.hdr_histogram = EncodeHdrBase64(h);
   return s;
 }
 

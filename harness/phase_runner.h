@@ -71,8 +71,8 @@ const TscClock* ProcessTscClock();
 /// Which clock that is and why, for the recorded configuration, e.g. "tsc (2299.998 MHz, ...)".
 std::string PhaseClockDescription();
 
-/// Count, mean, standard deviation, min, the percentiles of LatencySummary, max and the percentile
-/// curve of `h` (all 0 and an empty curve when `h` is empty).
+/// Count, mean, standard deviation, min, the percentiles of LatencySummary, max, the percentile curve
+/// and the whole histogram (HdrHistogram V2 encoding) of `h` (all 0 and empty when `h` is empty).
 LatencySummary SummarizeLatency(const LatencyHistogram& h, int ticks_per_half_distance = 5);
 
 }  // namespace dbxb

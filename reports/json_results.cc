@@ -66,6 +66,7 @@ Json ContextToJson(const RunContext& c) {
               {"tool_version", c.tool_version},
               {"libraries", std::move(libraries)},
               {"command_line", c.command_line},
+              {"merged_files", c.merged_files},
               {"configuration", KeyValuesToJson(c.configuration)},
               {"seed", c.seed},
               {"sampling", std::move(sampling)},
@@ -109,7 +110,8 @@ Json LatencyToJson(const LatencySummary& l) {
   return Json{{"count", l.count},          {"mean_ns", Number(l.mean_ns)}, {"stddev_ns", Number(l.stddev_ns)},
               {"min_ns", Number(l.min_ns)}, {"p50_ns", Number(l.p50_ns)},   {"p90_ns", Number(l.p90_ns)},
               {"p95_ns", Number(l.p95_ns)}, {"p99_ns", Number(l.p99_ns)},   {"p999_ns", Number(l.p999_ns)},
-              {"p9999_ns", Number(l.p9999_ns)}, {"max_ns", Number(l.max_ns)}, {"percentile_curve", std::move(curve)}};
+              {"p9999_ns", Number(l.p9999_ns)}, {"max_ns", Number(l.max_ns)}, {"percentile_curve", std::move(curve)},
+              {"hdr_histogram", l.hdr_histogram}};
 }
 
 Json OptionalLatencyToJson(const std::optional<LatencySummary>& l) { return l ? LatencyToJson(*l) : Json(nullptr); }
@@ -130,6 +132,16 @@ Json PhaseToJson(const PhaseResult& p) {
                               {"ops_per_sec", Number(s.ops_per_sec)},
                               {"p99_ns", Number(s.p99_ns)}});
   }
+  Json merged_from = Json::array();
+  for (const PhaseSource& m : p.merged_from) {
+    merged_from.push_back(Json{{"file", m.file},
+                               {"host_name", m.host_name},
+                               {"start_unix_s", Number(m.start_unix_s)},
+                               {"duration_ns", Number(m.duration_ns)},
+                               {"threads", m.threads},
+                               {"operations", m.operations},
+                               {"throughput_ops_per_sec", Number(m.throughput_ops_per_sec)}});
+  }
   return Json{{"suite", p.suite},
               {"workload", p.workload},
               {"phase", p.phase},
@@ -142,12 +154,15 @@ Json PhaseToJson(const PhaseResult& p) {
               {"rows_per_operation", p.rows_per_operation},
               {"warmup_operations", p.warmup_operations},
               {"duration_ns", Number(p.duration_ns)},
+              {"start_unix_s", Number(p.start_unix_s)},
               {"operations", p.operations},
               {"throughput_ops_per_sec", Number(p.throughput_ops_per_sec)},
               {"service_time", LatencyToJson(p.service_time)},
               {"latency_from_intended_start", OptionalLatencyToJson(p.latency_from_intended_start)},
               {"per_op", std::move(per_op)},
               {"per_second", std::move(per_second)},
+              {"merged_from", std::move(merged_from)},
+              {"merged_throughput", p.merged_throughput},
               {"memory_method", p.memory_method},
               {"incomplete", p.incomplete},
               {"error_occurred", p.error_occurred},

@@ -125,6 +125,21 @@ Status GetKeyValues(const Json& obj, const std::string& path, std::string_view k
   return Status::Ok();
 }
 
+// Fields added after the first files were written: absent = the default, present = checked like any other.
+Status GetOptionalString(const Json& obj, const std::string& path, std::string_view key, std::string* out) {
+  const Json* j;
+  DBXB_RETURN_IF_ERROR(Find(obj, path, key, true, &j));
+  if (j == nullptr) return Status::Ok();
+  return GetString(obj, path, key, out);
+}
+
+Status GetOptionalDouble(const Json& obj, const std::string& path, std::string_view key, double* out) {
+  const Json* j;
+  DBXB_RETURN_IF_ERROR(Find(obj, path, key, true, &j));
+  if (j == nullptr) return Status::Ok();
+  return AsDouble(*j, Member(path, key), out);
+}
+
 Status ParseSamplingMode(const Json& j, const std::string& path, SamplingMode* out) {
   if (!j.is_string()) return TypeError(path, "\"linear\" or \"flat\"", j);
   const std::string& s = j.get_ref<const std::string&>();
@@ -205,6 +220,17 @@ Status ContextFromJson(const Json& j, const std::string& path, RunContext* c) {
     c->libraries.push_back(std::move(info));
   }
   DBXB_RETURN_IF_ERROR(GetString(j, path, "command_line", &c->command_line));
+  const Json* merged;
+  DBXB_RETURN_IF_ERROR(Find(j, path, "merged_files", true, &merged));
+  c->merged_files.clear();
+  if (merged != nullptr) {
+    if (!merged->is_array()) return TypeError(Member(path, "merged_files"), "array", *merged);
+    for (size_t i = 0; i < merged->size(); ++i) {
+      const Json& f = (*merged)[i];
+      if (!f.is_string()) return TypeError(Element(Member(path, "merged_files"), i), "string", f);
+      c->merged_files.push_back(f.get<std::string>());
+    }
+  }
   DBXB_RETURN_IF_ERROR(GetKeyValues(j, path, "configuration", &c->configuration));
   DBXB_RETURN_IF_ERROR(GetUint(j, path, "seed", &c->seed));
   const Json* sampling;
@@ -315,7 +341,7 @@ Status LatencyFromJson(const Json& j, const std::string& path, LatencySummary* l
     DBXB_RETURN_IF_ERROR(AsDouble(point[1], Element(here, 1), &ns));
     l->percentile_curve.emplace_back(percentile, ns);
   }
-  return Status::Ok();
+  return GetOptionalString(j, path, "hdr_histogram", &l->hdr_histogram);
 }
 
 Status GetLatency(const Json& obj, const std::string& path, std::string_view key, LatencySummary* out) {
@@ -360,6 +386,7 @@ Status PhaseFromJson(const Json& j, const std::string& path, PhaseResult* p) {
   DBXB_RETURN_IF_ERROR(GetUint(j, path, "rows_per_operation", &p->rows_per_operation));
   DBXB_RETURN_IF_ERROR(GetUint(j, path, "warmup_operations", &p->warmup_operations));
   DBXB_RETURN_IF_ERROR(GetDouble(j, path, "duration_ns", &p->duration_ns));
+  DBXB_RETURN_IF_ERROR(GetOptionalDouble(j, path, "start_unix_s", &p->start_unix_s));
   DBXB_RETURN_IF_ERROR(GetUint(j, path, "operations", &p->operations));
   DBXB_RETURN_IF_ERROR(GetDouble(j, path, "throughput_ops_per_sec", &p->throughput_ops_per_sec));
   DBXB_RETURN_IF_ERROR(GetLatency(j, path, "service_time", &p->service_time));
@@ -393,6 +420,27 @@ Status PhaseFromJson(const Json& j, const std::string& path, PhaseResult* p) {
     DBXB_RETURN_IF_ERROR(GetDouble(s, here, "p99_ns", &sample.p99_ns));
     p->per_second.push_back(sample);
   }
+  const Json* merged_from;
+  DBXB_RETURN_IF_ERROR(Find(j, path, "merged_from", true, &merged_from));
+  p->merged_from.clear();
+  if (merged_from != nullptr) {
+    if (!merged_from->is_array()) return TypeError(Member(path, "merged_from"), "array", *merged_from);
+    for (size_t i = 0; i < merged_from->size(); ++i) {
+      const Json& m = (*merged_from)[i];
+      std::string here = Element(Member(path, "merged_from"), i);
+      PhaseSource src;
+      DBXB_RETURN_IF_ERROR(AsObject(m, here));
+      DBXB_RETURN_IF_ERROR(GetString(m, here, "file", &src.file));
+      DBXB_RETURN_IF_ERROR(GetString(m, here, "host_name", &src.host_name));
+      DBXB_RETURN_IF_ERROR(GetDouble(m, here, "start_unix_s", &src.start_unix_s));
+      DBXB_RETURN_IF_ERROR(GetDouble(m, here, "duration_ns", &src.duration_ns));
+      DBXB_RETURN_IF_ERROR(GetUint32(m, here, "threads", &src.threads));
+      DBXB_RETURN_IF_ERROR(GetUint(m, here, "operations", &src.operations));
+      DBXB_RETURN_IF_ERROR(GetDouble(m, here, "throughput_ops_per_sec", &src.throughput_ops_per_sec));
+      p->merged_from.push_back(std::move(src));
+    }
+  }
+  DBXB_RETURN_IF_ERROR(GetOptionalString(j, path, "merged_throughput", &p->merged_throughput));
   DBXB_RETURN_IF_ERROR(GetString(j, path, "memory_method", &p->memory_method));
   DBXB_RETURN_IF_ERROR(GetBool(j, path, "incomplete", &p->incomplete));
   DBXB_RETURN_IF_ERROR(GetBool(j, path, "error_occurred", &p->error_occurred));

@@ -114,6 +114,10 @@ struct LatencySummary {
   double max_ns = 0;
   /// (percentile, ns) points of HdrHistogram's percentile walk, denser towards 100 %, for charts.
   std::vector<std::pair<double, double>> percentile_curve;
+  /// The whole histogram the figures above come from: base64 of HdrHistogram's V2 compressed encoding
+  /// (harness/hdr_encoding.h decodes it), so that runs can be merged losslessly. "" in files written
+  /// before histograms were kept, and when count is 0.
+  std::string hdr_histogram;
 
   friend bool operator==(const LatencySummary&, const LatencySummary&) = default;
 };
@@ -140,6 +144,19 @@ struct SecondSample {
   friend bool operator==(const SecondSample&, const SecondSample&) = default;
 };
 
+/// One input of a merged phase (`dbx-bench merge`): a client host's or a repeated run's own figures.
+struct PhaseSource {
+  std::string file;       ///< the results file it came from, as given to merge
+  std::string host_name;
+  double start_unix_s = 0;  ///< wall-clock start of its measured part (0 = not recorded)
+  double duration_ns = 0;
+  uint32_t threads = 0;
+  uint64_t operations = 0;
+  double throughput_ops_per_sec = 0;
+
+  friend bool operator==(const PhaseSource&, const PhaseSource&) = default;
+};
+
 /// One measured phase (e.g. YCSB load or run, a select-pk phase) of one engine on one data set.
 struct PhaseResult {
   std::string suite;     ///< "ycsb", "sqlite-vps"
@@ -155,6 +172,7 @@ struct PhaseResult {
   uint64_t rows_per_operation = 1;
   uint64_t warmup_operations = 0;  ///< executed before the measured part, over all threads
   double duration_ns = 0;          ///< measured wall time, from the common start to the last completion
+  double start_unix_s = 0;         ///< wall-clock time of the common start, seconds since 1970 (0 = unknown)
   uint64_t operations = 0;         ///< measured operations
   double throughput_ops_per_sec = 0;
 
@@ -162,7 +180,12 @@ struct PhaseResult {
   /// Open loop only: latency from the intended start (coordinated omission corrected), all types.
   std::optional<LatencySummary> latency_from_intended_start;
   std::vector<OpTypeResult> per_op;       ///< in PhaseSpec::op_types order
-  std::vector<SecondSample> per_second;   ///< the measured time, second by second
+  std::vector<SecondSample> per_second;   ///< the measured time, second by second (empty when merged)
+  /// Merged phases only: the inputs, in the order given, and how their throughputs were combined:
+  /// "concurrent" (their measured times overlap: rates added) or "sequential" (operations over the summed
+  /// durations). Empty / "" for a phase measured by one run.
+  std::vector<PhaseSource> merged_from;
+  std::string merged_throughput;
 
   /// How memory was limited/measured for the phase (e.g. "cgroup memory.max=256MiB"), or "".
   std::string memory_method;
@@ -199,6 +222,8 @@ struct RunContext {
   std::string tool_version;
   std::vector<LibraryInfo> libraries;
   std::string command_line;
+  /// A merged file (`dbx-bench merge`): the results files merged, in the order given; empty otherwise.
+  std::vector<std::string> merged_files;
   KeyValues configuration;  ///< every option of the run, as given or defaulted
   uint64_t seed = 0;
   SamplingConfig sampling;

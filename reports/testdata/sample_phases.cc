@@ -59,6 +59,8 @@ RunResults SamplePhaseResults() {
 
   PhaseResult run = Phase("run", "sqlite", 1000, 1.25, 4321);
   run.warmup_operations = 40;
+  run.start_unix_s = 1764580496.25;
+  run.service_time.hdr_histogram = "HISTFAAAACx4nJNpmSzMwMDAzQABzFDqBRC7GexYwGD/ASLCxsLMdJ2ZqXEXIxMAo7kHaQ==";
   run.per_op = {{"read", 503, 503 / 1.25, Latency(503, 3100), std::nullopt},
                 {"update", 497, 497 / 1.25, Latency(497, 6789), std::nullopt}};
   r.phases.push_back(run);
@@ -90,6 +92,9 @@ RunResults SamplePhaseResults() {
   vps.parameters = {{"records", "4294968"}, {"payload_bytes", "500"}};
   vps.per_op = {{"select", 100000, 50000, Latency(100000, 8123), std::nullopt}};
   vps.memory_method = "cgroup-v2 memory.max=1073741824";
+  vps.merged_from = {{"client-a/results.json", "client-a", 1764580500.5, 2.0e9, 1, 50000, 25000},
+                     {"client-b/results.json", "client-b", 1764580500.75, 1.75e9, 1, 50000, 28571.4}};
+  vps.merged_throughput = "concurrent";
   r.phases.push_back(vps);
   return r;
 }
