@@ -98,6 +98,7 @@ struct Shared {
   const PhaseSpec* spec = nullptr;
   uint32_t op_types = 0;
   bool keep_raw = false;
+  bool keep_intervals = false;
   uint64_t series_interval_ns = 0;
   uint64_t start_ns = 0;
   double start_unix_s = 0;  // the same instant on the wall clock (for logs and merges across hosts)
@@ -121,6 +122,8 @@ struct alignas(64) ThreadState {
   std::vector<LatencyHistogram> service;
   std::vector<LatencyHistogram> from_intended;  // open loop only
   std::unique_ptr<IntervalRecorder> series;
+  std::vector<IntervalRecorder> interval_service;        // per op type, when Shared::keep_intervals
+  std::vector<IntervalRecorder> interval_from_intended;  // the same, open loop
   std::unique_ptr<RawLatencyBuffer> raw;
   uint64_t warmup_ops = 0;
   uint64_t ops = 0;
@@ -168,6 +171,7 @@ template <class Clock>
 Status ClosedLoop(Clock& clock, Shared& sh, ThreadState& ts, PhaseWorker& worker, uint64_t limit) {
   LatencyHistogram* const service = ts.service.data();
   IntervalRecorder& series = *ts.series;
+  IntervalRecorder* const intervals = ts.interval_service.empty() ? nullptr : ts.interval_service.data();
   RawLatencyBuffer* const raw = ts.raw.get();
   const uint32_t types = sh.op_types;
   const uint64_t start = sh.start_ns, deadline = sh.deadline_ns;
@@ -186,6 +190,7 @@ Status ClosedLoop(Clock& clock, Shared& sh, ThreadState& ts, PhaseWorker& worker
     const uint64_t latency = end - t;
     service[op].Record(latency);
     series.Record(end, latency);
+    if (intervals != nullptr) intervals[op].Record(end, latency);
     if (raw != nullptr) {
       const uint64_t since = t > start ? t - start : 0;
       raw->Append(op, since, latency, since);
@@ -205,6 +210,9 @@ Status OpenLoop(Clock& clock, Shared& sh, ThreadState& ts, PhaseWorker& worker, 
   LatencyHistogram* const service = ts.service.data();
   LatencyHistogram* const from_intended = ts.from_intended.data();
   IntervalRecorder& series = *ts.series;
+  IntervalRecorder* const intervals = ts.interval_service.empty() ? nullptr : ts.interval_service.data();
+  IntervalRecorder* const intervals_intended =
+      ts.interval_from_intended.empty() ? nullptr : ts.interval_from_intended.data();
   RawLatencyBuffer* const raw = ts.raw.get();
   const uint32_t types = sh.op_types;
   const uint64_t start = sh.start_ns, deadline = sh.deadline_ns;
@@ -232,6 +240,10 @@ Status OpenLoop(Clock& clock, Shared& sh, ThreadState& ts, PhaseWorker& worker, 
     service[op].Record(latency);
     from_intended[op].Record(end - intended);
     series.Record(end, latency);
+    if (intervals != nullptr) {
+      intervals[op].Record(end, latency);
+      intervals_intended[op].Record(end, end - intended);
+    }
     if (raw != nullptr) raw->Append(op, issued - start, latency, intended - start);
     prev_end = end;
     ++n;
@@ -278,7 +290,19 @@ Status MeasuredLoop(Clock& clock, Shared& sh, uint32_t index, ThreadState& ts, P
   ts.series = std::make_unique<IntervalRecorder>(sh.start_ns, sh.series_interval_ns);
   // The first minute's intervals ahead (36 KiB each); later ones allocate once as each begins.
   const double planned = spec.duration_seconds * 1e9 / static_cast<double>(sh.series_interval_ns);
-  ts.series->Reserve(spec.duration_seconds > 0 ? static_cast<size_t>(std::min(planned + 2, 64.0)) : 1);
+  const size_t reserve = spec.duration_seconds > 0 ? static_cast<size_t>(std::min(planned + 2, 64.0)) : 1;
+  ts.series->Reserve(reserve);
+  if (sh.keep_intervals) {
+    const int digits = LatencyHistogram().significant_digits();  // the phase histograms' own precision
+    auto make = [&](std::vector<IntervalRecorder>* out) {
+      for (uint32_t op = 0; op < sh.op_types; ++op) {
+        out->emplace_back(sh.start_ns, sh.series_interval_ns, digits);
+        out->back().Reserve(reserve);
+      }
+    };
+    make(&ts.interval_service);
+    if (spec.target_rate > 0) make(&ts.interval_from_intended);
+  }
   ts.started = true;
   return spec.target_rate > 0 ? OpenLoop(clock, sh, ts, worker, limit, static_cast<double>(index) / spec.threads)
                               : ClosedLoop(clock, sh, ts, worker, limit);
@@ -373,6 +397,19 @@ void Summarize(const PhaseSpec& spec, const Shared& sh, std::vector<std::unique_
     s.ops_per_sec = length > 0 ? static_cast<double>(p.operations) / length : 0.0;
     s.p99_ns = static_cast<double>(p.p99_ns);
     r.per_second.push_back(s);
+  }
+  if (options.keep_interval_histograms) {
+    for (uint32_t op = 0; op < sh.op_types; ++op) {
+      run->interval_service.emplace_back(sh.start_ns, options.series_interval_ns, LatencyHistogram().significant_digits());
+      if (open)
+        run->interval_from_intended.emplace_back(sh.start_ns, options.series_interval_ns,
+                                                 LatencyHistogram().significant_digits());
+      for (const auto& ts : states) {
+        if (op < ts->interval_service.size()) (void)run->interval_service[op].Merge(ts->interval_service[op]);
+        if (op < ts->interval_from_intended.size())
+          (void)run->interval_from_intended[op].Merge(ts->interval_from_intended[op]);
+      }
+    }
   }
   if (options.keep_raw_latencies) {
     for (auto& ts : states) {
@@ -473,6 +510,7 @@ PhaseRun RunPhase(const PhaseIdentity& identity, Phase& phase, const PhaseRunOpt
   sh.spec = &spec;
   sh.op_types = static_cast<uint32_t>(spec.op_types.size());
   sh.keep_raw = options.keep_raw_latencies;
+  sh.keep_intervals = options.keep_interval_histograms;
   sh.series_interval_ns = options.series_interval_ns;
   if (spec.target_rate > 0) sh.period_ns = 1e9 * spec.threads / spec.target_rate;
 

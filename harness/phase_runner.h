@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "harness/interval_recorder.h"
 #include "harness/latency_histogram.h"
 #include "harness/raw_latency_writer.h"
 #include "reports/result.h"
@@ -33,6 +34,10 @@ struct PhaseRunOptions {
   int percentile_ticks_per_half_distance = 5;
   /// Length of one point of the time series.
   uint64_t series_interval_ns = 1'000'000'000;
+  /// Keep, per operation type, a full-precision histogram (3 digits, as the phase's own) of every
+  /// interval of the time series, for HdrHistogram interval logs (--hdr-log). Costs one more histogram
+  /// record per operation and about 270 KiB per interval, thread and operation type (twice in open loop).
+  bool keep_interval_histograms = false;
   /// Tests only: the clock to read instead of the real one (ProcessTscClock() or CLOCK_MONOTONIC).
   const PhaseTestClock* test_clock = nullptr;
 };
@@ -56,6 +61,11 @@ struct PhaseRun {
   /// The merged service-time histogram of every measured operation (for callers that want more than
   /// the summary, e.g. the overhead measurement).
   std::unique_ptr<LatencyHistogram> service_time;
+  /// When keep_interval_histograms: per operation type (PhaseSpec::op_types order) its histograms interval
+  /// by interval, every thread added; the same for the latency from the intended start in open loop (else
+  /// empty). Intervals start at the phase's measured start (PhaseResult::start_unix_s on the wall clock).
+  std::vector<IntervalRecorder> interval_service;
+  std::vector<IntervalRecorder> interval_from_intended;
 };
 
 /// Runs `phase` and returns its complete record: `identity`'s labels, the spec's name, parameters and

@@ -10,6 +10,7 @@
 #include <sstream>
 #include <string>
 
+#include "harness/hdr_encoding.h"
 #include "harness/interrupt.h"
 
 namespace dbxb {
@@ -248,6 +249,43 @@ TEST(PhaseRunner, DurationBoundAndPerIntervalSeries) {
   EXPECT_DOUBLE_EQ(r.per_second[3].second, 3e-4);
   EXPECT_DOUBLE_EQ(r.per_second[3].ops_per_sec, 10 / 1e-4);
   EXPECT_NEAR(r.per_second[3].p99_ns, 10'000, 100) << "interval histograms have 2 significant digits";
+}
+
+// --hdr-log's interval histograms: per type, full precision, adding up to the phase's own histograms.
+TEST(PhaseRunner, IntervalHistogramsAddUpToThePhaseHistograms) {
+  FakeClock clock;
+  FakeCounters counters;
+  FakePhaseConfig c;
+  c.spec = Spec(2, 300);
+  c.spec.target_rate = 200'000;  // open loop, so both kinds are kept
+  c.clock = &clock;
+  c.cost = [](uint64_t n) -> uint64_t { return 1'000 + 37 * (n % 50); };
+  FakePhase phase(c, &counters);
+  PhaseRunOptions options;
+  options.test_clock = &clock.clock;
+  options.series_interval_ns = 100'000;
+  options.keep_interval_histograms = true;
+  PhaseRun run = RunPhase({}, phase, options);
+  const PhaseResult& r = run.result;
+  ASSERT_FALSE(r.error_occurred) << r.error_message;
+  EXPECT_GT(r.start_unix_s, 1.7e9) << "the wall-clock start is recorded";
+  ASSERT_EQ(run.interval_service.size(), 3u);
+  ASSERT_EQ(run.interval_from_intended.size(), 3u);
+  for (size_t op = 0; op < 3; ++op) {
+    LatencyHistogram service, intended;
+    for (size_t i = 0; i < run.interval_service[op].IntervalCount(); ++i)
+      service.Merge(run.interval_service[op].Interval(i));
+    for (size_t i = 0; i < run.interval_from_intended[op].IntervalCount(); ++i)
+      intended.Merge(run.interval_from_intended[op].Interval(i));
+    EXPECT_GT(run.interval_service[op].IntervalCount(), 1u);
+    EXPECT_EQ(service.Count(), r.per_op[op].count);
+    EXPECT_EQ(EncodeHdrBase64(service), r.per_op[op].service_time.hdr_histogram) << "the same buckets";
+    EXPECT_EQ(EncodeHdrBase64(intended), r.per_op[op].latency_from_intended_start->hdr_histogram);
+  }
+  // Without the option nothing is kept.
+  FakePhase again(c, &counters);
+  options.keep_interval_histograms = false;
+  EXPECT_TRUE(RunPhase({}, again, options).interval_service.empty());
 }
 
 // Open loop: an independent model of the schedule gives the exact latencies from the intended start.
