@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "harness/context.h"
+#include "harness/hdr_log_writer.h"
 #include "harness/interrupt.h"
 #include "harness/output_dir.h"
 #include "harness/phase_runner.h"
@@ -206,6 +207,7 @@ struct PhaseRunContext {
   ConsoleReporter* console;
   ProgressLine* progress;     // may be null
   RawLatencyWriter* raw;      // null = no raw latencies
+  const std::string& hdr_log_dir;  // empty = no HdrHistogram interval logs
   RunResults* results;
 };
 
@@ -253,6 +255,7 @@ Status RunSequence(const PhaseRunContext& c, PhaseSequence& seq, const AdapterFa
     Phase& phase = *next.value();
     PhaseRunOptions options;
     options.keep_raw_latencies = c.raw != nullptr;
+    options.keep_interval_histograms = !c.hdr_log_dir.empty();
     PhaseIdentity identity{suite, seq.workload(), seq.dataset(), engine.name, seq.engine_settings()};
     if (c.progress) {
       const PhaseSpec& spec = phase.spec();
@@ -278,6 +281,7 @@ Status RunSequence(const PhaseRunContext& c, PhaseSequence& seq, const AdapterFa
       written = c.raw->WritePhase(r.engine, r.dataset, r.workload.empty() ? r.phase : r.workload + "/" + r.phase,
                                   op_types, buffers);
     }
+    if (written.ok() && !c.hdr_log_dir.empty()) written = WritePhaseHdrLog(c.hdr_log_dir, r, run);
     const bool failed = r.error_occurred;
     Report(c, std::move(r));
     if (failed) break;
@@ -293,7 +297,7 @@ class HarnessRunner final : public SuiteRunner {
   HarnessRunner(const RunPlan& plan, const RunEnvironment& env, RawLatencyWriter* raw, ProgressLine* progress,
                 RunResults* results)
       : plan_(plan), env_(env), progress_(progress), results_(results), console_(plan.baseline),
-        phases_{plan.common.suite, env, &console_, progress, raw, results} {}
+        phases_{plan.common.suite, env, &console_, progress, raw, plan.work->hdr_log, results} {}
 
   bool interrupted() const override { return InterruptRequested(); }
 
@@ -365,6 +369,7 @@ Status ExecutePlan(const RunPlan& plan, const RunEnvironment& env, RunResults* r
     Status st = raw->Open(plan.work->raw_latencies);
     if (!st.ok()) return Status::InvalidArgument("--raw-latencies: " + st.message());
   }
+  if (!plan.work->hdr_log.empty()) DBXB_RETURN_IF_ERROR(PrepareHdrLogDir(plan.work->hdr_log));
   // The data directory before the output directory, so that a bad --data-dir is reported before
   // --out is touched. Both are removed again on any early return (the output directory only if this
   // run created it).

@@ -49,11 +49,12 @@ std::vector<SuiteOption> PhaseSuiteOptionList(const std::string& records_default
        "write every measured operation to this CSV file (engine,dataset,phase,thread,op,start_ns,latency_ns,"
        "intended_start_ns)",
        "none"},
+      {"hdr-log", "write an HdrHistogram interval log per phase into this directory (values in ns)", "none"},
   };
 }
 
 Status ParsePhaseSuiteArgs(const SuiteArgs& args, const SuiteCommon& common, PhaseSuiteOptions* o,
-                           std::string* raw_latencies) {
+                           SuitePlan* plan) {
   o->seed = common.seed;
   o->engine_options.durability = common.durability;
   o->engine_options.cache_bytes = common.cache_bytes;
@@ -66,13 +67,14 @@ Status ParsePhaseSuiteArgs(const SuiteArgs& args, const SuiteCommon& common, Pha
   DBXB_RETURN_IF_ERROR(args.Duration("phase-warmup", 0.001, &o->warmup_seconds));
   DBXB_RETURN_IF_ERROR(args.Rate("target-rate", &o->target_rate));
   DBXB_RETURN_IF_ERROR(args.Count("load-batch", 1, 1000000, &o->load_batch));
-  *raw_latencies = args.Text("raw-latencies");
-  if (!raw_latencies->empty() && raw_latencies->back() == '/')
-    return Status::InvalidArgument("--raw-latencies: '" + *raw_latencies + "' is a directory, not a file");
+  plan->raw_latencies = args.Text("raw-latencies");
+  if (!plan->raw_latencies.empty() && plan->raw_latencies.back() == '/')
+    return Status::InvalidArgument("--raw-latencies: '" + plan->raw_latencies + "' is a directory, not a file");
+  plan->hdr_log = args.Text("hdr-log");
   return Status::Ok();
 }
 
-KeyValues PhaseSuiteConfiguration(const PhaseSuiteOptions& o, const std::string& raw_latencies) {
+KeyValues PhaseSuiteConfiguration(const PhaseSuiteOptions& o, const SuitePlan& plan) {
   auto or_default = [](uint64_t v) { return v == 0 ? std::string("default") : std::to_string(v); };
   auto seconds = [](double v, const char* otherwise) {
     return v > 0 ? fmt::format("{}", v) : std::string(otherwise);
@@ -85,7 +87,8 @@ KeyValues PhaseSuiteConfiguration(const PhaseSuiteOptions& o, const std::string&
       {"threads", or_default(o.threads)},
       {"target_rate", seconds(o.target_rate, "closed loop")},
       {"load_batch", std::to_string(o.load_batch)},
-      {"raw_latencies", raw_latencies.empty() ? "none" : raw_latencies},
+      {"raw_latencies", plan.raw_latencies.empty() ? "none" : plan.raw_latencies},
+      {"hdr_log", plan.hdr_log.empty() ? "none" : plan.hdr_log},
   };
 }
 

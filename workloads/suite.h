@@ -116,6 +116,8 @@ class SuitePlan {
   SamplingConfig sampling;
   /// Phase suites: the --raw-latencies CSV path; empty = not written. The harness opens it first.
   std::string raw_latencies;
+  /// Phase suites: the --hdr-log directory (one HdrHistogram interval log per phase); empty = none.
+  std::string hdr_log;
   /// Things the user should know before the run starts, one line each (printed to stderr).
   std::vector<std::string> warnings;
 };
@@ -143,17 +145,17 @@ class Suite {
 };
 
 /// The options every phase suite takes, in the order --help lists them: records, threads, operations,
-/// duration, phase-warmup, target-rate, load-batch, raw-latencies; the `*_default` texts describe the
+/// duration, phase-warmup, target-rate, load-batch, raw-latencies, hdr-log; the `*_default` texts describe the
 /// suite's own defaults for --help.
 std::vector<SuiteOption> PhaseSuiteOptionList(const std::string& records_default, const std::string& operations_default,
                                               const std::string& duration_default,
                                               const std::string& warmup_default);
-/// Parses those options into *options (with common's seed, durability and cache size) and
-/// *raw_latencies. InvalidArgument "--option: problem".
+/// Parses those options into *options (with common's seed, durability and cache size) and plan's
+/// raw_latencies and hdr_log. InvalidArgument "--option: problem".
 [[nodiscard]] Status ParsePhaseSuiteArgs(const SuiteArgs& args, const SuiteCommon& common, PhaseSuiteOptions* options,
-                                         std::string* raw_latencies);
+                                         SuitePlan* plan);
 /// The configuration entries of those options, as used ("default" where the suite decides).
-KeyValues PhaseSuiteConfiguration(const PhaseSuiteOptions& options, const std::string& raw_latencies);
+KeyValues PhaseSuiteConfiguration(const PhaseSuiteOptions& options, const SuitePlan& plan);
 
 /// The suites a run can choose from, in registration order. Filled once, then read-only.
 class SuiteRegistry {

@@ -76,7 +76,7 @@ class YcsbSuite final : public Suite {
     auto plan = std::make_unique<YcsbPlan>();
     plan->engines = common.engines;
     PhaseSuiteOptions& o = plan->options;
-    DBXB_RETURN_IF_ERROR(ParsePhaseSuiteArgs(args, common, &o, &plan->raw_latencies));
+    DBXB_RETURN_IF_ERROR(ParsePhaseSuiteArgs(args, common, &o, plan.get()));
     if (!args.Given("workload"))
       return Status::InvalidArgument(
           "--workload: the ycsb suite needs a workload file, e.g. --workload workloads/ycsb/workloada");
@@ -105,7 +105,7 @@ class YcsbSuite final : public Suite {
     std::string files;
     for (const auto& p : paths) files += (files.empty() ? "" : ", ") + p;
     plan->configuration = {{"workload_files", files}};
-    for (auto& kv : PhaseSuiteConfiguration(o, plan->raw_latencies)) plan->configuration.push_back(std::move(kv));
+    for (auto& kv : PhaseSuiteConfiguration(o, *plan)) plan->configuration.push_back(std::move(kv));
     plan->configuration.emplace_back("cache_bytes", std::to_string(common.cache_bytes));
     if (common.quick) plan->configuration.emplace_back("quick", "true");
     return std::unique_ptr<SuitePlan>(std::move(plan));

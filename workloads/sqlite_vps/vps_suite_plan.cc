@@ -74,7 +74,7 @@ class SqliteVpsSuite final : public Suite {
     plan->engines = common.engines;
     PhaseSuiteOptions& o = plan->options;
     SqliteVpsConfig& vps = plan->config;
-    DBXB_RETURN_IF_ERROR(ParsePhaseSuiteArgs(args, common, &o, &plan->raw_latencies));
+    DBXB_RETURN_IF_ERROR(ParsePhaseSuiteArgs(args, common, &o, plan.get()));
     vps.quick = common.quick;
     Status st = ParseVpsDatasets(args.Given("dataset") ? args.Text("dataset") : "cached", &vps.datasets);
     if (!st.ok()) {
@@ -110,7 +110,7 @@ class SqliteVpsSuite final : public Suite {
     auto or_default = [](uint64_t v) { return v == 0 ? std::string("default") : std::to_string(v); };
     std::vector<std::string> datasets;
     for (VpsDataset d : vps.datasets) datasets.emplace_back(VpsDatasetName(d));
-    plan->configuration = PhaseSuiteConfiguration(o, plan->raw_latencies);
+    plan->configuration = PhaseSuiteConfiguration(o, *plan);
     // The suite sizes the caches per data set unless --cache-size is given (vps_config.h).
     plan->configuration.emplace_back("cache_bytes", vps.cache_bytes == 0
                                                         ? std::string("suite default: 256 MiB cached, memory limit / 8 "
