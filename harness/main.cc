@@ -12,6 +12,7 @@
 #include "harness/compare_command.h"
 #include "harness/context.h"
 #include "harness/interrupt.h"
+#include "harness/merge_command.h"
 #include "harness/report_command.h"
 #include "harness/run_options.h"
 #include "harness/runner.h"
@@ -162,6 +163,8 @@ int Main(int argc, char** argv) {
   CLI::App* compare_cmd = AddCompareCommand(&app, &compare);
   ReportArgs report;
   CLI::App* report_cmd = AddReportCommand(&app, &report);
+  MergeArgs merge;
+  CLI::App* merge_cmd = AddMergeCommand(&app, &merge);
 
   // Every command registered above, in order: the list the unknown-command message gives.
   std::string commands;
@@ -201,6 +204,7 @@ int Main(int argc, char** argv) {
   std::string command_line = CommandLine(argc, argv);
   if (app.got_subcommand(compare_cmd)) return Finish(RunCompare(compare, std::cout));
   if (app.got_subcommand(report_cmd)) return Finish(RunReport(report, std::cout));
+  if (app.got_subcommand(merge_cmd)) return Finish(RunMerge(merge, std::cout));
   InstallInterruptHandlers();
   if (app.got_subcommand("list")) return ListCommand();
   if (app.got_subcommand(run_cmd)) return RunCommand(run, save_baseline, command_line);
