@@ -10,6 +10,7 @@ PACKAGES=(
   libbenchmark-dev libgtest-dev libgmock-dev
   libzstd-dev liblz4-dev zlib1g-dev
   python3 libbenchmark-tools python3-scipy
+  libhdrhistogram-java openjdk-17-jdk-headless  # HdrHistogram's Java side of tests/hdr_interop_test.cc
 )
 # Extra packages for the sanitizer and fuzzing builds (scripts/test.sh --full).
 if [[ "${DBXB_WITH_CLANG:-0}" == 1 ]]; then

@@ -1,7 +1,7 @@
 // The other side of dbx-bench's HdrHistogram interoperability test (tests/hdr_interop_test.cc): a few
 // lines against HdrHistogram's own Java implementation (Debian's libhdrhistogram-java).
 //
-//   summarize-log FILE        every tag's accumulated histogram of an interval log, one line each
+//   summarize-log FILE...     every tag's histogram accumulated over the interval logs, one line each
 //   summarize-base64 B64...   one line per V2 compressed histogram given in base64
 //   write-log FILE SEED       writes an interval log with HistogramLogWriter (untagged and Tag=read lines),
 //                             printing the summary of what it wrote
@@ -34,16 +34,19 @@ public class HdrInterop {
     public static void main(String[] args) throws Exception {
         switch (args[0]) {
             case "summarize-log": {
-                HistogramLogReader reader = new HistogramLogReader(new File(args[1]));
                 TreeMap<String, Histogram> byTag = new TreeMap<>();
-                EncodableHistogram e;
                 int intervals = 0;
-                while ((e = reader.nextIntervalHistogram()) != null) {
-                    Histogram h = (Histogram) e;
-                    String tag = h.getTag() == null ? "-" : h.getTag();
-                    byTag.computeIfAbsent(tag, t -> new Histogram(h.getLowestDiscernibleValue(),
-                            h.getHighestTrackableValue(), h.getNumberOfSignificantValueDigits())).add(h);
-                    ++intervals;
+                for (int f = 1; f < args.length; ++f) {
+                    HistogramLogReader reader = new HistogramLogReader(new File(args[f]));
+                    EncodableHistogram e;
+                    while ((e = reader.nextIntervalHistogram()) != null) {
+                        Histogram h = (Histogram) e;
+                        String tag = h.getTag() == null ? "-" : h.getTag();
+                        byTag.computeIfAbsent(tag, t -> new Histogram(h.getLowestDiscernibleValue(),
+                                h.getHighestTrackableValue(), h.getNumberOfSignificantValueDigits())).add(h);
+                        ++intervals;
+                    }
+                    reader.close();
                 }
                 System.out.println("intervals " + intervals);
                 for (var entry : byTag.entrySet()) System.out.println(summary(entry.getKey(), entry.getValue()));
