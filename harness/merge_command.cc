@@ -113,12 +113,23 @@ CLI::App* AddMergeCommand(CLI::App* app, MergeArgs* args) {
 CommandResult RunMerge(const MergeArgs& args, std::ostream& console) {
   if (args.inputs.size() < 2) return BadInput(fmt::format("merge: give at least two inputs, got {}", args.inputs.size()));
   if (args.out.empty()) return BadInput("merge: give the output file with -o FILE");
+  std::error_code ec;
+  std::string out_path = args.out;
+  if (fs::is_directory(out_path, ec)) out_path = (fs::path(out_path) / "results.json").string();
+  const fs::path parent = fs::path(out_path).parent_path();
+  if (!parent.empty() && !fs::is_directory(parent, ec))
+    return BadInput(fmt::format("-o: directory '{}' does not exist", parent.string()));
   std::vector<std::string> paths, texts;
   for (const std::string& input : args.inputs) {
     paths.push_back(ResolveResultsPath(input));
+    if (fs::exists(out_path, ec) && fs::equivalent(paths.back(), out_path, ec))
+      return BadInput(fmt::format("-o: {} is one of the inputs; write the merge to a new file", out_path));
+  }
+  for (const std::string& path : paths) {
     std::string text;
-    Status st = ReadFileToString(paths.back(), &text);
+    Status st = ReadFileToString(path, &text);
     if (!st.ok()) return BadInput(st.ToString());
+    if (text.find_first_not_of(" \t\r\n") == std::string::npos) return BadInput(path + ": the file is empty");
     texts.push_back(std::move(text));
   }
   const bool results = LooksLikeResults(texts[0]);
@@ -127,16 +138,6 @@ CommandResult RunMerge(const MergeArgs& args, std::ostream& console) {
       return BadInput(fmt::format("merge: {} is {} but {} is {}; merge results files or logs, not both", args.inputs[0],
                                   results ? "a results file" : "an interval log", args.inputs[i],
                                   results ? "not" : "a results file"));
-  }
-  std::error_code ec;
-  std::string out_path = args.out;
-  if (results && fs::is_directory(out_path, ec)) out_path = (fs::path(out_path) / "results.json").string();
-  const fs::path parent = fs::path(out_path).parent_path();
-  if (!parent.empty() && !fs::is_directory(parent, ec))
-    return BadInput(fmt::format("-o: directory '{}' does not exist", parent.string()));
-  for (const std::string& p : paths) {
-    if (fs::exists(out_path, ec) && fs::equivalent(p, out_path, ec))
-      return BadInput(fmt::format("-o: {} is one of the inputs; write the merge to a new file", out_path));
   }
   return results ? MergeResults(args, paths, std::move(texts), out_path, console)
                  : MergeLogs(args, texts, out_path, console);

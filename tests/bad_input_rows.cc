@@ -275,6 +275,21 @@ std::vector<BadInputRow> BadInputRows() {
       {"DataDirUnderProc", Run("--data-dir /proc/dbxb-no-such-dir"), "--data-dir"},
       {"ReportUnknownBaselineEngine", Report(std::string(kGood) + " --baseline nosuch -o {out}"), "--baseline"},
       {"CompareEmptyFileName", Compare(std::string("'' ") + kGood), "empty"},
+
+      // --- hdr-log and merge (harness/hdr_log_writer.h, merge_command.h) ---
+      {"HdrLogForDbxMicro", Run("--hdr-log {tmp}/logs"), "--hdr-log"},
+      {"HdrLogUnderAFile", Vps("--hdr-log {file}/sub"), "--hdr-log"},
+      {"EmptyHdrLog", Vps("--hdr-log ''"), "--hdr-log"},
+      {"MergeOneInput", "merge {fx}/valid_results.json -o {tmp}/m.json", "two inputs"},
+      {"MergeNoOutput", "merge {fx}/valid_results.json {fx}/valid_results.json", "-o"},
+      {"MergeMissingFile", "merge {fx}/valid_results.json {tmp}/no-such.json -o {tmp}/m.json", "no-such.json"},
+      {"MergeTruncated", "merge {fx}/valid_results.json {fx}/truncated_results.json -o {tmp}/m.json",
+       "truncated_results.json"},
+      {"MergeMicroBenchmarks", "merge {fx}/valid_results.json {fx}/valid_results.json -o {tmp}/m.json", "dbx-micro"},
+      {"MergeOutIsAnInput", "merge {fx}/valid_results.json {fx}/empty.json -o {fx}/valid_results.json", "-o"},
+      {"MergeOutDirMissing", "merge {fx}/valid_results.json {fx}/valid_results.json -o {tmp}/no/such/m.json", "-o"},
+      {"MergeResultsAndLog", "merge {fx}/valid_results.json {fx}/corrupt.hlog -o {tmp}/m.json", "corrupt.hlog"},
+      {"MergeCorruptLog", "merge {fx}/corrupt.hlog {fx}/corrupt.hlog -o {tmp}/m.hlog", "corrupt.hlog"},
   };
   return rows;
 }
