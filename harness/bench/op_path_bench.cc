@@ -85,9 +85,10 @@ void BM_HistogramRecord(benchmark::State& state) {
 }
 BENCHMARK(BM_HistogramRecord);
 
+// Arg: significant digits (2: the per-second series; 3: the per-type intervals --hdr-log adds).
 void BM_IntervalRecord(benchmark::State& state) {
   const auto latencies = SampleLatencies();
-  IntervalRecorder r(0);
+  IntervalRecorder r(0, IntervalRecorder::kOneSecondNs, static_cast<int>(state.range(0)));
   r.Reserve(4);
   size_t i = 0;
   uint64_t now = 0;
@@ -97,7 +98,7 @@ void BM_IntervalRecord(benchmark::State& state) {
   }
   benchmark::DoNotOptimize(r.IntervalCount());
 }
-BENCHMARK(BM_IntervalRecord);
+BENCHMARK(BM_IntervalRecord)->Arg(2)->Arg(3);
 
 template <typename Chooser>
 void BM_KeyNext(benchmark::State& state) {
