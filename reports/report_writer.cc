@@ -234,6 +234,18 @@ void WriteRunSection(const ReportInput& run, const std::string& heading, const R
     if (failed_phases > 0) out << fmt::format(" ({} failed)", failed_phases);
   }
   out << fmt::format(", dbx-bench {}. Source: `{}`.\n\n", c.tool_version, run.source);
+  if (!c.merged_files.empty()) {
+    const size_t concurrent = std::count_if(results.phases.begin(), results.phases.end(),
+                                            [](const PhaseResult& p) { return p.merged_throughput == "concurrent"; });
+    std::vector<std::string> files;
+    for (const std::string& f : c.merged_files) files.push_back("`" + f + "`");
+    out << fmt::format("Merged by `dbx-bench merge` from {} results files ({}): histograms and counts added, "
+                       "percentiles computed from the added histograms. Throughput is the sum of the inputs' rates "
+                       "for the {} phase{} they ran at the same time and the operations over the summed durations "
+                       "for the other {}.\n\n",
+                       c.merged_files.size(), fmt::join(files, ", "), concurrent, concurrent == 1 ? "" : "s",
+                       results.phases.size() - concurrent);
+  }
   const std::vector<std::string> warnings = ReadingWarnings(results);
   for (size_t i = 0; i < warnings.size(); ++i) out << (i == 0 ? "> " : ">\n> ") << warnings[i] << "\n";
   if (!warnings.empty()) out << "\n";

@@ -171,6 +171,20 @@ TEST(ReportWriterTest, PhasesGetTablesSummaryAndLatencyCharts) {
   EXPECT_NE(std::find(open.texts.begin(), open.texts.end(), "lmdb"), open.texts.end());
 }
 
+TEST(ReportWriterTest, AMergedFileSaysWhatItMerged) {
+  RunResults merged = testdata::SamplePhaseResults();
+  merged.context.merged_files = {"client-a/results.json", "client-b/results.json"};
+  const std::vector<ReportFile> files = RenderReport({{"merged.json", merged}}, ReportOptions{});
+  ASSERT_FALSE(files.empty());
+  EXPECT_NE(files[0].contents.find("Merged by `dbx-bench merge` from 2 results files (`client-a/results.json`, "
+                                   "`client-b/results.json`): histograms and counts added, percentiles computed from "
+                                   "the added histograms. Throughput is the sum of the inputs' rates for the 1 phase "
+                                   "they ran at the same time and the operations over the summed durations for the "
+                                   "other 4."),
+            std::string::npos)
+      << files[0].contents.substr(0, 1500);
+}
+
 TEST(DemoteHeadingsTest, MovesHeadingsOutsideCodeFences) {
   EXPECT_EQ(DemoteHeadings("## a\ntext # not\n### b\n```\n# comment\n```\n# c\n", 1),
             "### a\ntext # not\n#### b\n```\n# comment\n```\n## c\n");
