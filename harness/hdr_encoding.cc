@@ -3,6 +3,7 @@
 #include <zlib.h>
 
 #include <algorithm>
+#include <cmath>
 #include <array>
 #include <bit>
 #include <cstring>
@@ -140,7 +141,8 @@ std::vector<uint8_t> EncodeHdrCompressed(const LatencyHistogram& h) {
   uLongf deflated_size = compressBound(static_cast<uLong>(plain.size()));
   std::vector<uint8_t> out(8 + deflated_size);
   // compress2 cannot fail with a buffer of compressBound bytes.
-  (void)compress2(out.data() + 8, &deflated_size, plain.data(), static_cast<uLong>(plain.size()), Z_DEFAULT_COMPRESSION);
+  (void)compress2(out.data() + 8, &deflated_size, plain.data(), static_cast<uLong>(plain.size()),
+                  Z_DEFAULT_COMPRESSION);
   out.resize(8 + deflated_size);
   for (int b = 0; b < 4; ++b) {
     out[b] = static_cast<uint8_t>(kV2CompressedCookie >> (8 * (3 - b)));
@@ -221,6 +223,20 @@ Result<LatencyHistogram> DecodeHdrBase64(std::string_view text) {
   Result<std::vector<uint8_t>> bytes = Base64Decode(text);
   if (!bytes.ok()) return bytes.status();
   return DecodeHdrCompressed(bytes.value().data(), bytes.value().size());
+}
+
+Result<LatencyHistogram> HistogramOf(const LatencySummary& summary) {
+  if (summary.count == 0) return LatencyHistogram();
+  if (summary.hdr_histogram.empty())
+    return Status::InvalidArgument("no histogram recorded (a results file from before dbx-bench kept histograms)");
+  Result<LatencyHistogram> h = DecodeHdrBase64(summary.hdr_histogram);
+  if (!h.ok()) return h.status();
+  if (h->Count() != summary.count)
+    return Status::Corruption(
+        fmt::format("the histogram holds {} values, the summary says {}", h->Count(), summary.count));
+  auto as_ns = [](double v) { return v > 0 ? static_cast<uint64_t>(std::llround(v)) : uint64_t{0}; };
+  h->SetExactStatistics(as_ns(summary.min_ns), as_ns(summary.max_ns), summary.mean_ns);
+  return h;
 }
 
 namespace {

@@ -22,6 +22,7 @@
 
 #include "common/status.h"
 #include "harness/latency_histogram.h"
+#include "reports/result.h"
 
 namespace dbxb {
 
@@ -37,6 +38,12 @@ std::string EncodeHdrBase64(const LatencyHistogram& h);
 Result<LatencyHistogram> DecodeHdrCompressed(const uint8_t* data, size_t size);
 /// The same from base64 text (whitespace not allowed).
 Result<LatencyHistogram> DecodeHdrBase64(std::string_view text);
+
+/// The histogram behind `summary` (decoded from hdr_histogram, with the exact min, max and mean of the
+/// summary restored). An empty histogram for count 0; InvalidArgument when the summary has a count but
+/// no histogram, or Corruption when it does not decode. For anyone who needs more than the recorded
+/// percentiles of a phase, e.g. compare gating on tails.
+Result<LatencyHistogram> HistogramOf(const LatencySummary& summary);
 
 /// Standard base64 with padding, and its inverse (Corruption for a character outside the alphabet or a
 /// length that is not a multiple of 4).

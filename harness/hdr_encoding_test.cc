@@ -26,9 +26,11 @@ TEST(HdrEncoding, RoundTripKeepsEveryBucket) {
   Result<LatencyHistogram> back = DecodeHdrBase64(EncodeHdrBase64(h));
   ASSERT_TRUE(back.ok()) << back.status().ToString();
   ExpectSameBuckets(h, back.value());
-  for (double p : {0.0, 50.0, 90.0, 99.0, 99.9, 99.99, 100.0})
-    EXPECT_EQ(h.HighestEquivalentValue(h.ValueAtPercentile(p)), back->HighestEquivalentValue(back->ValueAtPercentile(p)))
+  for (double p : {0.0, 50.0, 90.0, 99.0, 99.9, 99.99, 100.0}) {
+    EXPECT_EQ(h.HighestEquivalentValue(h.ValueAtPercentile(p)),
+              back->HighestEquivalentValue(back->ValueAtPercentile(p)))
         << "p" << p;
+  }
   // Min and max come back as the bounds of their buckets (the encoding does not carry them) ...
   EXPECT_EQ(back->Min(), 0u);
   EXPECT_EQ(back->Max(), h.HighestEquivalentValue(LatencyHistogram::kOneHourNs));

@@ -54,7 +54,8 @@ std::string FormatHdrLog(const HdrLog& log) {
   for (const std::string& c : log.comments) out += "#" + c + "\n";
   out += "#[Histogram log format version 1.3]\n";
   if (log.start_unix_s > 0) {
-    out += fmt::format("#[StartTime: {:.3f} (seconds since epoch), {}]\n", log.start_unix_s, JavaDate(log.start_unix_s));
+    out += fmt::format("#[StartTime: {:.3f} (seconds since epoch), {}]\n", log.start_unix_s,
+                       JavaDate(log.start_unix_s));
     out += fmt::format("#[BaseTime: {:.3f} (seconds since epoch)]\n", log.start_unix_s);
   }
   out += kLegend;
@@ -158,7 +159,8 @@ HdrLog PhaseHdrLog(const PhaseResult& r, const std::vector<IntervalRecorder>& se
   }
   // The interval holding the last completion is the last one written.
   while (intervals > 1 && static_cast<double>(intervals - 1) * interval_s > seconds) --intervals;
-  auto add_lines = [&](const std::vector<IntervalRecorder>& recs, const std::string& all_tag, const std::string& prefix) {
+  auto add_lines = [&](const std::vector<IntervalRecorder>& recs, const std::string& all_tag,
+                       const std::string& prefix) {
     for (size_t i = 0; i < intervals; ++i) {
       HdrLogInterval line;
       line.tag = all_tag;

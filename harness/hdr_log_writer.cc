@@ -30,8 +30,8 @@ Status WritePhaseHdrLog(const std::string& dir, const PhaseResult& r, const Phas
   std::error_code ec;
   for (int n = 2; fs::exists(path, ec); ++n)
     path = fs::path(dir) / fmt::format("{}.{}.hlog", name.substr(0, name.size() - 5), n);
-  return WriteFileAtomically(path.string(), FormatHdrLog(PhaseHdrLog(r, run.interval_service, run.interval_from_intended)))
-      .WithContext("--hdr-log");
+  const HdrLog log = PhaseHdrLog(r, run.interval_service, run.interval_from_intended);
+  return WriteFileAtomically(path.string(), FormatHdrLog(log)).WithContext("--hdr-log");
 }
 
 }  // namespace dbxb

@@ -90,7 +90,8 @@ CommandResult MergeLogs(const MergeArgs& args, const std::vector<std::string>& t
                    [](const HdrLogInterval& a, const HdrLogInterval& b) { return a.start_s < b.start_s; });
   Status st = WriteFileAtomically(out_path, FormatHdrLog(out));
   if (!st.ok()) return BadInput(st.ToString());
-  console << fmt::format("Merged {} interval logs ({} intervals) into {}\n", logs.size(), out.intervals.size(), out_path);
+  console << fmt::format("Merged {} interval logs ({} intervals) into {}\n", logs.size(), out.intervals.size(),
+                         out_path);
   console << "tag count min max p50 p90 p99 p99.9\n";
   for (const auto& [tag, h] : by_tag) {
     console << fmt::format("{} {} {} {} {} {} {} {}\n", tag, h.Count(), h.Min(), h.Max(), h.ValueAtPercentile(50),
@@ -111,7 +112,8 @@ CLI::App* AddMergeCommand(CLI::App* app, MergeArgs* args) {
 }
 
 CommandResult RunMerge(const MergeArgs& args, std::ostream& console) {
-  if (args.inputs.size() < 2) return BadInput(fmt::format("merge: give at least two inputs, got {}", args.inputs.size()));
+  if (args.inputs.size() < 2)
+    return BadInput(fmt::format("merge: give at least two inputs, got {}", args.inputs.size()));
   if (args.out.empty()) return BadInput("merge: give the output file with -o FILE");
   std::error_code ec;
   std::string out_path = args.out;

@@ -34,8 +34,8 @@ std::string Value(const KeyValues& kv, const std::string& key) {
 }
 
 // The first key whose value differs between a and b (ignoring `skip`), as "key is X in A, Y in B".
-std::string FirstDifference(const KeyValues& a, const KeyValues& b, const std::string& name_a, const std::string& name_b,
-                            const std::set<std::string>& skip = {}) {
+std::string FirstDifference(const KeyValues& a, const KeyValues& b, const std::string& name_a,
+                            const std::string& name_b, const std::set<std::string>& skip = {}) {
   std::set<std::string> keys;
   for (const auto& kv : {a, b})
     for (const auto& [k, v] : kv) keys.insert(k);
@@ -126,7 +126,8 @@ Result<PhaseResult> MergePhase(const std::vector<const PhaseResult*>& parts, con
   for (size_t i = 0; i < parts.size(); ++i) {
     const PhaseResult& p = *parts[i];
     const std::string what = fmt::format("{}: phase {}", inputs[i].file, name);
-    if (p.error_occurred) return Mismatch(fmt::format("{} failed ({}); there is nothing to merge", what, p.error_message));
+    if (p.error_occurred)
+      return Mismatch(fmt::format("{} failed ({}); there is nothing to merge", what, p.error_message));
     if (i > 0) DBXB_RETURN_IF_ERROR(CheckPhase(first, inputs[0].file, p, inputs[i].file));
     DBXB_RETURN_IF_ERROR(service.Add(p.service_time, what + ": service_time"));
     if (p.latency_from_intended_start)
@@ -179,21 +180,9 @@ Result<PhaseResult> MergePhase(const std::vector<const PhaseResult*>& parts, con
 
 }  // namespace
 
-Result<LatencyHistogram> HistogramOf(const LatencySummary& summary) {
-  if (summary.count == 0) return LatencyHistogram();
-  if (summary.hdr_histogram.empty())
-    return Status::InvalidArgument("no histogram recorded (a results file from before dbx-bench kept histograms)");
-  Result<LatencyHistogram> h = DecodeHdrBase64(summary.hdr_histogram);
-  if (!h.ok()) return h.status();
-  if (h->Count() != summary.count)
-    return Status::Corruption(fmt::format("the histogram holds {} values, the summary says {}", h->Count(), summary.count));
-  auto as_ns = [](double v) { return v > 0 ? static_cast<uint64_t>(std::llround(v)) : uint64_t{0}; };
-  h->SetExactStatistics(as_ns(summary.min_ns), as_ns(summary.max_ns), summary.mean_ns);
-  return h;
-}
-
 Result<RunResults> MergeRuns(const std::vector<MergeInput>& inputs) {
-  if (inputs.size() < 2) return Mismatch(fmt::format("give at least two results files to merge, got {}", inputs.size()));
+  if (inputs.size() < 2)
+    return Mismatch(fmt::format("give at least two results files to merge, got {}", inputs.size()));
   std::vector<std::map<PhaseKey, const PhaseResult*>> by_key(inputs.size());
   for (size_t i = 0; i < inputs.size(); ++i) {
     const RunResults& r = inputs[i].results;
@@ -205,7 +194,8 @@ Result<RunResults> MergeRuns(const std::vector<MergeInput>& inputs) {
     if (i > 0) DBXB_RETURN_IF_ERROR(CheckRuns(inputs[0], inputs[i]));
     for (const PhaseResult& p : r.phases) {
       if (!by_key[i].emplace(KeyOf(p), &p).second)
-        return Mismatch(fmt::format("{} holds phase {} twice; merge its runs one by one", inputs[i].file, PhaseName(p)));
+        return Mismatch(
+            fmt::format("{} holds phase {} twice; merge its runs one by one", inputs[i].file, PhaseName(p)));
     }
   }
   for (size_t i = 1; i < inputs.size(); ++i) {

@@ -33,10 +33,4 @@ struct MergeInput {
 /// histogram, or dbx-micro benchmarks (which have no histograms to merge).
 Result<RunResults> MergeRuns(const std::vector<MergeInput>& inputs);
 
-/// The histogram behind `summary` (decoded from hdr_histogram, with the exact min, max and mean of the
-/// summary restored). An empty histogram for count 0; InvalidArgument when the summary has a count but
-/// no histogram, or Corruption when it does not decode. For anyone who needs more than the recorded
-/// percentiles of a phase, e.g. compare gating on tails.
-Result<LatencyHistogram> HistogramOf(const LatencySummary& summary);
-
 }  // namespace dbxb

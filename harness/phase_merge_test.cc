@@ -4,6 +4,7 @@
 
 #include <random>
 
+#include "harness/hdr_encoding.h"
 #include "harness/phase_runner.h"
 
 namespace dbxb {
@@ -67,7 +68,8 @@ TEST(MergeRuns, AddsHistogramsNeverAveragesPercentiles) {
   EXPECT_NEAR(m.service_time.mean_ns, expected.mean_ns, 1e-6 * expected.mean_ns);
   EXPECT_EQ(m.service_time.hdr_histogram, expected.hdr_histogram);
   // The mean of the two p99s would be wrong here: the inputs differ in size.
-  const double averaged = (in[0].results.phases[0].service_time.p99_ns + in[1].results.phases[0].service_time.p99_ns) / 2;
+  const double averaged =
+      (in[0].results.phases[0].service_time.p99_ns + in[1].results.phases[0].service_time.p99_ns) / 2;
   EXPECT_NE(m.service_time.p99_ns, averaged);
   EXPECT_EQ(m.per_op[0].count + m.per_op[1].count, 35000u);
   EXPECT_EQ(m.threads, 4u);
@@ -139,8 +141,8 @@ TEST(MergeRuns, MismatchesAreOneLineNamingTheDifference) {
   b.results.phases[0].service_time.hdr_histogram = "HISTFAAAAAAA";
   Result<RunResults> corrupt = MergeRuns({a(), b});
   ASSERT_FALSE(corrupt.ok());
-  EXPECT_EQ(corrupt.status().message().rfind("merge: b.json: phase sqlite-vps/cached/mixed-oltp/lmdb: service_time: ", 0),
-            0u)
+  const std::string prefix = "merge: b.json: phase sqlite-vps/cached/mixed-oltp/lmdb: service_time: ";
+  EXPECT_EQ(corrupt.status().message().rfind(prefix, 0), 0u)
       << corrupt.status().message();
   EXPECT_FALSE(MergeRuns({a()}).ok());
 }

@@ -400,10 +400,9 @@ void Summarize(const PhaseSpec& spec, const Shared& sh, std::vector<std::unique_
   }
   if (options.keep_interval_histograms) {
     for (uint32_t op = 0; op < sh.op_types; ++op) {
-      run->interval_service.emplace_back(sh.start_ns, options.series_interval_ns, LatencyHistogram().significant_digits());
-      if (open)
-        run->interval_from_intended.emplace_back(sh.start_ns, options.series_interval_ns,
-                                                 LatencyHistogram().significant_digits());
+      const int digits = LatencyHistogram().significant_digits();
+      run->interval_service.emplace_back(sh.start_ns, options.series_interval_ns, digits);
+      if (open) run->interval_from_intended.emplace_back(sh.start_ns, options.series_interval_ns, digits);
       for (const auto& ts : states) {
         if (op < ts->interval_service.size()) (void)run->interval_service[op].Merge(ts->interval_service[op]);
         if (op < ts->interval_from_intended.size())
