@@ -7,7 +7,6 @@
 
 namespace dbx {
 namespace {
-constexpr uint64_t kMaxBlockBytes = 64u << 20;  // a sanity bound for decoded sizes
 
 // zstd contexts are expensive to create (they allocate and clear large tables): one per thread.
 struct ZstdContexts {
@@ -68,7 +67,7 @@ bool CompressBlock(Compression type, std::string_view raw, std::string* out) {
 
 Status UncompressBlock(Compression type, std::string_view stored, std::string* out) {
   uint64_t raw_size;
-  if (!GetVarint64(&stored, &raw_size) || raw_size > kMaxBlockBytes)
+  if (!GetVarint64(&stored, &raw_size) || raw_size > kMaxCompressedBlockBytes)
     return Status::Corruption("bad compressed block header");
   out->resize(raw_size);
   if (type == Compression::kLz4) {

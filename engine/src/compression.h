@@ -9,6 +9,10 @@
 
 namespace dbx {
 
+/// The largest decoded size UncompressBlock accepts (a sanity bound against damaged headers);
+/// writers store larger blocks uncompressed.
+constexpr uint64_t kMaxCompressedBlockBytes = 64u << 20;
+
 /// Appends the stored form of `raw` to *out: a varint raw size then the compressed bytes.
 /// Returns false when compression failed or did not pay (the caller then stores raw).
 bool CompressBlock(Compression type, std::string_view raw, std::string* out);

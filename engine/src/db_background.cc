@@ -47,6 +47,14 @@ bool DBImpl::BackgroundWorkPending() const {
   return false;
 }
 
+void DBImpl::SetBackgroundError(const Status& s) {
+  if (!bg_error_.ok()) return;  // the first error is the one to report
+  bg_error_ = s;
+  // Everyone waiting for progress must see it: flushes, stalled writers, a WAL rotation.
+  done_cv_.notify_all();
+  rotated_cv_.notify_all();
+}
+
 void DBImpl::TEST_PauseBackground(bool paused) {
   std::lock_guard<std::mutex> l(mu_);
   bg_paused_ = paused;
@@ -80,7 +88,7 @@ void DBImpl::BackgroundLoop() {
     } else {
       s = CompactSegments(l);
     }
-    if (!s.ok() && bg_error_.ok()) bg_error_ = s;
+    if (!s.ok()) SetBackgroundError(s);
     SweepRetired();
     done_cv_.notify_all();
   }
@@ -102,17 +110,17 @@ void DBImpl::SyncLoop() {
     Status s;
     for (const auto& r : rotated)
       if (s.ok()) s = r->Sync();
-    if (s.ok() && !rotated.empty()) s = SyncDir(dir_);
+    if (s.ok() && !rotated.empty()) s = env_->SyncDir(dir_);
     if (s.ok() && w != nullptr) {
       s = w->Sync();
       if (s.ok() && w->number() != dir_synced_for) {
-        s = SyncDir(dir_);  // a new WAL file: make its directory entry durable as well
+        s = env_->SyncDir(dir_);  // a new WAL file: make its directory entry durable as well
         if (s.ok()) dir_synced_for = w->number();
       }
     }
     stat_wal_syncs_.fetch_add(1, std::memory_order_relaxed);
     l.lock();
-    if (!s.ok() && bg_error_.ok()) bg_error_ = s;
+    if (!s.ok()) SetBackgroundError(s);
     rotated_wals_.erase(rotated_wals_.begin(), rotated_wals_.begin() + static_cast<long>(rotated.size()));
     rotated_cv_.notify_all();
     if (!s.ok()) {
@@ -158,7 +166,7 @@ Status DBImpl::MergeOldestDelta(std::unique_lock<std::mutex>& l) {
 Status DBImpl::FinishSegmentFile(const std::string& path, uint64_t number, std::shared_ptr<SegmentReader>* reader,
                                  uint64_t cache_id) {
   std::unique_ptr<RandomAccessFile> f;
-  DBX_RETURN_IF_ERROR(OpenRandomAccessFile(path, &f));
+  DBX_RETURN_IF_ERROR(env_->NewRandomAccessFile(path, &f));
   return SegmentReader::Open(std::move(f), number, block_cache_, reader, cache_id);
 }
 
@@ -167,13 +175,13 @@ Status DBImpl::WriteSegmentFromMemTable(const MemTable& t, uint64_t oldest, bool
   reader->reset();
   std::string path = dir_ + "/" + SegmentFileName(number);
   std::unique_ptr<WritableFile> file;
-  DBX_RETURN_IF_ERROR(WritableFile::Create(path, &file));
+  DBX_RETURN_IF_ERROR(env_->NewWritableFile(path, &file));
   SegmentWriter w(options_, std::move(file), t.keys());
   // The table was in memory: its blocks go to the cache as they are written (readers would
   // otherwise pay a block miss per block right after every flush).
   const uint64_t cache_id = BlockCache::NewFileId();
   if (block_cache_ != nullptr) w.WarmCache(block_cache_, cache_id);
-  for (const MemNode* n = t.First(); n != nullptr; n = n->Next(0)) {
+  for (const MemNode* n = t.First(); n != nullptr && w.status().ok(); n = n->Next(0)) {
     for (const MemVersion* v = n->head.load(std::memory_order_acquire); v != nullptr; v = v->older) {
       if (v->seq() <= oldest) {
         // The newest version at or below the oldest snapshot is the last one anyone can read; a
@@ -186,7 +194,7 @@ Status DBImpl::WriteSegmentFromMemTable(const MemTable& t, uint64_t oldest, bool
   }
   Status s = w.Finish();
   if (!s.ok() || w.meta().entries == 0) {
-    (void)RemoveFile(path);
+    (void)env_->RemoveFile(path);
     return s;
   }
   return FinishSegmentFile(path, number, reader, cache_id);
@@ -196,7 +204,7 @@ void DBImpl::DeleteObsoleteWals(uint64_t max_wal) {
   while (!live_wals_.empty() && *live_wals_.begin() <= max_wal) {
     uint64_t n = *live_wals_.begin();
     if (wal_ != nullptr && wal_->number() == n) break;  // never the file being written
-    (void)RemoveFile(dir_ + "/" + WalFileName(n));
+    (void)env_->RemoveFile(dir_ + "/" + WalFileName(n));
     live_wals_.erase(live_wals_.begin());
   }
 }
@@ -221,9 +229,10 @@ Status DBImpl::FlushWos(std::unique_lock<std::mutex>& l) {
   m.next_file_number = next_file_number_;
   m.flushed_seq = w->max_seq;
   m.live_keys = w->live_keys;
+  m.log_number = std::max(m.log_number, w->max_wal + 1);  // the WAL files of the flushed deltas
   if (reader != nullptr) m.segments.insert(m.segments.begin(), number);
   l.unlock();
-  s = WriteManifest(dir_, m);
+  s = WriteManifest(env_, dir_, m);
   l.lock();
   if (!s.ok()) return s;
   manifest_ = m;
@@ -263,7 +272,7 @@ Status DBImpl::CompactSegments(std::unique_lock<std::mutex>& l) {
   std::unique_ptr<InternalIterator> it = NewMergingIterator(std::move(children));
   std::string path = dir_ + "/" + SegmentFileName(number);
   std::unique_ptr<WritableFile> file;
-  Status s = WritableFile::Create(path, &file);
+  Status s = env_->NewWritableFile(path, &file);
   std::shared_ptr<SegmentReader> reader;
   uint64_t entries = 0;
   if (s.ok()) {
@@ -274,7 +283,7 @@ Status DBImpl::CompactSegments(std::unique_lock<std::mutex>& l) {
     std::string cur;
     bool have_cur = false, done_with_key = false;
     uint64_t steps = 0;
-    for (it->SeekToFirst(); it->Valid(); it->Next()) {
+    for (it->SeekToFirst(); it->Valid() && w.status().ok(); it->Next()) {
       if ((++steps & 1023) == 0 && service_requested_.load(std::memory_order_relaxed)) {
         // Writes must not wait for a long compaction: merge and flush what they queued meanwhile.
         l.lock();
@@ -303,7 +312,7 @@ Status DBImpl::CompactSegments(std::unique_lock<std::mutex>& l) {
     if (s.ok()) s = f;
     entries = w.meta().entries;
     if (s.ok() && entries > 0) s = FinishSegmentFile(path, number, &reader);
-    if (!s.ok() || entries == 0) (void)RemoveFile(path);
+    if (!s.ok() || entries == 0) (void)env_->RemoveFile(path);
   }
   l.lock();
   if (!s.ok()) return s;
@@ -316,7 +325,7 @@ Status DBImpl::CompactSegments(std::unique_lock<std::mutex>& l) {
   first = m.segments.erase(first, first + static_cast<long>(k));
   if (reader != nullptr) m.segments.insert(first, number);
   l.unlock();
-  s = WriteManifest(dir_, m);
+  s = WriteManifest(env_, dir_, m);
   l.lock();
   if (!s.ok()) return s;
   manifest_ = m;
@@ -325,7 +334,7 @@ Status DBImpl::CompactSegments(std::unique_lock<std::mutex>& l) {
   at = nsv->segments.erase(at, at + static_cast<long>(k));
   if (reader != nullptr) nsv->segments.insert(at, std::move(reader));
   InstallSuperVersion(std::move(nsv));
-  for (const auto& r : inputs) (void)RemoveFile(dir_ + "/" + SegmentFileName(r->number()));
+  for (const auto& r : inputs) (void)env_->RemoveFile(dir_ + "/" + SegmentFileName(r->number()));
   if (everything) compactions_done_ = requested;
   stat_compactions_.fetch_add(1, std::memory_order_relaxed);
   return Status::Ok();

@@ -20,7 +20,10 @@ const char* DurabilityName(Durability d) {
 }
 
 DBImpl::DBImpl(const Options& options, std::string dir)
-    : options_(options), dir_(std::move(dir)), block_cache_(std::make_shared<BlockCache>(options.block_cache_bytes)) {}
+    : options_(options),
+      dir_(std::move(dir)),
+      env_(options.env != nullptr ? options.env : Env::Default()),
+      block_cache_(std::make_shared<BlockCache>(options.block_cache_bytes)) {}
 
 DBImpl::~DBImpl() {
   bool open;

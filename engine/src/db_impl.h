@@ -92,6 +92,9 @@ class DBImpl final : public DB {
 
   // ---- db_background.cc ----
   void MaybeStartBackground();  // REQUIRES: mu_ held
+  /// Records the first write-path I/O error (every later write fails with it until the database
+  /// is reopened) and wakes everyone waiting for background progress. REQUIRES: mu_ held
+  void SetBackgroundError(const Status& s);
   void BackgroundLoop();
   void SyncLoop();
   bool BackgroundWorkPending() const;  // REQUIRES: mu_ held
@@ -113,7 +116,8 @@ class DBImpl final : public DB {
 
   const Options options_;
   const std::string dir_;
-  std::unique_ptr<DirLock> lock_;
+  Env* const env_;  // options_.env, or the POSIX Env
+  std::unique_ptr<FileLock> lock_;
   std::shared_ptr<BlockCache> block_cache_;
 
   mutable std::mutex mu_;

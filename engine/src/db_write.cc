@@ -44,9 +44,14 @@ Status DBImpl::EnsureWal(std::unique_lock<std::mutex>* l) {
   DBX_RETURN_IF_ERROR(bg_error_);
   uint64_t number = next_file_number_++;
   std::unique_ptr<WalWriter> w;
-  DBX_RETURN_IF_ERROR(WalWriter::Create(dir_ + "/" + WalFileName(number), number, &w));
+  Status s = WalWriter::Create(env_, dir_ + "/" + WalFileName(number), number, &w);
   // The new file's directory entry must be durable before a commit in it is acknowledged.
-  if (options_.durability == Durability::kFull) DBX_RETURN_IF_ERROR(SyncDir(dir_));
+  if (s.ok() && options_.durability == Durability::kFull) s = env_->SyncDir(dir_);
+  if (!s.ok()) {
+    // Like every write-path I/O error, this one stops all writes until the database is reopened.
+    SetBackgroundError(s);
+    return s;
+  }
   wal_ = std::move(w);
   live_wals_.insert(number);
   if (options_.durability == Durability::kNormal && !sync_started_) {
@@ -301,9 +306,9 @@ Status DBImpl::WriteImpl(const WriteBatch* batch, bool check_conflicts, uint64_t
         last_seq_.store(next - 1, std::memory_order_release);
         live_keys_.store(static_cast<uint64_t>(static_cast<int64_t>(live_keys_.load(std::memory_order_relaxed)) + delta),
                          std::memory_order_release);
-        if (!apply.ok() && bg_error_.ok()) bg_error_ = apply;  // applied, but a tier failed to read
-      } else if (bg_error_.ok()) {
-        bg_error_ = s;  // the WAL's state is unknown: refuse further writes
+        if (!apply.ok()) SetBackgroundError(apply);  // applied, but a tier failed to read
+      } else {
+        SetBackgroundError(s);  // the WAL's state is unknown: refuse further writes
       }
       NoteWriteBufferBytes();
       if (sv_->active->entries() >= options_.delta_flush_entries ||

@@ -1,5 +1,8 @@
-// File-system access of the engine: append-only files, positional reads, atomic replacement, the
-// directory lock. Every failure is an IOError naming the file. Linux/POSIX.
+// File-system access of the engine, behind one interface (as LevelDB's Env): append-only files,
+// positional reads, renames, directory listing and fsync, the directory lock. Every engine file
+// and directory operation goes through the Env in Options::env, so that tests can substitute one
+// that injects faults or simulates a power loss (src/fault_env.h). Every failure is an IOError
+// naming the file. Env::Default() is the POSIX one (Linux).
 #pragma once
 
 #include <cstdint>
@@ -12,42 +15,28 @@
 
 namespace dbx {
 
-/// Append-only file with a user-space buffer. Not thread-safe except Sync(), which may run
-/// concurrently with Append/Flush (it syncs whatever reached the kernel).
+/// An append-only file. Not thread-safe except SyncData(), which may run concurrently with
+/// Append/Flush (it makes durable whatever earlier Flush() calls handed to the file system).
 class WritableFile {
  public:
+  /// The POSIX Env's NewWritableFile (tests and tools; the engine uses its Options::env).
   static Status Create(const std::string& path, std::unique_ptr<WritableFile>* out);
-  ~WritableFile();
+  virtual ~WritableFile() = default;
 
-  Status Append(std::string_view data);
-  /// Hands buffered bytes to the kernel.
-  Status Flush();
-  /// Flush() then fdatasync: the bytes survive a power loss.
-  Status Sync();
-  /// fdatasync only: makes durable what earlier Flush() calls handed to the kernel. Safe to call
-  /// concurrently with Append/Flush from another thread.
-  Status SyncData();
-  Status Close();
-  /// Starts writeback of every `bytes` handed to the kernel (sync_file_range on Linux) and waits
-  /// for the previous such range, so that at most about 2 x `bytes` of this file are dirty or under
-  /// writeback at a time; 0 (the default) leaves writeback to the kernel and Sync().
-  /// Durability is still only what Sync() promises.
-  void SetBytesPerSync(size_t bytes) { bytes_per_sync_ = bytes; }
-  const std::string& path() const { return path_; }
-  uint64_t size() const { return size_; }
-
- private:
-  WritableFile(std::string path, int fd) : path_(std::move(path)), fd_(fd) {}
-  Status WriteRaw(const char* p, size_t n);
-  void MaybeStartWriteback();
-  std::string path_;
-  int fd_;
-  std::string buf_;
-  uint64_t size_ = 0;
-  uint64_t written_ = 0;           // bytes handed to the kernel
-  size_t bytes_per_sync_ = 0;
-  uint64_t writeback_from_ = 0;    // start of the range not yet sent to writeback
-  uint64_t waited_to_ = 0;         // everything below has been written back
+  virtual Status Append(std::string_view data) = 0;
+  /// Hands buffered bytes to the file system.
+  virtual Status Flush() = 0;
+  /// Flush() then fdatasync: the bytes survive a power loss (once the file's name does: SyncDir).
+  virtual Status Sync() = 0;
+  /// fdatasync only: makes durable what earlier Flush() calls handed to the file system.
+  virtual Status SyncData() = 0;
+  virtual Status Close() = 0;
+  /// Starts writeback every `bytes` handed to the kernel (see Options::bytes_per_sync); 0 leaves
+  /// writeback to the kernel and Sync(). Durability is still only what Sync() promises.
+  virtual void SetBytesPerSync(size_t bytes) { (void)bytes; }
+  virtual const std::string& path() const = 0;
+  /// Bytes appended so far (buffered or not).
+  virtual uint64_t size() const = 0;
 };
 
 /// Positional reads. Implementations are thread-safe.
@@ -61,30 +50,51 @@ class RandomAccessFile {
   virtual const std::string& name() const = 0;
 };
 
-/// Opens a file for positional reads (pread).
+/// A lock on a database directory, released when destroyed.
+class FileLock {
+ public:
+  virtual ~FileLock() = default;
+};
+
+/// The file system. Implementations are thread-safe.
+class Env {
+ public:
+  virtual ~Env() = default;
+  /// The POSIX file system; never destroyed.
+  static Env* Default();
+
+  /// Creates (or truncates) path for appending.
+  virtual Status NewWritableFile(const std::string& path, std::unique_ptr<WritableFile>* out) = 0;
+  virtual Status NewRandomAccessFile(const std::string& path, std::unique_ptr<RandomAccessFile>* out) = 0;
+  /// Atomically replaces `to` by `from` (rename(2)); durable once the directory is synced.
+  virtual Status RenameFile(const std::string& from, const std::string& to) = 0;
+  /// Removes path; OK when it does not exist.
+  virtual Status RemoveFile(const std::string& path) = 0;
+  virtual bool FileExists(const std::string& path) = 0;
+  /// Makes dir (not its parents); *created tells whether it was made now.
+  virtual Status CreateDirIfMissing(const std::string& dir, bool* created) = 0;
+  /// fsync of the directory: the creates, renames and removes in it so far survive a power loss.
+  virtual Status SyncDir(const std::string& dir) = 0;
+  /// The names in dir, without "." and "..".
+  virtual Status ListDir(const std::string& dir, std::vector<std::string>* names) = 0;
+  /// An exclusive lock on path (created if missing); Busy when held elsewhere.
+  virtual Status LockFile(const std::string& path, std::unique_ptr<FileLock>* out) = 0;
+
+  /// Reads a whole file.
+  Status ReadFileToString(const std::string& path, std::string* out);
+  /// Writes `contents` to dir/name.tmp, syncs it, renames it over dir/name and syncs the directory:
+  /// readers see either the old or the new contents, even after a power loss.
+  Status ReplaceFileAtomically(const std::string& dir, const std::string& name, std::string_view contents);
+};
+
+/// The directory a path is in ("." for a bare name, "/" for "/x").
+std::string ParentDir(const std::string& path);
+
+// Shortcuts to Env::Default() for tests, tools and fuzzers. The engine uses its Options::env.
 Status OpenRandomAccessFile(const std::string& path, std::unique_ptr<RandomAccessFile>* out);
+Status ReadFileToString(const std::string& path, std::string* out);
+bool FileExists(const std::string& path);
 /// A RandomAccessFile over bytes in memory (tests and fuzzers).
 std::unique_ptr<RandomAccessFile> NewMemoryFile(std::string name, std::string contents);
-
-Status ReadFileToString(const std::string& path, std::string* out);
-/// Writes `contents` to path.tmp, fsyncs it, renames it over `path` and fsyncs the directory:
-/// readers see either the old or the new contents, even after a crash.
-Status ReplaceFileAtomically(const std::string& dir, const std::string& name, std::string_view contents);
-Status CreateDirIfMissing(const std::string& dir, bool* created);
-Status SyncDir(const std::string& dir);
-Status ListDir(const std::string& dir, std::vector<std::string>* names);
-Status RemoveFile(const std::string& path);
-bool FileExists(const std::string& path);
-
-/// An exclusive advisory lock on dir/LOCK held until the object is destroyed. Busy if held elsewhere.
-class DirLock {
- public:
-  static Status Acquire(const std::string& dir, std::unique_ptr<DirLock>* out);
-  ~DirLock();
-
- private:
-  explicit DirLock(int fd) : fd_(fd) {}
-  int fd_;
-};
 
 }  // namespace dbx

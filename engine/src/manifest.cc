@@ -4,11 +4,12 @@
 
 #include "src/coding.h"
 #include "src/crc32c.h"
-#include "src/env.h"
 
 namespace dbx {
 namespace {
-constexpr std::string_view kMagic = "DBXMANI1";
+// Version 2 adds log_number; version 1 manifests (log_number 0) are still read.
+constexpr std::string_view kMagicV1 = "DBXMANI1";
+constexpr std::string_view kMagic = "DBXMANI2";
 }
 
 std::string EncodeManifest(const ManifestData& m) {
@@ -16,6 +17,7 @@ std::string EncodeManifest(const ManifestData& m) {
   PutVarint64(&s, m.next_file_number);
   PutVarint64(&s, m.flushed_seq);
   PutVarint64(&s, m.live_keys);
+  PutVarint64(&s, m.log_number);
   PutVarint64(&s, m.segments.size());
   for (uint64_t n : m.segments) PutVarint64(&s, n);
   PutFixed32(&s, crc32c::Mask(crc32c::Value(s.data(), s.size())));
@@ -23,8 +25,9 @@ std::string EncodeManifest(const ManifestData& m) {
 }
 
 Status DecodeManifest(std::string_view data, ManifestData* m) {
-  if (data.size() < kMagic.size() + 4 || data.substr(0, kMagic.size()) != kMagic)
-    return Status::Corruption("manifest: bad magic");
+  if (data.size() < kMagic.size() + 4) return Status::Corruption("manifest: bad magic");
+  const bool v1 = data.substr(0, kMagicV1.size()) == kMagicV1;
+  if (!v1 && data.substr(0, kMagic.size()) != kMagic) return Status::Corruption("manifest: bad magic");
   size_t body = data.size() - 4;
   if (crc32c::Unmask(DecodeFixed32(data.data() + body)) != crc32c::Value(data.data(), body))
     return Status::Corruption("manifest: checksum mismatch");
@@ -32,7 +35,8 @@ Status DecodeManifest(std::string_view data, ManifestData* m) {
   uint64_t n;
   *m = ManifestData();
   if (!GetVarint64(&in, &m->next_file_number) || !GetVarint64(&in, &m->flushed_seq) ||
-      !GetVarint64(&in, &m->live_keys) || !GetVarint64(&in, &n) || n > in.size())
+      !GetVarint64(&in, &m->live_keys) || (!v1 && !GetVarint64(&in, &m->log_number)) || !GetVarint64(&in, &n) ||
+      n > in.size())
     return Status::Corruption("manifest: bad header");
   for (uint64_t i = 0; i < n; ++i) {
     uint64_t num;
@@ -43,17 +47,17 @@ Status DecodeManifest(std::string_view data, ManifestData* m) {
   return Status::Ok();
 }
 
-Status ReadManifest(const std::string& dir, ManifestData* m, bool* exists) {
+Status ReadManifest(Env* env, const std::string& dir, ManifestData* m, bool* exists) {
   std::string path = dir + "/" + kManifestName;
-  *exists = FileExists(path);
+  *exists = env->FileExists(path);
   if (!*exists) return Status::Ok();
   std::string data;
-  DBX_RETURN_IF_ERROR(ReadFileToString(path, &data));
+  DBX_RETURN_IF_ERROR(env->ReadFileToString(path, &data));
   return DecodeManifest(data, m);
 }
 
-Status WriteManifest(const std::string& dir, const ManifestData& m) {
-  return ReplaceFileAtomically(dir, kManifestName, EncodeManifest(m));
+Status WriteManifest(Env* env, const std::string& dir, const ManifestData& m) {
+  return env->ReplaceFileAtomically(dir, kManifestName, EncodeManifest(m));
 }
 
 std::string SegmentFileName(uint64_t number) {

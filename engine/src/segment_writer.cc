@@ -6,6 +6,10 @@
 #include "src/mem_table.h"
 
 namespace dbx {
+namespace {
+// Block handles and in-block offsets are 32-bit.
+constexpr size_t kMaxStoredBlockBytes = 0xffffffffu - kBlockTrailer - 1024;
+}  // namespace
 
 SegmentWriter::SegmentWriter(const Options& options, std::unique_ptr<WritableFile> file, uint64_t expected_keys)
     : compression_(options.compression),
@@ -20,6 +24,9 @@ size_t SegmentWriter::MemoryUsage() const {
 }
 
 Status SegmentWriter::WriteStored(std::string_view payload, Compression type, BlockHandle* handle) {
+  if (payload.size() > kMaxStoredBlockBytes)
+    return Status::NotSupported(file_->path() + ": a block of " + std::to_string(payload.size()) +
+                                " bytes (one key's versions) exceeds the segment format's 4 GiB limit");
   handle->offset = file_->size();
   handle->size = static_cast<uint32_t>(payload.size() + kBlockTrailer);
   char trailer[kBlockTrailer];
@@ -31,11 +38,16 @@ Status SegmentWriter::WriteStored(std::string_view payload, Compression type, Bl
 }
 
 void SegmentWriter::FlushBlock() {
-  if (block_.empty() || !status_.ok()) return;
-  std::string raw = block_.Finish();
+  if (block_.empty()) return;
+  std::string raw = block_.Finish();  // resets the builder, also after an error
+  if (!status_.ok()) return;
   BlockHandle h;
   scratch_.clear();
-  if (compression_ != Compression::kNone && CompressBlock(compression_, raw, &scratch_)) {
+  // A block over the reader's decoded-size limit is stored raw: compressed it could not be read back
+  // (blocks are cut only between keys, so one key's versions can make a block of any size).
+  if (raw.size() > kMaxCompressedBlockBytes && compression_ != Compression::kNone) {
+    status_ = WriteStored(raw, Compression::kNone, &h);
+  } else if (compression_ != Compression::kNone && CompressBlock(compression_, raw, &scratch_)) {
     status_ = WriteStored(scratch_, compression_, &h);
   } else {
     status_ = WriteStored(raw, Compression::kNone, &h);
@@ -50,6 +62,7 @@ void SegmentWriter::FlushBlock() {
 }
 
 void SegmentWriter::Add(std::string_view key, uint64_t tag, std::string_view value) {
+  if (!status_.ok()) return;  // the file is unusable: buffering the rest would only fill memory
   bool new_key = meta_.entries == 0 || key != last_key_;
   // Cut blocks only between keys, so that one block read answers a point lookup.
   if (new_key && !block_.empty() && block_.EstimatedSize() >= block_size_) FlushBlock();

@@ -27,7 +27,10 @@ class SegmentWriter {
     cache_id_ = cache_id;
   }
   /// REQUIRES: (key, seq) strictly after the previous entry in (key asc, seq desc) order.
+  /// After a write error (status() not OK) entries are dropped: nothing more is buffered.
   void Add(std::string_view key, uint64_t tag, std::string_view value);
+  /// The first write error, if any (Finish returns it too).
+  const Status& status() const { return status_; }
   /// Writes filter, index, meta and footer, then fsyncs and closes the file.
   Status Finish();
   const SegmentMeta& meta() const { return meta_; }

@@ -12,21 +12,23 @@ TEST(Manifest, RoundTripAndAtomicReplace) {
   test::TempDir dir;
   ManifestData m;
   bool exists = true;
-  ASSERT_TRUE(ReadManifest(dir.path(), &m, &exists).ok());
+  ASSERT_TRUE(ReadManifest(Env::Default(), dir.path(), &m, &exists).ok());
   EXPECT_FALSE(exists);
   m.next_file_number = 42;
   m.flushed_seq = 1234567;
   m.live_keys = 99;
+  m.log_number = 38;
   m.segments = {40, 17, 3};
-  ASSERT_TRUE(WriteManifest(dir.path(), m).ok());
+  ASSERT_TRUE(WriteManifest(Env::Default(), dir.path(), m).ok());
   m.segments = {41};
-  ASSERT_TRUE(WriteManifest(dir.path(), m).ok());
+  ASSERT_TRUE(WriteManifest(Env::Default(), dir.path(), m).ok());
   ManifestData back;
-  ASSERT_TRUE(ReadManifest(dir.path(), &back, &exists).ok());
+  ASSERT_TRUE(ReadManifest(Env::Default(), dir.path(), &back, &exists).ok());
   EXPECT_TRUE(exists);
   EXPECT_EQ(back.next_file_number, 42u);
   EXPECT_EQ(back.flushed_seq, 1234567u);
   EXPECT_EQ(back.live_keys, 99u);
+  EXPECT_EQ(back.log_number, 38u);
   EXPECT_EQ(back.segments, std::vector<uint64_t>{41});
   EXPECT_FALSE(FileExists(dir.path() + "/MANIFEST.tmp"));
 }

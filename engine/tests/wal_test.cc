@@ -25,7 +25,7 @@ TEST(Wal, RoundTripThroughAFile) {
   test::TempDir dir;
   std::string path = dir.path() + "/1.wal";
   std::unique_ptr<WalWriter> w;
-  ASSERT_TRUE(WalWriter::Create(path, 1, &w).ok());
+  ASSERT_TRUE(WalWriter::Create(Env::Default(), path, 1, &w).ok());
   std::string framed;
   std::vector<std::string> payloads = {"first", std::string(100000, 'x'), "third"};
   for (const auto& p : payloads) AppendWalRecord(&framed, p);
@@ -34,7 +34,7 @@ TEST(Wal, RoundTripThroughAFile) {
   ASSERT_TRUE(w->Close().ok());
   std::vector<std::string> got;
   WalReadResult res;
-  ASSERT_TRUE(ReadWalFile(path, [&](std::string_view p) {
+  ASSERT_TRUE(ReadWalFile(Env::Default(), path, [&](std::string_view p) {
     got.emplace_back(p);
     return Status::Ok();
   }, &res).ok());

@@ -7,6 +7,7 @@
 
 namespace dbx {
 
+class Env;
 class Snapshot;
 
 /// What a successful write promises to survive.
@@ -30,6 +31,9 @@ struct Options {
   bool create_if_missing = true;
   /// Fail Open with InvalidArgument when the directory already holds a database.
   bool error_if_exists = false;
+  /// Every file and directory operation goes through this (engine-internal interface, src/env.h);
+  /// nullptr is the POSIX file system. Tests pass a fault-injecting one. Not owned; must outlive the DB.
+  Env* env = nullptr;
 
   /// Memory the engine may hold for its own tiers, in bytes; 0 = no budget. When set, every size
   /// below left at kAuto is derived from it (README "Memory model"): block cache 1/4, columnar cache
