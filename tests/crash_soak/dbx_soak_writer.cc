@@ -20,12 +20,13 @@
 //
 //   dbx_soak_writer power-loss DURABILITY ITERATIONS SEED
 //     The power-loss soak, in one process over the fault-injecting Env (engine/src/fault_env.h),
-//     which keeps only what fsyncs covered. Each iteration opens the database, commits the same
-//     numbered transactions until the power is cut after a random number of file-system operations
-//     (so cuts land in WAL writes and syncs, flushes, compactions, WAL rotations, manifest
-//     replacements and recovery itself), drops every unsynced byte and directory entry, reopens
-//     and checks as `check` does, plus: the open never fails; at full, every acknowledged commit
-//     is there; at normal, the recovered prefix ends no earlier than the last background WAL sync
+//     which keeps only what fsyncs covered. Each iteration opens the database (recovering from
+//     the previous cut), checks it as `check` does, and commits the same numbered transactions
+//     until the power is cut after a random number of file-system operations (so cuts land in WAL
+//     writes and syncs, flushes, compactions, WAL rotations, manifest replacements and in
+//     recovery itself); then every unsynced byte and directory entry is dropped. Beyond `check`:
+//     an open fails only when the power was cut during it; at full, every acknowledged commit is
+//     there; at normal, the recovered prefix ends no earlier than the last background WAL sync
 //     before the cut (an empty database after synced commits is a loss). One line per 10
 //     iterations and a summary line "power-loss: ..."; exit 0 when nothing was violated.
 #include <unistd.h>
@@ -222,63 +223,39 @@ int PowerLoss(dbx::Durability d, uint64_t iterations, uint64_t seed) {
   const std::string dir = "/power-loss/db";
   std::mt19937_64 rng(seed);
   uint64_t acked_total = 0, lost = 0, tail_lost = 0, prefix_violations = 0, broken_opens = 0;
-  uint64_t cuts_in_open = 0, flushes = 0, compactions = 0, recovered = 0;
+  uint64_t cuts_in_open = 0, flushes = 0, compactions = 0, last = 0;
   std::map<std::string, uint64_t> cut_places;
   std::printf("power-loss: %" PRIu64 " iterations, durability %s, seed %" PRIu64 "\n", iterations,
               dbx::DurabilityName(d), seed);
-  for (uint64_t i = 1; i <= iterations; ++i) {
+  // Each iteration: open (recovering from the previous cut; the power may be cut here too), check,
+  // commit until the cut. One more open at the end checks the last cut.
+  for (uint64_t i = 1; i <= iterations + 1; ++i) {
     dbx::Options o = SoakOptions(d);
     o.env = &env;
     o.wal_sync_interval_ms = 2;
-    // Mostly anywhere in a run of a few hundred commits; one in eight during open and recovery.
-    env.CutPowerAfter(rng() % 8 == 0 ? 1 + rng() % 24 : 1 + rng() % 2500);
-    const uint64_t start = recovered;
-    acked.store(start);
-    {
-      std::unique_ptr<dbx::DB> db;
-      dbx::Status s = dbx::DB::Open(o, dir, &db);
-      if (!s.ok() && !env.power_cut()) {
-        std::fprintf(stderr, "power-loss: iteration %" PRIu64 ": open failed without a cut: %s\n", i,
-                     s.ToString().c_str());
-        return 1;
-      }
-      if (!s.ok()) ++cuts_in_open;
-      for (uint64_t n = start + 1; s.ok(); ++n) {
-        s = CommitTxn(db.get(), n);
-        if (s.ok()) acked.store(n);
-        else if (!env.power_cut()) {
-          std::fprintf(stderr, "power-loss: iteration %" PRIu64 ": commit %" PRIu64 " failed without a cut: %s\n", i, n,
-                       s.ToString().c_str());
-          return 1;
-        }
-      }
-      if (db != nullptr) {
-        dbx::DbStats st = db->GetStats();
-        flushes += st.flushes;
-        compactions += st.compactions;
-      }
-    }  // the DB goes with the power: nothing it does now reaches the disk
-    const std::string place = CutPlace(env.cut_at());
-    ++cut_places[place];
-    const uint64_t mark = env.DurableMark();
-    acked_total += acked.load() - start;
-    env.PowerLoss();
-
+    const bool check_only = i > iterations;
+    // Mostly anywhere in a run of a few hundred commits; one in six during open and recovery.
+    if (!check_only) env.CutPowerAfter(rng() % 6 == 0 ? 1 + rng() % 12 : 1 + rng() % 2500);
     std::unique_ptr<dbx::DB> db;
     dbx::Status s = dbx::DB::Open(o, dir, &db);
+    if (!s.ok() && env.power_cut()) {
+      ++cuts_in_open;
+      ++cut_places[CutPlace(env.cut_at())];
+      env.PowerLoss();
+      continue;
+    }
     if (!s.ok()) {
       ++broken_opens;
-      std::fprintf(stderr, "power-loss: iteration %" PRIu64 " (cut at %s): the database does not open: %s\n", i,
-                   env.cut_at().c_str(), s.ToString().c_str());
+      std::fprintf(stderr, "power-loss: iteration %" PRIu64 ": the database does not open: %s\n", i,
+                   s.ToString().c_str());
       break;
     }
-    uint64_t last = 0;
     std::string problem = VerifyPrefix(db.get(), &last);
     const uint64_t a = acked.load();
     if (problem.empty() && last > a + 1)
       problem = "transaction " + std::to_string(last) + " recovered, but the last one attempted was " +
                 std::to_string(a + 1);
-    const uint64_t promised = d == dbx::Durability::kFull ? a : mark;
+    const uint64_t promised = d == dbx::Durability::kFull ? a : env.DurableMark();
     if (last < promised) {
       lost += promised - last;
       if (problem.empty())
@@ -287,20 +264,40 @@ int PowerLoss(dbx::Durability d, uint64_t iterations, uint64_t seed) {
     }
     if (!problem.empty()) {
       ++prefix_violations;
-      std::fprintf(stderr, "power-loss: iteration %" PRIu64 " (cut at %s, acknowledged %" PRIu64 "): %s\n", i,
-                   env.cut_at().c_str(), a, problem.c_str());
+      std::fprintf(stderr, "power-loss: iteration %" PRIu64 " (acknowledged %" PRIu64 "): %s\n", i, a,
+                   problem.c_str());
       break;
     }
     if (last < a) tail_lost += a - last;
-    s = db->Close();
-    if (!s.ok()) {
-      std::fprintf(stderr, "power-loss: iteration %" PRIu64 ": Close: %s\n", i, s.ToString().c_str());
-      return 1;
-    }
-    recovered = last;
-    if (i % 10 == 0 || i == iterations)
+    if (i % 10 == 1 && i > 1)
       std::printf("power-loss: iteration %" PRIu64 "/%" PRIu64 ": %" PRIu64 " transactions recovered, %" PRIu64
-                  " acknowledged so far, %" PRIu64 " lost\n", i, iterations, last, acked_total, lost);
+                  " acknowledged so far, %" PRIu64 " lost\n", i - 1, iterations, last, acked_total, lost);
+    if (check_only) {
+      s = db->Close();
+      if (!s.ok()) {
+        std::fprintf(stderr, "power-loss: Close: %s\n", s.ToString().c_str());
+        return 1;
+      }
+      break;
+    }
+    acked.store(last);
+    for (uint64_t n = last + 1; s.ok(); ++n) {
+      s = CommitTxn(db.get(), n);
+      if (s.ok()) {
+        acked.store(n);
+        ++acked_total;
+      } else if (!env.power_cut()) {
+        std::fprintf(stderr, "power-loss: iteration %" PRIu64 ": commit %" PRIu64 " failed without a cut: %s\n", i, n,
+                     s.ToString().c_str());
+        return 1;
+      }
+    }
+    dbx::DbStats st = db->GetStats();
+    flushes += st.flushes;
+    compactions += st.compactions;
+    db.reset();  // the DB goes with the power: nothing it does now reaches the disk
+    ++cut_places[CutPlace(env.cut_at())];
+    env.PowerLoss();
   }
   std::string places;
   for (const auto& [place, n] : cut_places) places += (places.empty() ? "" : ", ") + place + " " + std::to_string(n);
