@@ -5,6 +5,8 @@
 #            every adapter, end-to-end, bad input, crash soak (10 iterations), fuzz corpus replay.
 #   asan     AddressSanitizer + UndefinedBehaviorSanitizer (+ LeakSanitizer) build in build-asan/
 #            (clang, -O1 -g; test targets only) and every CTest test again.
+#            Both clang builds check the engine's lock annotations: -Wthread-safety -Werror=thread-safety
+#            (also set for any clang build by engine/CMakeLists.txt).
 #   tsan     ThreadSanitizer build in build-tsan/ (clang, -O1 -g) and the tests whose threads all run
 #            our code: the DBX engine tests (CTest label `engine`), the threaded phase runner
 #            (PhaseRunner.*), and the multi-threaded YCSB, conformance and row-store tests on the dbx
@@ -89,6 +91,7 @@ configure_sanitizer() {
     cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
       -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
       "-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O1 -g" "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g" \
+      "-DCMAKE_CXX_FLAGS=-Wthread-safety -Werror=thread-safety" \
       -DDBXB_SANITIZE="$san" "$@" >/dev/null
   fi
 }

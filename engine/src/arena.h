@@ -11,10 +11,11 @@
 
 #include <atomic>
 #include <cstddef>
-#include <mutex>
 #include <new>
 #include <utility>
 #include <vector>
+
+#include "src/mutex.h"
 
 namespace dbx {
 
@@ -69,21 +70,21 @@ class Arena {
   class BlockPool {
    public:
     char* Take() {
-      std::lock_guard<std::mutex> l(mu_);
+      MutexLock l(&mu_);
       if (n_ == 0) return nullptr;
       return blocks_[--n_];
     }
     bool Give(char* p) {
-      std::lock_guard<std::mutex> l(mu_);
+      MutexLock l(&mu_);
       if (n_ == kPooledBlocks) return false;
       blocks_[n_++] = p;
       return true;
     }
 
    private:
-    std::mutex mu_;
-    char* blocks_[kPooledBlocks] = {};
-    size_t n_ = 0;  // GUARDED_BY(mu_)
+    Mutex mu_;
+    char* blocks_[kPooledBlocks] GUARDED_BY(mu_) = {};
+    size_t n_ GUARDED_BY(mu_) = 0;
   };
   static BlockPool& Pool() {
     static BlockPool* pool = new BlockPool();  // never destroyed: arenas may die during exit

@@ -56,17 +56,17 @@ void DBImpl::SetBackgroundError(const Status& s) {
 }
 
 void DBImpl::TEST_PauseBackground(bool paused) {
-  std::lock_guard<std::mutex> l(mu_);
+  MutexLock l(&mu_);
   bg_paused_ = paused;
   bg_cv_.notify_all();
 }
 
-Status DBImpl::ServiceWrites(std::unique_lock<std::mutex>& l) {
+Status DBImpl::ServiceWrites() {
   service_requested_.store(false, std::memory_order_relaxed);
   while (bg_error_.ok()) {
     Status s;
-    if (!sv_->frozen.empty()) s = MergeOldestDelta(l);
-    else if (WosFlushDue()) s = FlushWos(l);
+    if (!sv_->frozen.empty()) s = MergeOldestDelta();
+    else if (WosFlushDue()) s = FlushWos();
     else break;
     if (!s.ok()) return s;
     SweepRetired();
@@ -76,17 +76,17 @@ Status DBImpl::ServiceWrites(std::unique_lock<std::mutex>& l) {
 }
 
 void DBImpl::BackgroundLoop() {
-  std::unique_lock<std::mutex> l(mu_);
+  MutexLock l(&mu_);
   for (;;) {
-    while (!shutting_down_ && (bg_paused_ || !BackgroundWorkPending())) bg_cv_.wait(l);
+    while (!shutting_down_ && (bg_paused_ || !BackgroundWorkPending())) bg_cv_.wait(l.native());
     if (!BackgroundWorkPending()) break;
     Status s;
     if (!sv_->frozen.empty()) {
-      s = MergeOldestDelta(l);
+      s = MergeOldestDelta();
     } else if (WosFlushDue()) {
-      s = FlushWos(l);
+      s = FlushWos();
     } else {
-      s = CompactSegments(l);
+      s = CompactSegments();
     }
     if (!s.ok()) SetBackgroundError(s);
     SweepRetired();
@@ -96,17 +96,17 @@ void DBImpl::BackgroundLoop() {
 }
 
 void DBImpl::SyncLoop() {
-  std::unique_lock<std::mutex> l(mu_);
+  MutexLock l(&mu_);
   uint64_t dir_synced_for = 0;  // the newest WAL file whose directory entry is known durable
   for (;;) {
     if (rotated_wals_.empty()) {
       if (shutting_down_) break;
-      sync_cv_.wait_for(l, std::chrono::milliseconds(options_.wal_sync_interval_ms));
+      sync_cv_.wait_for(l.native(), std::chrono::milliseconds(options_.wal_sync_interval_ms));
     }
     // WAL files rotated away first: a newer file may take commits only once they are durable.
     std::vector<std::shared_ptr<WalWriter>> rotated = rotated_wals_;
     std::shared_ptr<WalWriter> w = wal_;
-    l.unlock();
+    l.Unlock();
     Status s;
     for (const auto& r : rotated)
       if (s.ok()) s = r->Sync();
@@ -119,7 +119,7 @@ void DBImpl::SyncLoop() {
       }
     }
     stat_wal_syncs_.fetch_add(1, std::memory_order_relaxed);
-    l.lock();
+    l.Lock();
     if (!s.ok()) SetBackgroundError(s);
     rotated_wals_.erase(rotated_wals_.begin(), rotated_wals_.begin() + static_cast<long>(rotated.size()));
     rotated_cv_.notify_all();
@@ -130,11 +130,11 @@ void DBImpl::SyncLoop() {
   }
 }
 
-Status DBImpl::MergeOldestDelta(std::unique_lock<std::mutex>& l) {
+Status DBImpl::MergeOldestDelta() {
   FrozenDelta d = sv_->frozen.back();
   std::shared_ptr<const WosState> w = sv_->wos;
   uint64_t oldest = OldestSnapshot();
-  l.unlock();
+  mu_.Unlock();
   std::shared_ptr<MemTable> table = d.table;
   if (w != nullptr) {
     // Merge in key order (ascending inserts are cheap), keeping only versions some snapshot may
@@ -150,7 +150,7 @@ Status DBImpl::MergeOldestDelta(std::unique_lock<std::mutex>& l) {
       table->AddChain(n->key(), Hash64(n->key()), chain.data(), chain.size());
     }
   }
-  l.lock();
+  mu_.Lock();
   auto nsv = std::make_shared<SuperVersion>(*sv_);
   nsv->frozen.pop_back();  // still the oldest: the leader only adds at the front
   auto ws = std::make_shared<WosState>();
@@ -209,7 +209,7 @@ void DBImpl::DeleteObsoleteWals(uint64_t max_wal) {
   }
 }
 
-Status DBImpl::FlushWos(std::unique_lock<std::mutex>& l) {
+Status DBImpl::FlushWos() {
   std::shared_ptr<const WosState> w = sv_->wos;
   {
     auto nsv = std::make_shared<SuperVersion>(*sv_);
@@ -220,10 +220,10 @@ Status DBImpl::FlushWos(std::unique_lock<std::mutex>& l) {
   uint64_t oldest = OldestSnapshot();
   bool bottommost = sv_->segments.empty();
   uint64_t number = next_file_number_++;
-  l.unlock();
+  mu_.Unlock();
   std::shared_ptr<SegmentReader> reader;
   Status s = WriteSegmentFromMemTable(*w->table, oldest, bottommost, number, &reader);
-  l.lock();
+  mu_.Lock();
   if (!s.ok()) return s;  // the frozen WOS stays readable; bg_error_ stops further writes
   ManifestData m = manifest_;
   m.next_file_number = next_file_number_;
@@ -231,9 +231,9 @@ Status DBImpl::FlushWos(std::unique_lock<std::mutex>& l) {
   m.live_keys = w->live_keys;
   m.log_number = std::max(m.log_number, w->max_wal + 1);  // the WAL files of the flushed deltas
   if (reader != nullptr) m.segments.insert(m.segments.begin(), number);
-  l.unlock();
+  mu_.Unlock();
   s = WriteManifest(env_, dir_, m);
-  l.lock();
+  mu_.Lock();
   if (!s.ok()) return s;
   manifest_ = m;
   flushed_up_to_ = w->max_seq;
@@ -246,7 +246,7 @@ Status DBImpl::FlushWos(std::unique_lock<std::mutex>& l) {
   return Status::Ok();
 }
 
-Status DBImpl::CompactSegments(std::unique_lock<std::mutex>& l) {
+Status DBImpl::CompactSegments() {
   const std::vector<std::shared_ptr<SegmentReader>> all = sv_->segments;
   uint64_t requested = compactions_requested_;
   const bool everything = requested > compactions_done_;  // Compact() merges all segments
@@ -263,7 +263,7 @@ Status DBImpl::CompactSegments(std::unique_lock<std::mutex>& l) {
   uint64_t number = next_file_number_++;
   uint64_t expected_keys = 0;
   for (const auto& r : inputs) expected_keys += r->meta().keys;
-  l.unlock();
+  mu_.Unlock();
 
   // Streams: the merging iterator holds one block per input, the writer one output block plus the
   // output's index and bloom filter (sized up front from the inputs' key counts).
@@ -286,9 +286,9 @@ Status DBImpl::CompactSegments(std::unique_lock<std::mutex>& l) {
     for (it->SeekToFirst(); it->Valid() && w.status().ok(); it->Next()) {
       if ((++steps & 1023) == 0 && service_requested_.load(std::memory_order_relaxed)) {
         // Writes must not wait for a long compaction: merge and flush what they queued meanwhile.
-        l.lock();
-        s = ServiceWrites(l);
-        l.unlock();
+        mu_.Lock();
+        s = ServiceWrites();
+        mu_.Unlock();
         if (!s.ok()) break;
       }
       if (!have_cur || it->key() != cur) {
@@ -314,7 +314,7 @@ Status DBImpl::CompactSegments(std::unique_lock<std::mutex>& l) {
     if (s.ok() && entries > 0) s = FinishSegmentFile(path, number, &reader);
     if (!s.ok() || entries == 0) (void)env_->RemoveFile(path);
   }
-  l.lock();
+  mu_.Lock();
   if (!s.ok()) return s;
   // Replace the run of inputs by the output, in the manifest and in the SuperVersion.
   ManifestData m = manifest_;
@@ -324,9 +324,9 @@ Status DBImpl::CompactSegments(std::unique_lock<std::mutex>& l) {
     return Status::Corruption("compaction inputs are no longer live segments");
   first = m.segments.erase(first, first + static_cast<long>(k));
   if (reader != nullptr) m.segments.insert(first, number);
-  l.unlock();
+  mu_.Unlock();
   s = WriteManifest(env_, dir_, m);
-  l.lock();
+  mu_.Lock();
   if (!s.ok()) return s;
   manifest_ = m;
   auto nsv = std::make_shared<SuperVersion>(*sv_);
@@ -341,12 +341,12 @@ Status DBImpl::CompactSegments(std::unique_lock<std::mutex>& l) {
 }
 
 Status DBImpl::WaitForFlush(uint64_t target) {
-  std::unique_lock<std::mutex> l(mu_);
+  MutexLock l(&mu_);
   if (target > flush_target_) flush_target_ = target;
   MaybeStartBackground();
   while (bg_error_.ok() && flushed_up_to_ < target &&
          (!sv_->frozen.empty() || sv_->wos != nullptr || sv_->frozen_wos != nullptr))
-    done_cv_.wait(l);
+    done_cv_.wait(l.native());
   return bg_error_;
 }
 
@@ -354,7 +354,7 @@ Status DBImpl::Flush() {
   uint64_t frozen = 0;
   DBX_RETURN_IF_ERROR(WriteImpl(nullptr, false, 0, &frozen));
   {
-    std::lock_guard<std::mutex> l(mu_);
+    MutexLock l(&mu_);
     if (flushed_up_to_ >= frozen) return bg_error_;
   }
   return WaitForFlush(frozen);
@@ -362,10 +362,10 @@ Status DBImpl::Flush() {
 
 Status DBImpl::Compact() {
   DBX_RETURN_IF_ERROR(Flush());
-  std::unique_lock<std::mutex> l(mu_);
+  MutexLock l(&mu_);
   uint64_t target = ++compactions_requested_;
   MaybeStartBackground();
-  while (bg_error_.ok() && compactions_done_ < target) done_cv_.wait(l);
+  while (bg_error_.ok() && compactions_done_ < target) done_cv_.wait(l.native());
   return bg_error_;
 }
 

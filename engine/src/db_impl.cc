@@ -28,7 +28,7 @@ DBImpl::DBImpl(const Options& options, std::string dir)
 DBImpl::~DBImpl() {
   bool open;
   {
-    std::lock_guard<std::mutex> l(mu_);
+    MutexLock l(&mu_);
     open = !closed_;
   }
   if (open) (void)Close();
@@ -57,14 +57,14 @@ uint64_t DBImpl::OldestSnapshot() const {
 }
 
 void DBImpl::PinView(std::shared_ptr<const SuperVersion>* sv, uint64_t* seq) {
-  std::lock_guard<std::mutex> l(mu_);
+  MutexLock l(&mu_);
   *sv = sv_;
   *seq = last_seq_.load(std::memory_order_acquire);
   snapshots_.insert(*seq);
 }
 
 void DBImpl::UnpinSeq(uint64_t seq) {
-  std::lock_guard<std::mutex> l(mu_);
+  MutexLock l(&mu_);
   auto it = snapshots_.find(seq);
   if (it != snapshots_.end()) snapshots_.erase(it);
 }
@@ -91,7 +91,7 @@ Status DBImpl::Get(const ReadOptions& o, std::string_view key, std::string* valu
 }
 
 std::shared_ptr<const ColumnarCache> DBImpl::CurrentCache() {
-  std::lock_guard<std::mutex> l(cache_mu_);
+  MutexLock l(&cache_mu_);
   return columnar_;
 }
 
@@ -176,7 +176,7 @@ Status DBImpl::ScanMerged(uint64_t seq, std::shared_ptr<const SuperVersion> sv, 
   DBX_RETURN_IF_ERROR(it->status());
   if (builder != nullptr && !stopped && !builder->full()) {
     std::shared_ptr<const ColumnarCache> c = builder->Finish(seq);
-    std::lock_guard<std::mutex> l(cache_mu_);
+    MutexLock l(&cache_mu_);
     if (columnar_ == nullptr || columnar_->seq() <= seq) c.swap(columnar_);  // the old one is freed unlocked
     stat_cache_builds_.fetch_add(1, std::memory_order_relaxed);
   }
@@ -204,7 +204,7 @@ Status DBImpl::Count(const ReadOptions& o, uint64_t* count) {
 }
 
 const Snapshot* DBImpl::GetSnapshot() {
-  std::lock_guard<std::mutex> l(mu_);
+  MutexLock l(&mu_);
   uint64_t seq = last_seq_.load(std::memory_order_acquire);
   snapshots_.insert(seq);
   return new SnapshotImpl(seq);
@@ -218,7 +218,7 @@ void DBImpl::ReleaseSnapshot(const Snapshot* snapshot) {
 
 DbStats DBImpl::GetStats() {
   DbStats st;
-  std::lock_guard<std::mutex> l(mu_);
+  MutexLock l(&mu_);
   st.last_sequence = last_seq_.load();
   st.live_keys = live_keys_.load();
   if (sv_ != nullptr) {

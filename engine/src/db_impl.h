@@ -24,6 +24,7 @@
 #include "src/epoch.h"
 #include "src/manifest.h"
 #include "src/memory_budget.h"
+#include "src/mutex.h"
 #include "src/super_version.h"
 #include "src/wal.h"
 
@@ -68,13 +69,13 @@ class DBImpl final : public DB {
   struct Writer;
 
   // ---- db_impl.cc ----
-  void InstallSuperVersion(std::shared_ptr<SuperVersion> sv);  // REQUIRES: mu_ held
-  void SweepRetired();                                         // REQUIRES: mu_ held
-  uint64_t OldestSnapshot() const;                             // REQUIRES: mu_ held
+  void InstallSuperVersion(std::shared_ptr<SuperVersion> sv) REQUIRES(mu_);
+  void SweepRetired() REQUIRES(mu_);
+  uint64_t OldestSnapshot() const REQUIRES(mu_);
   /// A pinned view: the current SuperVersion and a registered snapshot (released by the caller).
-  void PinView(std::shared_ptr<const SuperVersion>* sv, uint64_t* seq);
-  void UnpinSeq(uint64_t seq);
-  std::shared_ptr<const ColumnarCache> CurrentCache();
+  void PinView(std::shared_ptr<const SuperVersion>* sv, uint64_t* seq) EXCLUDES(mu_);
+  void UnpinSeq(uint64_t seq) EXCLUDES(mu_);
+  std::shared_ptr<const ColumnarCache> CurrentCache() EXCLUDES(cache_mu_);
   Status ScanMerged(uint64_t seq, std::shared_ptr<const SuperVersion> sv, std::string_view start,
                     std::string_view end, uint64_t limit, ScanFunction fn, void* ctx, bool build_cache);
 
@@ -82,37 +83,39 @@ class DBImpl final : public DB {
   /// Applies a batch (sequence numbers from `seq`) to the active delta; returns the live-key delta.
   Status ApplyBatch(const SuperVersion& sv, std::string_view rep, uint64_t seq, int64_t* live_delta);
   Status CheckConflicts(const SuperVersion& sv, const Writer& w, const std::vector<Writer*>& group, size_t index);
-  void FreezeActive();  // REQUIRES: mu_ held, called by the commit leader (or with no writers)
+  void FreezeActive() REQUIRES(mu_);  // called by the commit leader (or with no writers)
   /// True while the frozen deltas and WOS tiers exceed write_buffer_limit_bytes and the background
-  /// thread has work that will shrink them (so a stall always ends). REQUIRES: mu_ held
-  bool WriteStallNeeded() const;
-  /// Bytes of the in-memory write tiers of the current SuperVersion; records the peak. REQUIRES: mu_ held
-  size_t NoteWriteBufferBytes();
-  Status EnsureWal(std::unique_lock<std::mutex>* l);  // REQUIRES: mu_ held (by *l when non-null)
+  /// thread has work that will shrink them (so a stall always ends).
+  bool WriteStallNeeded() const REQUIRES(mu_);
+  /// Bytes of the in-memory write tiers of the current SuperVersion; records the peak.
+  size_t NoteWriteBufferBytes() REQUIRES(mu_);
+  /// Waits (through *l, when not null) for rotated WAL files to be synced.
+  Status EnsureWal(MutexLock* l) REQUIRES(mu_);
 
   // ---- db_background.cc ----
-  void MaybeStartBackground();  // REQUIRES: mu_ held
+  void MaybeStartBackground() REQUIRES(mu_);
   /// Records the first write-path I/O error (every later write fails with it until the database
-  /// is reopened) and wakes everyone waiting for background progress. REQUIRES: mu_ held
-  void SetBackgroundError(const Status& s);
-  void BackgroundLoop();
-  void SyncLoop();
-  bool BackgroundWorkPending() const;  // REQUIRES: mu_ held
-  bool WosFlushDue() const;            // REQUIRES: mu_ held
+  /// is reopened) and wakes everyone waiting for background progress.
+  void SetBackgroundError(const Status& s) REQUIRES(mu_);
+  void BackgroundLoop() EXCLUDES(mu_);
+  void SyncLoop() EXCLUDES(mu_);
+  bool BackgroundWorkPending() const REQUIRES(mu_);
+  bool WosFlushDue() const REQUIRES(mu_);
   /// Merges frozen deltas and flushes a due WOS until none is left (no compaction): called between
-  /// steps of a long compaction so that writes keep draining. REQUIRES: l holds mu_
-  Status ServiceWrites(std::unique_lock<std::mutex>& l);
-  Status MergeOldestDelta(std::unique_lock<std::mutex>& l);
-  Status FlushWos(std::unique_lock<std::mutex>& l);
-  Status CompactSegments(std::unique_lock<std::mutex>& l);
+  /// steps of a long compaction so that writes keep draining. Each of these drops mu_ while it
+  /// does I/O and holds it again when it returns.
+  Status ServiceWrites() REQUIRES(mu_);
+  Status MergeOldestDelta() REQUIRES(mu_);
+  Status FlushWos() REQUIRES(mu_);
+  Status CompactSegments() REQUIRES(mu_);
   /// Writes versions of a MemTable to a new segment; *reader is null when nothing survived GC.
   Status WriteSegmentFromMemTable(const MemTable& t, uint64_t oldest, bool bottommost, uint64_t number,
                                   std::shared_ptr<SegmentReader>* reader);
   /// cache_id: the block-cache id a SegmentWriter warmed the file's blocks under (0: none).
   Status FinishSegmentFile(const std::string& path, uint64_t number, std::shared_ptr<SegmentReader>* reader,
                            uint64_t cache_id = 0);
-  void DeleteObsoleteWals(uint64_t max_wal);
-  Status WaitForFlush(uint64_t target);
+  void DeleteObsoleteWals(uint64_t max_wal) REQUIRES(mu_);
+  Status WaitForFlush(uint64_t target) EXCLUDES(mu_);
 
   const Options options_;
   const std::string dir_;
@@ -120,41 +123,42 @@ class DBImpl final : public DB {
   std::unique_ptr<FileLock> lock_;
   std::shared_ptr<BlockCache> block_cache_;
 
-  mutable std::mutex mu_;
+  mutable Mutex mu_;
   std::condition_variable bg_cv_;    // wakes the background thread
   std::condition_variable done_cv_;  // background progress (flushes, compactions)
   std::condition_variable sync_cv_;  // wakes the WAL syncer early (rotation, shutdown)
   std::condition_variable rotated_cv_;  // the syncer finished syncing rotated WAL files
-  std::deque<Writer*> writers_;                   // GUARDED_BY(mu_)
-  std::shared_ptr<SuperVersion> sv_;              // GUARDED_BY(mu_)
+  std::deque<Writer*> writers_ GUARDED_BY(mu_);
+  std::shared_ptr<SuperVersion> sv_ GUARDED_BY(mu_);
   std::atomic<const SuperVersion*> sv_ptr_{nullptr};  // mirrors sv_ for lock-free Get
   Epoch epoch_;
-  std::vector<std::pair<uint64_t, std::shared_ptr<SuperVersion>>> retired_;  // GUARDED_BY(mu_)
-  std::multiset<uint64_t> snapshots_;             // GUARDED_BY(mu_)
+  std::vector<std::pair<uint64_t, std::shared_ptr<SuperVersion>>> retired_ GUARDED_BY(mu_);
+  std::multiset<uint64_t> snapshots_ GUARDED_BY(mu_);
 
   std::atomic<uint64_t> last_seq_{0};   // written by the commit leader only
   std::atomic<uint64_t> live_keys_{0};  // written by the commit leader only
-  uint64_t next_file_number_ = 1;       // GUARDED_BY(mu_)
-  std::shared_ptr<WalWriter> wal_;      // GUARDED_BY(mu_)
-  std::vector<std::shared_ptr<WalWriter>> rotated_wals_;  // GUARDED_BY(mu_): kNormal, awaiting fsync
+  uint64_t next_file_number_ GUARDED_BY(mu_) = 1;
+  std::shared_ptr<WalWriter> wal_ GUARDED_BY(mu_);
+  std::vector<std::shared_ptr<WalWriter>> rotated_wals_ GUARDED_BY(mu_);  // kNormal, awaiting fsync
   std::string wal_buf_;                 // commit leader only
-  ManifestData manifest_;               // GUARDED_BY(mu_)
+  ManifestData manifest_ GUARDED_BY(mu_);
 
   std::thread bg_thread_;       // started lazily on the first background work
   std::thread sync_thread_;     // kNormal only, started with the first WAL
-  bool bg_started_ = false;     // GUARDED_BY(mu_)
-  bool sync_started_ = false;   // GUARDED_BY(mu_)
-  bool shutting_down_ = false;  // GUARDED_BY(mu_)
-  bool bg_paused_ = false;      // GUARDED_BY(mu_): TEST_PauseBackground
-  bool closed_ = false;         // GUARDED_BY(mu_)
-  Status bg_error_;             // GUARDED_BY(mu_)
-  uint64_t flush_target_ = 0;   // GUARDED_BY(mu_): flush everything up to this sequence
-  uint64_t flushed_up_to_ = 0;  // GUARDED_BY(mu_): all versions <= this are in segments
-  uint64_t compactions_requested_ = 0, compactions_done_ = 0;  // GUARDED_BY(mu_)
-  std::set<uint64_t> live_wals_;  // GUARDED_BY(mu_): WAL files on disk
+  bool bg_started_ GUARDED_BY(mu_) = false;
+  bool sync_started_ GUARDED_BY(mu_) = false;
+  bool shutting_down_ GUARDED_BY(mu_) = false;
+  bool bg_paused_ GUARDED_BY(mu_) = false;  // TEST_PauseBackground
+  bool closed_ GUARDED_BY(mu_) = false;
+  Status bg_error_ GUARDED_BY(mu_);
+  uint64_t flush_target_ GUARDED_BY(mu_) = 0;   // flush everything up to this sequence
+  uint64_t flushed_up_to_ GUARDED_BY(mu_) = 0;  // all versions <= this are in segments
+  uint64_t compactions_requested_ GUARDED_BY(mu_) = 0;
+  uint64_t compactions_done_ GUARDED_BY(mu_) = 0;
+  std::set<uint64_t> live_wals_ GUARDED_BY(mu_);  // WAL files on disk
 
-  std::mutex cache_mu_;
-  std::shared_ptr<const ColumnarCache> columnar_;  // GUARDED_BY(cache_mu_)
+  Mutex cache_mu_;
+  std::shared_ptr<const ColumnarCache> columnar_ GUARDED_BY(cache_mu_);
 
   std::atomic<bool> building_cache_{false};  // at most one columnar cache is built at a time
   std::atomic<bool> service_requested_{false};  // write-tier work arrived (checked inside compactions)

@@ -20,7 +20,7 @@ Status DB::Open(const Options& options, const std::string& dir, std::unique_ptr<
 }
 
 Status DBImpl::Recover() {
-  std::unique_lock<std::mutex> l(mu_);
+  MutexLock l(&mu_);
   closed_ = true;  // until recovery succeeds, the destructor must not flush
   if (!env_->FileExists(dir_) && !options_.create_if_missing)
     return Status::InvalidArgument(dir_ + " does not exist (create_if_missing is false)");
@@ -163,20 +163,20 @@ Status DBImpl::Recover() {
 
 Status DBImpl::Close() {
   {
-    std::lock_guard<std::mutex> l(mu_);
+    MutexLock l(&mu_);
     if (closed_) return Status::InvalidArgument("database is already closed");
   }
   // Everything in memory goes to segments: with Durability::kNone this is what makes data durable.
   Status s = Flush();
   {
-    std::lock_guard<std::mutex> l(mu_);
+    MutexLock l(&mu_);
     shutting_down_ = true;
   }
   bg_cv_.notify_all();
   sync_cv_.notify_all();
   if (bg_thread_.joinable()) bg_thread_.join();
   if (sync_thread_.joinable()) sync_thread_.join();
-  std::lock_guard<std::mutex> l(mu_);
+  MutexLock l(&mu_);
   for (const auto& r : rotated_wals_) {  // the syncer stopped early (error): sync what is left
     Status w = r->Sync();
     if (s.ok()) s = w;

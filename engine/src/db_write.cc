@@ -36,11 +36,11 @@ Status DBImpl::Delete(const WriteOptions&, std::string_view key) {
 
 Status DBImpl::Write(const WriteOptions&, const WriteBatch& batch) { return WriteImpl(&batch, false, 0); }
 
-Status DBImpl::EnsureWal(std::unique_lock<std::mutex>* l) {
+Status DBImpl::EnsureWal(MutexLock* l) {
   if (wal_ != nullptr) return Status::Ok();
   // kNormal: the previous WAL file must be durable before a newer one takes commits, so that only
   // the newest file can ever end torn. The syncer does that in the background; wait for it here.
-  while (l != nullptr && !rotated_wals_.empty() && bg_error_.ok()) rotated_cv_.wait(*l);
+  while (l != nullptr && !rotated_wals_.empty() && bg_error_.ok()) rotated_cv_.wait(l->native());
   DBX_RETURN_IF_ERROR(bg_error_);
   uint64_t number = next_file_number_++;
   std::unique_ptr<WalWriter> w;
@@ -239,10 +239,10 @@ Status DBImpl::WriteImpl(const WriteBatch* batch, bool check_conflicts, uint64_t
   w.check_conflicts = check_conflicts;
   w.snapshot = snapshot;
 
-  std::unique_lock<std::mutex> l(mu_);
+  MutexLock l(&mu_);
   if (closed_ || shutting_down_) return Status::InvalidArgument("database is closed");
   writers_.push_back(&w);
-  while (!w.done && &w != writers_.front()) w.cv.wait(l);
+  while (!w.done && &w != writers_.front()) w.cv.wait(l.native());
   if (w.done) return w.status;
 
   // This writer leads a group.
@@ -259,7 +259,7 @@ Status DBImpl::WriteImpl(const WriteBatch* batch, bool check_conflicts, uint64_t
       // tables pile up in memory. Readers are not affected.
       stat_write_stalls_.fetch_add(1, std::memory_order_relaxed);
       MaybeStartBackground();
-      while (WriteStallNeeded()) done_cv_.wait(l);
+      while (WriteStallNeeded()) done_cv_.wait(l.native());
       s = bg_error_;
     }
     size_t bytes = 0;
@@ -274,7 +274,7 @@ Status DBImpl::WriteImpl(const WriteBatch* batch, bool check_conflicts, uint64_t
       std::shared_ptr<SuperVersion> sv = sv_;
       std::shared_ptr<WalWriter> wal = wal_;
       uint64_t next = last_seq_.load(std::memory_order_relaxed) + 1;
-      l.unlock();
+      l.Unlock();
 
       wal_buf_.clear();
       for (size_t i = 0; i < group.size(); ++i) {
@@ -301,7 +301,7 @@ Status DBImpl::WriteImpl(const WriteBatch* batch, bool check_conflicts, uint64_t
           if (!a.ok() && apply.ok()) apply = a;
         }
       }
-      l.lock();
+      l.Lock();
       if (s.ok()) {
         last_seq_.store(next - 1, std::memory_order_release);
         live_keys_.store(static_cast<uint64_t>(static_cast<int64_t>(live_keys_.load(std::memory_order_relaxed)) + delta),

@@ -55,7 +55,7 @@ class FaultEnv::File final : public WritableFile {
     }
     DBX_RETURN_IF_ERROR(Flush());
     if (data.size() >= kWriteBuffer) {
-      std::lock_guard<std::mutex> l(env_->mu_);
+      MutexLock l(&env_->mu_);
       return env_->Write(path_, inode_, data);
     }
     buf_.append(data);
@@ -65,7 +65,7 @@ class FaultEnv::File final : public WritableFile {
     if (buf_.empty()) return Status::Ok();
     Status s;
     {
-      std::lock_guard<std::mutex> l(env_->mu_);
+      MutexLock l(&env_->mu_);
       s = env_->Write(path_, inode_, buf_);
     }
     buf_.clear();
@@ -76,7 +76,7 @@ class FaultEnv::File final : public WritableFile {
     return SyncData();
   }
   Status SyncData() override {
-    std::lock_guard<std::mutex> l(env_->mu_);
+    MutexLock l(&env_->mu_);
     return env_->Sync(path_, inode_);
   }
   Status Close() override { return Flush(); }
@@ -96,7 +96,7 @@ class FaultEnv::Reader final : public RandomAccessFile {
   Reader(FaultEnv* env, std::string path, std::shared_ptr<Inode> inode, uint64_t size)
       : env_(env), path_(std::move(path)), inode_(std::move(inode)), size_(size) {}
   Status Read(uint64_t offset, size_t n, std::string* scratch, std::string_view* result) const override {
-    std::lock_guard<std::mutex> l(env_->mu_);
+    MutexLock l(&env_->mu_);
     const std::string& d = inode_->data;
     size_t from = std::min<uint64_t>(offset, d.size());
     scratch->assign(d, from, std::min(n, d.size() - from));
@@ -117,7 +117,7 @@ class FaultEnv::Lock final : public FileLock {
  public:
   Lock(FaultEnv* env, std::string path) : env_(env), path_(std::move(path)) {}
   ~Lock() override {
-    std::lock_guard<std::mutex> l(env_->mu_);
+    MutexLock l(&env_->mu_);
     env_->locked_.erase(path_);
   }
 
@@ -205,7 +205,7 @@ Status FaultEnv::Sync(const std::string& path, const std::shared_ptr<Inode>& ino
 }
 
 Status FaultEnv::NewWritableFile(const std::string& path, std::unique_ptr<WritableFile>* out) {
-  std::lock_guard<std::mutex> l(mu_);
+  MutexLock l(&mu_);
   DBX_RETURN_IF_ERROR(BeginOp(FaultOp::kCreate, path, nullptr));
   Dir* d = LiveDir(ParentDir(path));
   if (d == nullptr) return NotFound(path);
@@ -221,7 +221,7 @@ Status FaultEnv::NewWritableFile(const std::string& path, std::unique_ptr<Writab
 }
 
 Status FaultEnv::NewRandomAccessFile(const std::string& path, std::unique_ptr<RandomAccessFile>* out) {
-  std::lock_guard<std::mutex> l(mu_);
+  MutexLock l(&mu_);
   Dir* d = LiveDir(ParentDir(path));
   auto it = d != nullptr ? d->files.find(BaseName(path)) : std::map<std::string, std::shared_ptr<Inode>>::iterator();
   if (d == nullptr || it == d->files.end()) return NotFound(path);
@@ -230,7 +230,7 @@ Status FaultEnv::NewRandomAccessFile(const std::string& path, std::unique_ptr<Ra
 }
 
 Status FaultEnv::RenameFile(const std::string& from, const std::string& to) {
-  std::lock_guard<std::mutex> l(mu_);
+  MutexLock l(&mu_);
   DBX_RETURN_IF_ERROR(BeginOp(FaultOp::kRename, to, nullptr));
   Dir* fd = LiveDir(ParentDir(from));
   Dir* td = LiveDir(ParentDir(to));
@@ -242,21 +242,21 @@ Status FaultEnv::RenameFile(const std::string& from, const std::string& to) {
 }
 
 Status FaultEnv::RemoveFile(const std::string& path) {
-  std::lock_guard<std::mutex> l(mu_);
+  MutexLock l(&mu_);
   DBX_RETURN_IF_ERROR(BeginOp(FaultOp::kRemove, path, nullptr));
   if (Dir* d = LiveDir(ParentDir(path)); d != nullptr) d->files.erase(BaseName(path));
   return Status::Ok();
 }
 
 bool FaultEnv::FileExists(const std::string& path) {
-  std::lock_guard<std::mutex> l(mu_);
+  MutexLock l(&mu_);
   if (Reachable(path, false)) return true;
   Dir* d = LiveDir(ParentDir(path));
   return d != nullptr && d->files.count(BaseName(path)) != 0;
 }
 
 Status FaultEnv::CreateDirIfMissing(const std::string& dir, bool* created) {
-  std::lock_guard<std::mutex> l(mu_);
+  MutexLock l(&mu_);
   *created = false;
   if (Reachable(dir, false)) return Status::Ok();
   std::string parent = ParentDir(dir);
@@ -270,7 +270,7 @@ Status FaultEnv::CreateDirIfMissing(const std::string& dir, bool* created) {
 }
 
 Status FaultEnv::SyncDir(const std::string& dir) {
-  std::lock_guard<std::mutex> l(mu_);
+  MutexLock l(&mu_);
   DBX_RETURN_IF_ERROR(BeginOp(FaultOp::kSyncDir, dir, nullptr));
   Dir* d = LiveDir(dir);
   if (d == nullptr) return NotFound(dir);
@@ -281,7 +281,7 @@ Status FaultEnv::SyncDir(const std::string& dir) {
 }
 
 Status FaultEnv::ListDir(const std::string& dir, std::vector<std::string>* names) {
-  std::lock_guard<std::mutex> l(mu_);
+  MutexLock l(&mu_);
   names->clear();
   Dir* d = LiveDir(dir);
   if (d == nullptr) return NotFound(dir);
@@ -291,7 +291,7 @@ Status FaultEnv::ListDir(const std::string& dir, std::vector<std::string>* names
 }
 
 Status FaultEnv::LockFile(const std::string& path, std::unique_ptr<FileLock>* out) {
-  std::lock_guard<std::mutex> l(mu_);
+  MutexLock l(&mu_);
   if (dead_.load()) return Status::IOError(path + ": power cut (injected)");
   if (LiveDir(ParentDir(path)) == nullptr) return NotFound(path);
   if (!locked_.insert(path).second) return Status::Busy(ParentDir(path) + " is open in another DB instance");
@@ -300,23 +300,23 @@ Status FaultEnv::LockFile(const std::string& path, std::unique_ptr<FileLock>* ou
 }
 
 void FaultEnv::FailNth(FaultOp op, uint64_t n, FaultKind kind, std::string path_suffix) {
-  std::lock_guard<std::mutex> l(mu_);
+  MutexLock l(&mu_);
   faults_.push_back({op, std::max<uint64_t>(n, 1), kind, std::move(path_suffix)});
 }
 
 void FaultEnv::SetDiskFull(bool full) {
-  std::lock_guard<std::mutex> l(mu_);
+  MutexLock l(&mu_);
   disk_full_ = full;
 }
 
 void FaultEnv::CutPowerAfter(uint64_t n) {
-  std::lock_guard<std::mutex> l(mu_);
+  MutexLock l(&mu_);
   cut_after_ = std::max<uint64_t>(n, 1);
   cut_at_.clear();
 }
 
 void FaultEnv::CutPower() {
-  std::lock_guard<std::mutex> l(mu_);
+  MutexLock l(&mu_);
   if (!dead_.load()) cut_at_ = "idle";
   dead_.store(true);
 }
@@ -324,7 +324,7 @@ void FaultEnv::CutPower() {
 bool FaultEnv::power_cut() const { return dead_.load(); }
 
 void FaultEnv::PowerLoss() {
-  std::lock_guard<std::mutex> l(mu_);
+  MutexLock l(&mu_);
   for (auto& [name, d] : dirs_) {
     d.files = d.durable_files;
     d.subdirs = d.durable_subdirs;
@@ -345,28 +345,28 @@ void FaultEnv::PowerLoss() {
 }
 
 std::string FaultEnv::cut_at() const {
-  std::lock_guard<std::mutex> l(mu_);
+  MutexLock l(&mu_);
   return cut_at_;
 }
 
 uint64_t FaultEnv::count(FaultOp op) const {
-  std::lock_guard<std::mutex> l(mu_);
+  MutexLock l(&mu_);
   return counts_[static_cast<int>(op)];
 }
 
 uint64_t FaultEnv::faults_fired() const {
-  std::lock_guard<std::mutex> l(mu_);
+  MutexLock l(&mu_);
   return fired_;
 }
 
 void FaultEnv::SetSyncMarker(std::string suffix, std::function<uint64_t()> marker) {
-  std::lock_guard<std::mutex> l(mu_);
+  MutexLock l(&mu_);
   mark_suffix_ = std::move(suffix);
   marker_ = std::move(marker);
 }
 
 uint64_t FaultEnv::DurableMark() const {
-  std::lock_guard<std::mutex> l(mu_);
+  MutexLock l(&mu_);
   return durable_mark_;
 }
 

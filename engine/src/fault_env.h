@@ -20,12 +20,12 @@
 #include <functional>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "src/env.h"
+#include "src/mutex.h"
 
 namespace dbx {
 
@@ -99,13 +99,12 @@ class FaultEnv final : public Env {
   class Reader;
   class Lock;
 
-  // All REQUIRES: mu_ held.
-  Status BeginOp(FaultOp op, const std::string& path, FaultKind* fault);
-  Dir* LiveDir(const std::string& dir);
-  bool Reachable(const std::string& dir, bool durable) const;
-  void NoteMark(const std::string& path, const std::shared_ptr<Inode>& inode, uint64_t mark);
-  Status Write(const std::string& path, const std::shared_ptr<Inode>& inode, std::string_view data);
-  Status Sync(const std::string& path, const std::shared_ptr<Inode>& inode);
+  Status BeginOp(FaultOp op, const std::string& path, FaultKind* fault) REQUIRES(mu_);
+  Dir* LiveDir(const std::string& dir) REQUIRES(mu_);
+  bool Reachable(const std::string& dir, bool durable) const REQUIRES(mu_);
+  void NoteMark(const std::string& path, const std::shared_ptr<Inode>& inode, uint64_t mark) REQUIRES(mu_);
+  Status Write(const std::string& path, const std::shared_ptr<Inode>& inode, std::string_view data) REQUIRES(mu_);
+  Status Sync(const std::string& path, const std::shared_ptr<Inode>& inode) REQUIRES(mu_);
 
   struct Fault {
     FaultOp op;
@@ -114,19 +113,19 @@ class FaultEnv final : public Env {
     std::string suffix;
   };
 
-  mutable std::mutex mu_;
-  std::map<std::string, Dir> dirs_;
-  std::set<std::string> locked_;
-  std::vector<Fault> faults_;
-  bool disk_full_ = false;
-  uint64_t cut_after_ = 0;  // 0: no cut scheduled
+  mutable Mutex mu_;
+  std::map<std::string, Dir> dirs_ GUARDED_BY(mu_);
+  std::set<std::string> locked_ GUARDED_BY(mu_);
+  std::vector<Fault> faults_ GUARDED_BY(mu_);
+  bool disk_full_ GUARDED_BY(mu_) = false;
+  uint64_t cut_after_ GUARDED_BY(mu_) = 0;  // 0: no cut scheduled
   std::atomic<bool> dead_{false};
-  std::string cut_at_;
-  uint64_t counts_[6] = {};
-  uint64_t fired_ = 0;
-  std::string mark_suffix_;
-  std::function<uint64_t()> marker_;
-  uint64_t durable_mark_ = 0;
+  std::string cut_at_ GUARDED_BY(mu_);
+  uint64_t counts_[6] GUARDED_BY(mu_) = {};
+  uint64_t fired_ GUARDED_BY(mu_) = 0;
+  std::string mark_suffix_ GUARDED_BY(mu_);
+  std::function<uint64_t()> marker_ GUARDED_BY(mu_);
+  uint64_t durable_mark_ GUARDED_BY(mu_) = 0;
 };
 
 }  // namespace dbx
