@@ -42,7 +42,14 @@ void ReadAll(std::string_view wal) {
         if (st.ok()) FUZZ_CHECK(walked == h.n_ && !r.corrupt(), "Reader and Iterate agree");
         return st.ok() || st.IsCorruption() ? dbx::Status::Ok() : st;
       },
-      &res);
+      &res,
+      [&](std::string_view payload) -> dbx::Status {  // the records after damage, as recovery sees them
+        FUZZ_CHECK(res.torn, "records after damage only when the good prefix ended early");
+        FUZZ_CHECK(payload.data() >= wal.data() + res.valid_bytes &&
+                       payload.data() + payload.size() <= wal.data() + wal.size(),
+                   "a record after the damage lies after the good prefix, inside the input");
+        return dbx::Status::Ok();
+      });
   FUZZ_CHECK(s.ok(), s.ToString().c_str());
   FUZZ_CHECK(res.records == records, "every good record was handed over");
   FUZZ_CHECK(res.valid_bytes <= wal.size(), "valid bytes within the input");
