@@ -62,7 +62,10 @@ fi
 [[ -x "$writer" ]] || { echo "crash-soak: --writer: '$writer' is not an executable" >&2; exit 2; }
 
 if ((power_loss == 1)); then
-  [[ "$durability" != none ]] || { echo "crash-soak: --power-loss: durability none promises nothing to check" >&2; exit 2; }
+  if [[ "$durability" == none ]]; then
+    echo "crash-soak: --power-loss: durability none promises nothing to check" >&2
+    exit 2
+  fi
   exec "$writer" power-loss "$durability" "$iterations" "$seed"
 fi
 

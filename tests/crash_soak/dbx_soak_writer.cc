@@ -171,7 +171,8 @@ std::string VerifyPrefix(dbx::DB* db, uint64_t* last_out) {
   if (keys_of_txn.size() != last)
     return "transactions present: " + std::to_string(keys_of_txn.size()) + ", last is " + std::to_string(last);
   for (const auto& [n, count] : keys_of_txn) {
-    if (n < 1 || n > last) return "transaction " + std::to_string(n) + " is visible but last is " + std::to_string(last);
+    if (n < 1 || n > last)
+      return "transaction " + std::to_string(n) + " is visible but last is " + std::to_string(last);
     if (count != kKeys)
       return "transaction " + std::to_string(n) + " is half visible: " + std::to_string(count) + " of " +
              std::to_string(kKeys) + " keys";
