@@ -49,6 +49,9 @@ const EngineCase kEngines[] = {
      {{"env_flags", "MDB_NOSYNC|MDB_NOMETASYNC|MDB_NOTLS", "MDB_NOMETASYNC|MDB_NOTLS", "MDB_NOTLS"}}},
     {"rocksdb", true, true,
      {{"write_options.disableWAL", "true", "false", "false"}, {"write_options.sync", "false", "false", "true"}}},
+    {"leveldb", true, true, {{"write_options.sync", "false", "false", "true"}}},
+    {"wiredtiger", false, true,
+     {{"log.enabled", "false", "true", "true"}, {"transaction_sync.enabled", "false", "false", "true"}}},
 };
 
 void PrintTo(const EngineCase& engine, std::ostream* os) { *os << engine.name; }
