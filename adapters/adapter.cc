@@ -6,6 +6,7 @@
 #include "adapters/leveldb/leveldb_adapter.h"
 #include "adapters/lmdb/lmdb_adapter.h"
 #include "adapters/null/null_adapter.h"
+#include "adapters/postgres/postgres_adapter.h"
 #include "adapters/rocksdb/rocksdb_adapter.h"
 #include "adapters/sqlite/sqlite_adapter.h"
 #include "adapters/wiredtiger/wiredtiger_adapter.h"
@@ -68,6 +69,7 @@ void RegisterBuiltinAdapters(AdapterRegistry* registry) {
   (void)registry->Register(RocksdbAdapterFactory());
   (void)registry->Register(LeveldbAdapterFactory());
   (void)registry->Register(WiredtigerAdapterFactory());
+  (void)registry->Register(PostgresAdapterFactory());
   (void)registry->Register(NullAdapterFactory());
 }
 
