@@ -142,8 +142,8 @@ Status ParseStartTimeout(const AdapterOptions& options, int* seconds) {
     if (key != kStartTimeoutKey) continue;
     int v = 0;
     auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
-    if (ec != std::errc() || end != value.data() + value.size() || v < 1 || v > 3600)
-      return Status::InvalidArgument(std::string(kStartTimeoutKey) + ": expected seconds in [1, 3600], got '" +
+    if (ec != std::errc() || end != value.data() + value.size() || v < 0 || v > 3600)
+      return Status::InvalidArgument(std::string(kStartTimeoutKey) + ": expected seconds in [0, 3600], got '" +
                                      value + "'");
     *seconds = v;
   }

@@ -1,13 +1,15 @@
 // PostgreSQL behind the adapter interface: a real server, private to each database.
 //
 // Open starts a PostgreSQL server of its own for AdapterOptions::dir: initdb into <dir>/data (on first
-// open), then pg_ctl start with listen_addresses = '' (no TCP) and the Unix socket in the data directory
-// only. As root, the server runs as the unprivileged account postgres_internal::kServerUser (initdb
-// refuses root; scripts/install-deps.sh creates it), and every directory above <dir> must be searchable
-// by it. Starting is not measured: it happens in Open, outside every benchmark. A server that does not
-// accept connections within postgres.start_timeout_s (default 60) fails Open with one line naming its
-// log file. Close (and the destructor, so also a failed or interrupted run) stops the server with
-// pg_ctl stop -m fast and keeps its files, so a reopen sees the data; the harness removes the directory.
+// open; a copy of one initdb per process), then pg_ctl start with listen_addresses = '' (no TCP) and
+// the Unix socket in the data directory (or, when that path is too long for a socket, in a private
+// directory of the temporary directory, removed with the server). As root, the server runs as the
+// unprivileged account postgres_internal::kServerUser (initdb refuses root; scripts/install-deps.sh
+// creates it), and every directory above <dir> must be searchable by it. Starting happens in Open,
+// outside every measurement. A server that does not accept connections within postgres.start_timeout_s
+// (default 60; 0 gives up at once) fails Open with one line naming its log file, and is stopped.
+// Close, and the destructor (so also a failed or interrupted run), stops the server with pg_ctl stop
+// -m fast and keeps its files, so that a reopen sees the data; the harness removes the directory.
 //
 // shared_buffers = cache_bytes (at least PostgreSQL's minimum of 128 kB). Durability: none = fsync=off,
 // synchronous_commit=off; normal = synchronous_commit=off (the WAL is flushed by the WAL writer within

@@ -301,16 +301,24 @@ Result<std::unique_ptr<Server>> Server::Start(const ServerConfig& config) {
   DBXB_RETURN_IF_ERROR(CheckReachable(*id, dir));
   DBXB_RETURN_IF_ERROR(Chown(*id, dir));
   const fs::path data = dir / "data";
-  if (data.string().size() + sizeof(kSocketName) - 1 > kMaxSocketPath || data.string().find(',') != std::string::npos)
-    return Status::InvalidArgument("postgres: the server's socket directory " + data.string() +
-                                   " is too long for a Unix socket (or holds a comma); use a shorter --data-dir");
 
   std::unique_ptr<Server> server(new Server());
   server->bindir_ = bindir.value();
   server->data_dir_ = data.string();
   server->log_path_ = (dir / "server.log").string();
-  server->conninfo_ = "host=" + ConninfoQuoted(data.string()) + " port=5432 dbname=postgres user=" + kRole +
-                      " connect_timeout=" + std::to_string(config.start_timeout_seconds);
+  // The socket lives in the data directory, unless that path is too long for one: then in a private
+  // directory of the temporary directory, removed with the server.
+  server->socket_dir_ = data.string();
+  if (data.string().size() + sizeof(kSocketName) - 1 > kMaxSocketPath || data.string().find(',') != std::string::npos) {
+    std::string short_dir = (fs::temp_directory_path(ec) / "dbx-bench-pg-XXXXXX").string();
+    if (ec || mkdtemp(short_dir.data()) == nullptr)
+      return Status::IOError("postgres: cannot create a socket directory in the temporary directory");
+    server->socket_dir_ = server->own_socket_dir_ = short_dir;
+    DBXB_RETURN_IF_ERROR(Chown(*id, short_dir));
+    DBXB_RETURN_IF_ERROR(CheckReachable(*id, short_dir));
+  }
+  server->conninfo_ = "host=" + ConninfoQuoted(server->socket_dir_) + " port=5432 dbname=postgres user=" + kRole +
+                      " connect_timeout=" + std::to_string(std::max(config.start_timeout_seconds, 10));
 
   if (!fs::exists(data / "PG_VERSION", ec)) DBXB_RETURN_IF_ERROR(TemplateCluster::CopyTo(*id, server->bindir_, data));
 
@@ -320,7 +328,7 @@ Result<std::unique_ptr<Server>> Server::Start(const ServerConfig& config) {
     std::ofstream conf(auto_conf, std::ios::trunc);
     conf << "# Written by dbx-bench before every start of this server.\n";
     conf << "listen_addresses = ''\n";  // no TCP: the Unix socket below is the only way in
-    conf << "unix_socket_directories = " << ConfQuoted(data.string()) << "\n";
+    conf << "unix_socket_directories = " << ConfQuoted(server->socket_dir_) << "\n";
     for (const auto& [key, value] : config.settings) conf << key << " = " << ConfQuoted(value) << "\n";
     if (!conf.flush()) return Status::IOError("postgres: cannot write " + auto_conf.string());
   }
@@ -336,11 +344,25 @@ Result<std::unique_ptr<Server>> Server::Start(const ServerConfig& config) {
     return server;
   }
   // The server may be half-started (pg_ctl gave up waiting): stop whatever got as far as a pid file.
+  // pg_ctl stop fails while that file is still being written, so it is retried.
   const fs::path pid_file = data / "postmaster.pid";
-  for (int i = 0; i < 200 && !fs::exists(pid_file, ec); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  if (fs::exists(pid_file, ec)) {
-    (void)RunProgram(*id, {server->bindir_ + "/pg_ctl", "-D", data.string(), "-m", "immediate", "-w", "-s", "stop"},
-                     dir.string(), pg_ctl_log, kStopTimeoutSeconds);
+  const auto now = std::chrono::steady_clock::now();
+  const auto appear_deadline = now + std::chrono::seconds(2);  // a server that wrote none by then died
+  const auto deadline = now + std::chrono::seconds(kStopTimeoutSeconds);
+  bool seen = false;
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (!fs::exists(pid_file, ec)) {
+      if (seen) break;  // removed by the server as it stopped
+      if (std::chrono::steady_clock::now() > appear_deadline) break;
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      continue;
+    }
+    seen = true;
+    Result<int> stopped =
+        RunProgram(*id, {server->bindir_ + "/pg_ctl", "-D", data.string(), "-m", "immediate", "-w", "-s", "stop"},
+                   dir.string(), pg_ctl_log, kStopTimeoutSeconds);
+    if (stopped.ok() && *stopped == 0) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
   if (!rc.ok()) return rc.status();
   if (FileContains(pg_ctl_log, "did not start in time"))
@@ -350,7 +372,11 @@ Result<std::unique_ptr<Server>> Server::Start(const ServerConfig& config) {
                          server->log_path_ + ": " + LastLine(server->log_path_));
 }
 
-Server::~Server() { (void)Stop(); }
+Server::~Server() {
+  (void)Stop();
+  std::error_code ec;
+  if (!own_socket_dir_.empty()) fs::remove_all(own_socket_dir_, ec);
+}
 
 Status Server::Stop() {
   if (!running_) return Status::Ok();

@@ -1,5 +1,6 @@
 // A private PostgreSQL server for one database: initdb into a directory, pg_ctl start listening on a
-// Unix socket in that directory only, pg_ctl stop -m fast. Internal to the postgres adapter.
+// Unix socket only (in the data directory, or in a private temporary directory when that path is too
+// long for a socket), pg_ctl stop -m fast. Internal to the postgres adapter.
 //
 // initdb refuses to run as root, so when this process is root every PostgreSQL program runs as the
 // unprivileged account kServerUser (scripts/install-deps.sh creates it); otherwise as the calling user.
@@ -59,6 +60,8 @@ class Server {
   std::string bindir_;
   std::string data_dir_;
   std::string log_path_;
+  std::string socket_dir_;
+  std::string own_socket_dir_;  // a directory created for the socket, or empty
   std::string conninfo_;
   bool running_ = false;
 };
