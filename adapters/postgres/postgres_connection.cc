@@ -85,6 +85,8 @@ Result<PgResult> Connection::Exec(const char* name, const std::vector<Param>& pa
 
 Result<PgResult> Connection::Query(const char* sql, const char* what) { return Check(PQexec(conn_, sql), what); }
 
-uint64_t Connection::Changed(const PGresult* r) { return std::strtoull(PQcmdTuples(const_cast<PGresult*>(r)), nullptr, 10); }
+uint64_t Connection::Changed(const PGresult* r) {
+  return std::strtoull(PQcmdTuples(const_cast<PGresult*>(r)), nullptr, 10);
+}
 
 }  // namespace dbxb::postgres_internal

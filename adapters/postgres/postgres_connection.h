@@ -58,7 +58,8 @@ class Connection {
     const char* sql;
     std::vector<Oid> types;
   };
-  static Result<std::unique_ptr<Connection>> Open(const std::string& conninfo, const std::vector<Statement>& statements);
+  static Result<std::unique_ptr<Connection>> Open(const std::string& conninfo,
+                                                  const std::vector<Statement>& statements);
   ~Connection();
 
   /// Runs a prepared statement with binary parameters and binary results. Returns the result when it
