@@ -169,6 +169,29 @@ TEST_F(CliTest, InterruptStopsThePostgresServer) {
   EXPECT_TRUE(fs::is_empty(data)) << "its directory is removed";
 }
 
+// A second Ctrl-C exits at once, skipping every Close: the postgres server is still ended.
+TEST_F(CliTest, SecondInterruptStillEndsThePostgresServer) {
+  fs::path out = dir_ / "out", data = dir_ / "data", workload = dir_ / "workload";
+  std::ofstream(workload) << "recordcount=200\noperationcount=0\nreadproportion=1\nupdateproportion=0\n";
+  pid_t pid = StartTool(DBXB_TOOL,
+                        {"run", "--workload", workload.string(), "--engines", "postgres", "--duration", "60s",
+                         "--no-overhead", "--out", out.string(), "--data-dir", data.string()},
+                        "/dev/null", dir_ / "log.txt");
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (ProcessesMentioning(data.string()) == 0 && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  ASSERT_GT(ProcessesMentioning(data.string()), 0) << ReadFile(dir_ / "log.txt");
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  ASSERT_EQ(kill(pid, SIGINT), 0);
+  ASSERT_EQ(kill(pid, SIGINT), 0);
+  ToolResult r = WaitTool(pid, 60);
+  EXPECT_EQ(r.exit_code, 130) << r.Describe();
+  deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);  // SIGQUIT: immediate shutdown
+  while (ProcessesMentioning(data.string()) > 0 && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  EXPECT_EQ(ProcessesMentioning(data.string()), 0) << "the server is ended";
+}
+
 // Ctrl-C during a phase: the phases so far are written, the cut one marked incomplete; exit 130.
 TEST_F(CliTest, InterruptDuringAPhaseWritesItMarkedIncomplete) {
   fs::path out = dir_ / "out", data = dir_ / "data", workload = dir_ / "workload";

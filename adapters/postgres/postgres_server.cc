@@ -21,6 +21,8 @@
 #include <system_error>
 #include <thread>
 
+#include "common/kill_on_exit.h"
+
 namespace dbxb::postgres_internal {
 namespace {
 
@@ -341,6 +343,10 @@ Result<std::unique_ptr<Server>> Server::Start(const ServerConfig& config) {
                               dir.string(), pg_ctl_log, config.start_timeout_seconds + 30);
   if (rc.ok() && *rc == 0) {
     server->running_ = true;
+    // The pid file's first line is the postmaster's pid; SIGQUIT is an immediate shutdown.
+    std::ifstream pid_in(data / "postmaster.pid");
+    if (pid_in >> server->postmaster_pid_ && server->postmaster_pid_ > 0)
+      (void)AddToKillOnExitList(server->postmaster_pid_, SIGQUIT);
     return server;
   }
   // The server may be half-started (pg_ctl gave up waiting): stop whatever got as far as a pid file.
@@ -381,6 +387,7 @@ Server::~Server() {
 Status Server::Stop() {
   if (!running_) return Status::Ok();
   running_ = false;
+  if (postmaster_pid_ > 0) RemoveFromKillOnExitList(postmaster_pid_);
   Result<Identity> id = ServerIdentity();
   if (!id.ok()) return id.status();
   const std::string dir = fs::path(data_dir_).parent_path().string();

@@ -9,6 +9,8 @@
 // reaches only dbx-bench, whose Close then stops the server; pg_ctl detaches the server itself.
 #pragma once
 
+#include <sys/types.h>
+
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -64,6 +66,7 @@ class Server {
   std::string own_socket_dir_;  // a directory created for the socket, or empty
   std::string conninfo_;
   bool running_ = false;
+  pid_t postmaster_pid_ = 0;  // on the kill-on-exit list while running (common/kill_on_exit.h)
 };
 
 }  // namespace dbxb::postgres_internal
