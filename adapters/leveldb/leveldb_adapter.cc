@@ -36,7 +36,7 @@ class LeveldbSession final : public Session {
       : db_(db), write_options_(write_options) {}
 
   Status Put(std::string_view key, std::string_view value) override {
-    if (in_batch_) {
+    if (in_batch()) {
       batch_.Put(ToSlice(key), ToSlice(value));
       return Status::Ok();
     }
@@ -50,7 +50,7 @@ class LeveldbSession final : public Session {
   }
 
   Status Delete(std::string_view key) override {
-    if (in_batch_) {
+    if (in_batch()) {
       batch_.Delete(ToSlice(key));
       return Status::Ok();
     }
@@ -79,24 +79,18 @@ class LeveldbSession final : public Session {
     return Status::Ok();
   }
 
-  Status Begin() override {
-    if (in_batch_) return Status::InvalidArgument("Begin: a batch is already open");
+  Status DoBegin() override {
     batch_.Clear();
-    in_batch_ = true;
     return Status::Ok();
   }
 
-  Status Commit() override {
-    if (!in_batch_) return Status::InvalidArgument("Commit: no batch is open");
-    in_batch_ = false;
+  Status DoCommit() override {
     Status s = FromLeveldb(db_->Write(*write_options_, &batch_), "Commit");
     batch_.Clear();
     return s;
   }
 
-  Status Abort() override {
-    if (!in_batch_) return Status::InvalidArgument("Abort: no batch is open");
-    in_batch_ = false;
+  Status DoAbort() override {
     batch_.Clear();
     return Status::Ok();
   }
@@ -105,7 +99,6 @@ class LeveldbSession final : public Session {
   leveldb::DB* db_;
   const leveldb::WriteOptions* write_options_;
   leveldb::WriteBatch batch_;
-  bool in_batch_ = false;
 };
 
 std::string Bool(bool b) { return b ? "true" : "false"; }

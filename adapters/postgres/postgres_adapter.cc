@@ -65,7 +65,7 @@ class PostgresSession final : public Session {
   }
 
   Status Scan(std::string_view start, uint64_t limit, ScanVisitor visitor) override {
-    const bool own_txn = !in_batch_ && (limit == 0 || limit > kScanChunkRows);
+    const bool own_txn = !in_batch() && (limit == 0 || limit > kScanChunkRows);
     if (own_txn) {
       DBXB_RETURN_IF_ERROR(conn_->Query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", "Scan begin").status());
     }
@@ -84,16 +84,9 @@ class PostgresSession final : public Session {
     return Status::Ok();
   }
 
-  Status Begin() override {
-    if (in_batch_) return Status::InvalidArgument("Begin: a batch is already open");
-    DBXB_RETURN_IF_ERROR(conn_->Query("BEGIN", "BEGIN").status());
-    in_batch_ = true;
-    return Status::Ok();
-  }
+  Status DoBegin() override { return conn_->Query("BEGIN", "BEGIN").status(); }
 
-  Status Commit() override {
-    if (!in_batch_) return Status::InvalidArgument("Commit: no batch is open");
-    in_batch_ = false;
+  Status DoCommit() override {
     Result<PgResult> r = conn_->Query("COMMIT", "COMMIT");
     if (!r.ok()) return r.status();
     // COMMIT of a transaction that had failed succeeds as a ROLLBACK.
@@ -102,11 +95,7 @@ class PostgresSession final : public Session {
     return Status::Ok();
   }
 
-  Status Abort() override {
-    if (!in_batch_) return Status::InvalidArgument("Abort: no batch is open");
-    in_batch_ = false;
-    return conn_->Query("ROLLBACK", "ROLLBACK").status();
-  }
+  Status DoAbort() override { return conn_->Query("ROLLBACK", "ROLLBACK").status(); }
 
  private:
   explicit PostgresSession(std::unique_ptr<Connection> conn) : conn_(std::move(conn)) {}
@@ -134,7 +123,6 @@ class PostgresSession final : public Session {
   }
 
   std::unique_ptr<Connection> conn_;
-  bool in_batch_ = false;
 };
 
 Status ParseStartTimeout(const AdapterOptions& options, int* seconds) {

@@ -29,16 +29,9 @@ class PostgresRowSession final : public RowSession {
  public:
   explicit PostgresRowSession(std::unique_ptr<Connection> conn) : conn_(std::move(conn)) {}
 
-  Status Begin() override {
-    if (in_batch_) return Status::InvalidArgument("Begin: a transaction is already open");
-    DBXB_RETURN_IF_ERROR(conn_->Query("BEGIN", "BEGIN").status());
-    in_batch_ = true;
-    return Status::Ok();
-  }
+  Status DoBegin() override { return conn_->Query("BEGIN", "BEGIN").status(); }
 
-  Status Commit() override {
-    if (!in_batch_) return Status::InvalidArgument("Commit: no transaction is open");
-    in_batch_ = false;
+  Status DoCommit() override {
     Result<PgResult> r = conn_->Query("COMMIT", "COMMIT");
     if (!r.ok()) return r.status();
     if (std::string_view(PQcmdStatus(r->get())) == "ROLLBACK")
@@ -46,11 +39,7 @@ class PostgresRowSession final : public RowSession {
     return Status::Ok();
   }
 
-  Status Abort() override {
-    if (!in_batch_) return Status::InvalidArgument("Abort: no transaction is open");
-    in_batch_ = false;
-    return conn_->Query("ROLLBACK", "ROLLBACK").status();
-  }
+  Status DoAbort() override { return conn_->Query("ROLLBACK", "ROLLBACK").status(); }
 
   Status InsertRow(const Row& row) override {
     return conn_->Exec("insert", RowParams(row), "INSERT").status();
@@ -108,7 +97,6 @@ class PostgresRowSession final : public RowSession {
   }
 
   std::unique_ptr<Connection> conn_;
-  bool in_batch_ = false;
   Row row_;  // reused by the range reads
 };
 

@@ -86,7 +86,7 @@ class WiredtigerSession final : public Session {
   }
 
   Status Scan(std::string_view start, uint64_t limit, ScanVisitor visitor) override {
-    const bool own_txn = !in_batch_;
+    const bool own_txn = !in_batch();
     if (own_txn) DBXB_RETURN_IF_ERROR(FromWt(session_->begin_transaction(session_, nullptr), "Scan begin"));
     int rc;
     if (start.empty()) {
@@ -111,7 +111,7 @@ class WiredtigerSession final : public Session {
   }
 
   Status Count(uint64_t* count) override {
-    const bool own_txn = !in_batch_;
+    const bool own_txn = !in_batch();
     if (own_txn) DBXB_RETURN_IF_ERROR(FromWt(session_->begin_transaction(session_, nullptr), "Count begin"));
     uint64_t n = 0;
     int rc;
@@ -123,24 +123,17 @@ class WiredtigerSession final : public Session {
     return Status::Ok();
   }
 
-  Status Begin() override {
-    if (in_batch_) return Status::InvalidArgument("Begin: a batch is already open");
-    DBXB_RETURN_IF_ERROR(FromWt(session_->begin_transaction(session_, nullptr), "begin_transaction"));
-    in_batch_ = true;
-    return Status::Ok();
+  Status DoBegin() override {
+    return FromWt(session_->begin_transaction(session_, nullptr), "begin_transaction");
   }
 
   // A failed commit is rolled back by WiredTiger itself.
-  Status Commit() override {
-    if (!in_batch_) return Status::InvalidArgument("Commit: no batch is open");
-    in_batch_ = false;
+  Status DoCommit() override {
     (void)cursor_->reset(cursor_);
     return FromWt(session_->commit_transaction(session_, nullptr), "commit_transaction");
   }
 
-  Status Abort() override {
-    if (!in_batch_) return Status::InvalidArgument("Abort: no batch is open");
-    in_batch_ = false;
+  Status DoAbort() override {
     (void)cursor_->reset(cursor_);
     return FromWt(session_->rollback_transaction(session_, nullptr), "rollback_transaction");
   }
@@ -153,7 +146,7 @@ class WiredtigerSession final : public Session {
   template <typename Op>
   Status Write(const char* what, Op op) {
     int rc = op();
-    for (int retry = 0; !in_batch_ && rc == WT_ROLLBACK && retry < kConflictRetries; ++retry) {
+    for (int retry = 0; !in_batch() && rc == WT_ROLLBACK && retry < kConflictRetries; ++retry) {
       std::this_thread::yield();
       rc = op();
     }
@@ -163,7 +156,6 @@ class WiredtigerSession final : public Session {
 
   WT_SESSION* session_ = nullptr;
   WT_CURSOR* cursor_ = nullptr;
-  bool in_batch_ = false;
 };
 
 // The connection configuration for a durability level; reported as run.
