@@ -229,7 +229,7 @@ AdapterFactory PostgresAdapterFactory() {
   AdapterFactory f;
   f.name = "postgres";
   f.description = "PostgreSQL: a private server per database (Unix socket), one libpq connection per session";
-  f.library_version = [] { return postgres_internal::ServerProgramVersion() + " server, libpq " + LibpqVersion(); };
+  f.library_version = [] { return postgres_internal::ServerProgramVersion() + ", libpq " + LibpqVersion(); };
   f.library_build = [] { return std::string("debian-package"); };
   f.open = [](const AdapterOptions& options) { return PostgresAdapter::Open(options); };
   f.native_option_keys = {kStartTimeoutKey};

@@ -282,12 +282,12 @@ class TemplateCluster {
 
 std::string ServerProgramVersion() {
   const Result<std::string>& bindir = Bindir();
-  if (!bindir.ok()) return "PostgreSQL server not found";
+  if (!bindir.ok()) return "no PostgreSQL server found";
   std::string line = FirstLineOf(("'" + bindir.value() + "/postgres' --version 2>/dev/null").c_str());
   // "postgres (PostgreSQL) 15.20 (Debian 15.20-0+deb12u1)"
   const std::string prefix = "postgres (PostgreSQL) ";
-  if (line.rfind(prefix, 0) == 0) return "PostgreSQL " + line.substr(prefix.size());
-  return line.empty() ? "PostgreSQL (version unknown)" : line;
+  if (line.rfind(prefix, 0) == 0) return "PostgreSQL " + line.substr(prefix.size()) + " server";
+  return line.empty() ? "PostgreSQL server (version unknown)" : line;
 }
 
 Result<std::unique_ptr<Server>> Server::Start(const ServerConfig& config) {

@@ -36,7 +36,7 @@ struct ServerConfig {
   int start_timeout_seconds = 60;
 };
 
-/// "PostgreSQL 15.20 (Debian 15.20-0+deb12u1)", from `postgres --version`, or an explanation.
+/// "PostgreSQL 15.20 (Debian 15.20-0+deb12u1) server", from `postgres --version`, or an explanation.
 std::string ServerProgramVersion();
 
 class Server {
