@@ -337,6 +337,7 @@ Result<std::unique_ptr<Server>> Server::Start(const ServerConfig& config) {
   DBXB_RETURN_IF_ERROR(Chown(*id, auto_conf));
 
   const std::string pg_ctl_log = (dir / "pg_ctl.log").string();
+  fs::remove(pg_ctl_log, ec);  // what it says below is about this start only
   Result<int> rc = RunProgram(*id,
                               {server->bindir_ + "/pg_ctl", "-D", data.string(), "-l", server->log_path_, "-w", "-t",
                                std::to_string(config.start_timeout_seconds), "-s", "start"},
@@ -352,8 +353,11 @@ Result<std::unique_ptr<Server>> Server::Start(const ServerConfig& config) {
   // The server may be half-started (pg_ctl gave up waiting): stop whatever got as far as a pid file.
   // pg_ctl stop fails while that file is still being written, so it is retried.
   const fs::path pid_file = data / "postmaster.pid";
+  // After "did not start in time" the server is still coming up and writes its pid file eventually;
+  // after any other failure it exited, and a pid file that is not there within 2 s never will be.
+  const bool timed_out = !rc.ok() || FileContains(pg_ctl_log, "did not start in time");
   const auto now = std::chrono::steady_clock::now();
-  const auto appear_deadline = now + std::chrono::seconds(2);  // a server that wrote none by then died
+  const auto appear_deadline = now + std::chrono::seconds(timed_out ? kStopTimeoutSeconds : 2);
   const auto deadline = now + std::chrono::seconds(kStopTimeoutSeconds);
   bool seen = false;
   while (std::chrono::steady_clock::now() < deadline) {
@@ -371,7 +375,7 @@ Result<std::unique_ptr<Server>> Server::Start(const ServerConfig& config) {
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
   if (!rc.ok()) return rc.status();
-  if (FileContains(pg_ctl_log, "did not start in time"))
+  if (timed_out)
     return Status::IOError("postgres: the server in " + data.string() + " did not start within " +
                            std::to_string(config.start_timeout_seconds) + " s; its log: " + server->log_path_);
   return Status::IOError("postgres: the server in " + data.string() + " failed to start; its log: " +
