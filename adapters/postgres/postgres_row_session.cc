@@ -11,8 +11,7 @@ namespace dbxb::postgres_internal {
 // (a, id) and (b, id): the order the range reads ask for, as SQLite's index on a (whose entries end in
 // the rowid) gives it.
 const char* const kCreateRowsTable[3] = {
-    "CREATE TABLE IF NOT EXISTS rows(id bigint PRIMARY KEY, a bigint NOT NULL, b bigint NOT NULL, payload text "
-    "NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS rows(id bigint PRIMARY KEY, a bigint NOT NULL, b bigint NOT NULL, payload text)",
     "CREATE INDEX IF NOT EXISTS rows_a ON rows(a, id)",
     "CREATE INDEX IF NOT EXISTS rows_b ON rows(b, id)",
 };
