@@ -67,7 +67,8 @@ TEST_F(PostgresAdapterTest, ServerRunsFromOpenToCloseWithTheRequestedSettings) {
   const std::string data = (dir_ / "db" / "data").string();
   auto adapter = pg->open(Options());
   ASSERT_TRUE(adapter.ok()) << adapter.status().ToString();
-  EXPECT_EQ(ProcessesMentioning(data), 1) << "one postmaster for this database";
+  // At least the postmaster: a just-forked child shows the same command line until it renames itself.
+  EXPECT_GE(ProcessesMentioning(data), 1) << "a server for this database";
   EXPECT_EQ(Setting(**adapter, "shared_buffers"), "16MB");
   EXPECT_EQ(Setting(**adapter, "listen_addresses"), "'' (Unix socket only)");
   EXPECT_NE(Setting(**adapter, "server_version"), "<absent>");
@@ -83,7 +84,7 @@ TEST_F(PostgresAdapterTest, DestroyingAnOpenAdapterStopsTheServer) {
   {
     auto adapter = BuiltinAdapters().Find("postgres")->open(Options());
     ASSERT_TRUE(adapter.ok()) << adapter.status().ToString();
-    EXPECT_EQ(ProcessesMentioning(data), 1);
+    EXPECT_GE(ProcessesMentioning(data), 1);
   }  // a failed run drops its adapter without Close
   EXPECT_EQ(ProcessesMentioning(data), 0);
 }
