@@ -3,10 +3,13 @@
 #include <algorithm>
 
 #include "adapters/dbx/dbx_adapter.h"
+#include "adapters/leveldb/leveldb_adapter.h"
 #include "adapters/lmdb/lmdb_adapter.h"
 #include "adapters/null/null_adapter.h"
+#include "adapters/postgres/postgres_adapter.h"
 #include "adapters/rocksdb/rocksdb_adapter.h"
 #include "adapters/sqlite/sqlite_adapter.h"
+#include "adapters/wiredtiger/wiredtiger_adapter.h"
 
 namespace dbxb {
 
@@ -64,6 +67,9 @@ void RegisterBuiltinAdapters(AdapterRegistry* registry) {
   (void)registry->Register(SqliteAdapterFactory());
   (void)registry->Register(LmdbAdapterFactory());
   (void)registry->Register(RocksdbAdapterFactory());
+  (void)registry->Register(LeveldbAdapterFactory());
+  (void)registry->Register(WiredtigerAdapterFactory());
+  (void)registry->Register(PostgresAdapterFactory());
   (void)registry->Register(NullAdapterFactory());
 }
 

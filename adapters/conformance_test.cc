@@ -3,6 +3,7 @@
 //
 // The null adapter stores nothing, so it cannot pass a store-then-read contract and is not listed.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <atomic>
@@ -49,6 +50,10 @@ const EngineCase kEngines[] = {
      {{"env_flags", "MDB_NOSYNC|MDB_NOMETASYNC|MDB_NOTLS", "MDB_NOMETASYNC|MDB_NOTLS", "MDB_NOTLS"}}},
     {"rocksdb", true, true,
      {{"write_options.disableWAL", "true", "false", "false"}, {"write_options.sync", "false", "false", "true"}}},
+    {"leveldb", true, true, {{"write_options.sync", "false", "false", "true"}}},
+    {"wiredtiger", false, true,
+     {{"log.enabled", "false", "true", "true"}, {"transaction_sync.enabled", "false", "false", "true"}}},
+    {"postgres", true, true, {{"fsync", "off", "on", "on"}, {"synchronous_commit", "off", "off", "on"}}},
 };
 
 void PrintTo(const EngineCase& engine, std::ostream* os) { *os << engine.name; }
@@ -90,6 +95,8 @@ class ConformanceTest : public testing::TestWithParam<std::tuple<EngineCase, Dur
   void SetUp() override {
     std::string tmpl = (std::filesystem::temp_directory_path() / "dbxb-conformance-XXXXXX").string();
     ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
+    // Searchable by all (not readable): postgres's server runs as another account when the test is root.
+    ASSERT_EQ(chmod(tmpl.c_str(), 0711), 0);
     dir_ = tmpl;
     factory_ = BuiltinAdapters().Find(engine().name);
     ASSERT_NE(factory_, nullptr) << engine().name << " is not registered";

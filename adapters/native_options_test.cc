@@ -1,6 +1,7 @@
 // AdapterOptions::native_options: checked by the registry for every engine, applied and read back by
 // SQLite and LMDB (the engines that take any so far).
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -16,6 +17,7 @@ class NativeOptionsTest : public testing::Test {
   void SetUp() override {
     std::string tmpl = (std::filesystem::temp_directory_path() / "dbxb-native-XXXXXX").string();
     ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
+    ASSERT_EQ(chmod(tmpl.c_str(), 0711), 0);  // reachable by postgres's server account when root
     dir_ = tmpl;
   }
   void TearDown() override {

@@ -3,6 +3,8 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include "common/kill_on_exit.h"
+
 namespace dbxb {
 namespace internal {
 std::atomic<bool> g_interrupt_requested{false};
@@ -11,7 +13,10 @@ std::atomic<bool> g_interrupt_requested{false};
 namespace {
 
 void OnSignal(int) {
-  if (internal::g_interrupt_requested.exchange(true)) _exit(130);  // the second request: leave now
+  if (internal::g_interrupt_requested.exchange(true)) {  // the second request: leave now
+    KillProcessesOnExitList();  // private database servers must not outlive the run
+    _exit(130);
+  }
   static const char kMessage[] =
       "\ndbx-bench: interrupted; finishing the current operation and writing the finished benchmarks "
       "(press Ctrl-C again to exit at once)\n";

@@ -50,7 +50,7 @@ int ListCommand() {
   const AdapterRegistry& registry = BuiltinAdapters();
   fmt::print("Engines:\n");
   for (const auto& f : registry.factories())
-    fmt::print("  {:<8} {:<16} {:<42} {}\n", f.name, f.library_version(), f.library_build(), f.description);
+    fmt::print("  {:<10} {:<16} {:<42} {}\n", f.name, f.library_version(), f.library_build(), f.description);
   fmt::print("Suites:\n");
   for (const auto& s : BuiltinSuites().suites()) fmt::print("  {:<10} {}\n", s->name(), s->summary());
   return kExitOk;

@@ -1,5 +1,7 @@
 #include "harness/runner.h"
 
+#include <sys/stat.h>
+
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -84,6 +86,8 @@ class WorkDir {
     if (mkdtemp(templ.data()) == nullptr)
       return Status::InvalidArgument(fmt::format("--data-dir: cannot create a directory in '{}': {}", base.string(),
                                                  std::strerror(errno)));
+    // Searchable, not readable, by others: postgres's server runs as another account when we are root.
+    (void)chmod(templ.c_str(), 0711);
     path_ = templ;
     std::ofstream marker(fs::path(path_) / kOwnedMarker);
     marker << "created by dbx-bench; removed when the run ends\n";

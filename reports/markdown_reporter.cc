@@ -11,6 +11,7 @@
 #include "reports/format.h"
 #include "reports/grouping.h"
 #include "reports/markdown_collapse.h"
+#include "reports/markdown_versus.h"
 #include "reports/markdown_phases.h"
 #include "reports/markdown_methodology.h"
 
@@ -112,6 +113,7 @@ Status MarkdownReporter::Write(const RunResults& results, std::ostream& out) {
   WriteComparisonTables(results, baseline, out);
   WritePhaseTables(results, out);
   WriteCollapseTables(results, out);
+  WriteSqliteVsPostgres(results, out);
   WriteMethodology(results, out);
   return StreamStatus(out, "results.md");
 }

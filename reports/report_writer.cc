@@ -13,6 +13,7 @@
 #include "reports/grouping.h"
 #include "reports/markdown_methodology.h"
 #include "reports/markdown_collapse.h"
+#include "reports/markdown_versus.h"
 #include "reports/markdown_phases.h"
 #include "reports/markdown_reporter.h"
 #include "reports/reporter.h"
@@ -279,6 +280,7 @@ void WriteRunSection(const ReportInput& run, const std::string& heading, const R
     std::ostringstream tables;
     WritePhaseTables(results, tables);
     WriteCollapseTables(results, tables);
+    WriteSqliteVsPostgres(results, tables);
     out << DemoteHeadings(tables.str(), 1);
     out << "### Latency percentiles\n\n";
     for (const PhaseGroup& g : phase_groups) {

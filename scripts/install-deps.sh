@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# Installs the Debian packages dbx-bench builds from. Idempotent: when everything is present it only
-# checks (about a second) and never touches apt.
+# Installs the Debian packages dbx-bench builds from, and creates the unprivileged account the postgres
+# adapter runs its private servers as (initdb refuses to run as root). Idempotent: when everything is
+# present it only checks (about a second) and never touches apt.
 set -euo pipefail
 
 PACKAGES=(
   build-essential cmake ninja-build pkg-config git
-  libsqlite3-dev liblmdb-dev librocksdb-dev
+  libsqlite3-dev liblmdb-dev librocksdb-dev libleveldb-dev libwiredtiger-dev
+  postgresql libpq-dev
   libfmt-dev nlohmann-json3-dev libcli11-dev
   libbenchmark-dev libgtest-dev libgmock-dev
   libzstd-dev liblz4-dev zlib1g-dev
@@ -17,6 +19,18 @@ if [[ "${DBXB_WITH_CLANG:-0}" == 1 ]]; then
   PACKAGES+=(clang libclang-rt-14-dev)
 fi
 
+# The account of the postgres adapter's servers (adapters/postgres/postgres_server.h names it).
+PG_SERVER_USER=dbxbench
+
+ensure_server_user() {
+  if [[ $(id -u) -ne 0 ]] || id -u "$PG_SERVER_USER" >/dev/null 2>&1; then
+    return 0  # not root: the servers run as the invoking user; or the account exists already
+  fi
+  echo "install-deps: creating system user $PG_SERVER_USER (runs the postgres adapter's servers)" >&2
+  useradd --system --user-group --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin \
+    "$PG_SERVER_USER"
+}
+
 missing=()
 for p in "${PACKAGES[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
@@ -25,6 +39,7 @@ for p in "${PACKAGES[@]}"; do
 done
 
 if ((${#missing[@]} == 0)); then
+  ensure_server_user
   exit 0
 fi
 
@@ -34,3 +49,4 @@ if [[ $(id -u) -ne 0 ]]; then SUDO="sudo"; fi
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+ensure_server_user

@@ -30,8 +30,12 @@ class CliTest : public ::testing::Test {
 TEST_F(CliTest, ListNamesEveryEngineWithItsVersion) {
   ToolResult o = Run("list");
   ASSERT_EQ(o.exit_code, 0) << o.err;
-  for (const char* engine : {"sqlite", "lmdb", "rocksdb", "null"}) EXPECT_NE(o.out.find(engine), std::string::npos) << engine;
+  for (const char* engine : {"sqlite", "lmdb", "rocksdb", "leveldb", "wiredtiger", "postgres", "null"})
+    EXPECT_NE(o.out.find(engine), std::string::npos) << engine;
   EXPECT_NE(o.out.find("SQLite 3."), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("LevelDB 1."), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("WiredTiger 3."), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("PostgreSQL 1"), std::string::npos) << "the server's version: " << o.out;
   EXPECT_NE(o.out.find("RocksDB 7."), std::string::npos) << o.out;
   EXPECT_NE(o.out.find("assertions"), std::string::npos) << "RocksDB's build flavour is shown: " << o.out;
   EXPECT_NE(o.out.find("dbx-micro"), std::string::npos);
@@ -130,6 +134,62 @@ TEST_F(CliTest, InterruptWritesFinishedBenchmarksMarkedIncomplete) {
   EXPECT_TRUE(doc["context"]["incomplete"].get<bool>());
   EXPECT_EQ(doc["benchmarks"].size(), 1u) << "the finished benchmark, not the interrupted one";
   EXPECT_TRUE(fs::is_empty(data)) << "temporary data removed";
+}
+
+// Processes whose command line mentions `text` (a postgres server's is "postgres -D <data dir>").
+int ProcessesMentioning(const std::string& text) {
+  int n = 0;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator("/proc", ec)) {
+    std::string cmdline = ReadFile(entry.path() / "cmdline");
+    if (cmdline.find(text) != std::string::npos) ++n;
+  }
+  return n;
+}
+
+// Ctrl-C while postgres runs: its private server is stopped and its directory removed.
+TEST_F(CliTest, InterruptStopsThePostgresServer) {
+  fs::path out = dir_ / "out", data = dir_ / "data", workload = dir_ / "workload";
+  std::ofstream(workload) << "recordcount=200\noperationcount=0\nreadproportion=1\nupdateproportion=0\n";
+  pid_t pid = StartTool(DBXB_TOOL,
+                        {"run", "--workload", workload.string(), "--engines", "postgres", "--duration", "60s",
+                         "--no-overhead", "--out", out.string(), "--data-dir", data.string()},
+                        "/dev/null", dir_ / "log.txt");
+  // The server is up once a postmaster mentions the run's data directory.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (ProcessesMentioning(data.string()) == 0 && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  ASSERT_GT(ProcessesMentioning(data.string()), 0) << ReadFile(dir_ / "log.txt");
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));  // into the measured run phase
+  ASSERT_EQ(kill(pid, SIGINT), 0);
+  ToolResult r = WaitTool(pid, 120);
+  ASSERT_EQ(r.term_signal, 0) << r.Describe();
+  EXPECT_EQ(r.exit_code, 130) << ReadFile(dir_ / "log.txt");
+  EXPECT_EQ(ProcessesMentioning(data.string()), 0) << "the server is stopped";
+  EXPECT_TRUE(fs::is_empty(data)) << "its directory is removed";
+}
+
+// A second Ctrl-C exits at once, skipping every Close: the postgres server is still ended.
+TEST_F(CliTest, SecondInterruptStillEndsThePostgresServer) {
+  fs::path out = dir_ / "out", data = dir_ / "data", workload = dir_ / "workload";
+  std::ofstream(workload) << "recordcount=200\noperationcount=0\nreadproportion=1\nupdateproportion=0\n";
+  pid_t pid = StartTool(DBXB_TOOL,
+                        {"run", "--workload", workload.string(), "--engines", "postgres", "--duration", "60s",
+                         "--no-overhead", "--out", out.string(), "--data-dir", data.string()},
+                        "/dev/null", dir_ / "log.txt");
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (ProcessesMentioning(data.string()) == 0 && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  ASSERT_GT(ProcessesMentioning(data.string()), 0) << ReadFile(dir_ / "log.txt");
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  ASSERT_EQ(kill(pid, SIGINT), 0);
+  ASSERT_EQ(kill(pid, SIGINT), 0);
+  ToolResult r = WaitTool(pid, 60);
+  EXPECT_EQ(r.exit_code, 130) << r.Describe();
+  deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);  // SIGQUIT: immediate shutdown
+  while (ProcessesMentioning(data.string()) > 0 && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  EXPECT_EQ(ProcessesMentioning(data.string()), 0) << "the server is ended";
 }
 
 // Ctrl-C during a phase: the phases so far are written, the cut one marked incomplete; exit 130.

@@ -1,8 +1,9 @@
 // The RowSession contract (adapters/row_session.h) on every engine: the key/value mapping of
-// workloads/row_store.h on each, and SQLite's native tables. Checked against an in-memory model.
+// workloads/row_store.h on each, and SQLite's and PostgreSQL's native tables. Checked against an in-memory model.
 #include "workloads/row_store.h"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <atomic>
 #include <cstdlib>
@@ -28,7 +29,8 @@ struct RowCase {
 void PrintTo(const RowCase& c, std::ostream* os) { *os << c.engine << (c.native ? "_native" : "_kv"); }
 
 const RowCase kCases[] = {
-    {"dbx", false}, {"sqlite", false}, {"sqlite", true}, {"lmdb", false}, {"rocksdb", false},
+    {"dbx", false},     {"sqlite", false},     {"sqlite", true},   {"lmdb", false},
+    {"rocksdb", false}, {"leveldb", false},    {"wiredtiger", false}, {"postgres", true},
 };
 
 using Pairs = std::vector<std::pair<int64_t, int64_t>>;
@@ -47,6 +49,8 @@ class RowStoreTest : public testing::TestWithParam<RowCase> {
   void SetUp() override {
     std::string tmpl = (std::filesystem::temp_directory_path() / "dbxb-rowstore-XXXXXX").string();
     ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
+    // Searchable by all (not readable): postgres's server runs as another account when the test is root.
+    ASSERT_EQ(chmod(tmpl.c_str(), 0711), 0);
     dir_ = tmpl;
     factory_ = BuiltinAdapters().Find(GetParam().engine);
     ASSERT_NE(factory_, nullptr);
@@ -139,7 +143,8 @@ TEST_P(RowStoreTest, OpenRowSessionPicksNativeOnlyWhereItExists) {
   bool native = false;
   auto s = OpenRowSession(*adapter_, &native);
   ASSERT_TRUE(s.ok()) << s.status().ToString();
-  EXPECT_EQ(native, std::string(GetParam().engine) == "sqlite");
+  const std::string engine = GetParam().engine;
+  EXPECT_EQ(native, engine == "sqlite" || engine == "postgres");
 }
 
 TEST_P(RowStoreTest, InsertGetCountAndNotFound) {
@@ -283,29 +288,33 @@ TEST_P(RowStoreTest, ConcurrentReaderNeverSeesHalfABatch) {
   ExpectMatchesModel(rows_);
 }
 
-TEST(SqliteNativeRowsTest, DuplicateIdFailsTheWholeBatch) {
-  std::string tmpl = (std::filesystem::temp_directory_path() / "dbxb-rowstore-XXXXXX").string();
-  ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
-  {
-    AdapterOptions options;
-    options.dir = tmpl + "/db";
-    auto adapter = BuiltinAdapters().Find("sqlite")->open(options);
-    ASSERT_TRUE(adapter.ok());
-    auto rows = (*adapter)->NewRowSession();
-    ASSERT_TRUE(rows.ok());
-    ASSERT_TRUE((*rows)->InsertRows({MakeRow(1, 1, 1)}).ok());
-    EXPECT_TRUE((*rows)->InsertRows({MakeRow(2, 2, 2), MakeRow(1, 5, 5)}).IsInvalidArgument());
-    uint64_t n = 0;
-    ASSERT_TRUE((*rows)->Count(&n).ok());
-    EXPECT_EQ(n, 1u);
-    Row r;
-    EXPECT_TRUE((*rows)->GetById(2, &r).IsNotFound());
-    // The session is usable afterwards.
-    ASSERT_TRUE((*rows)->InsertRows({MakeRow(2, 2, 2)}).ok());
-    rows->reset();
-    ASSERT_TRUE((*adapter)->Close().ok());
+TEST(NativeRowsTest, DuplicateIdFailsTheWholeBatch) {
+  for (const char* engine : {"sqlite", "postgres"}) {
+    SCOPED_TRACE(engine);
+    std::string tmpl = (std::filesystem::temp_directory_path() / "dbxb-rowstore-XXXXXX").string();
+    ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
+    ASSERT_EQ(chmod(tmpl.c_str(), 0711), 0);  // reachable by postgres's server account
+    {
+      AdapterOptions options;
+      options.dir = tmpl + "/db";
+      auto adapter = BuiltinAdapters().Find(engine)->open(options);
+      ASSERT_TRUE(adapter.ok()) << adapter.status().ToString();
+      auto rows = (*adapter)->NewRowSession();
+      ASSERT_TRUE(rows.ok());
+      ASSERT_TRUE((*rows)->InsertRows({MakeRow(1, 1, 1)}).ok());
+      EXPECT_TRUE((*rows)->InsertRows({MakeRow(2, 2, 2), MakeRow(1, 5, 5)}).IsInvalidArgument());
+      uint64_t n = 0;
+      ASSERT_TRUE((*rows)->Count(&n).ok());
+      EXPECT_EQ(n, 1u);
+      Row r;
+      EXPECT_TRUE((*rows)->GetById(2, &r).IsNotFound());
+      // The session is usable afterwards.
+      ASSERT_TRUE((*rows)->InsertRows({MakeRow(2, 2, 2)}).ok());
+      rows->reset();
+      ASSERT_TRUE((*adapter)->Close().ok());
+    }
+    std::filesystem::remove_all(tmpl);
   }
-  std::filesystem::remove_all(tmpl);
 }
 
 TEST(RowKeysTest, OrderedIntegersSortLikeNumbers) {

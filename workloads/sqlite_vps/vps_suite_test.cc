@@ -4,6 +4,7 @@
 #include "workloads/sqlite_vps/vps_suite.h"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -73,6 +74,7 @@ class TempDir {
         std::filesystem::is_directory("/dev/shm", ec) ? std::filesystem::path("/dev/shm") : std::filesystem::temp_directory_path();
     std::string tmpl = (base / "dbxb-vps-XXXXXX").string();
     if (mkdtemp(tmpl.data()) != nullptr) path_ = tmpl;
+    if (!path_.empty()) (void)chmod(path_.c_str(), 0711);  // reachable by postgres's server account
   }
   ~TempDir() {
     std::error_code ec;
@@ -123,7 +125,7 @@ TEST_P(VpsSuiteTest, EveryPhaseRunsVerifiedOnBothDatasets) {
         EXPECT_EQ(v, "normal");
       }
     }
-    EXPECT_EQ(native_row, std::string(GetParam()) == "sqlite");
+    EXPECT_EQ(native_row, std::string(GetParam()) == "sqlite" || std::string(GetParam()) == "postgres");
     std::vector<std::string> ran;
     for (;;) {
       auto phase = seq->NextPhase();
@@ -183,7 +185,8 @@ TEST(VpsSuite, TheNullEngineIsRefused) {
   EXPECT_TRUE(MakeSqliteVpsSequences(*BuiltinAdapters().Find("sqlite"), options, config).ok());
 }
 
-INSTANTIATE_TEST_SUITE_P(Engines, VpsSuiteTest, testing::Values("dbx", "sqlite", "lmdb", "rocksdb"));
+INSTANTIATE_TEST_SUITE_P(Engines, VpsSuiteTest,
+                         testing::Values("dbx", "sqlite", "lmdb", "rocksdb", "leveldb", "wiredtiger", "postgres"));
 
 // The phases catch wrong data: rows changed behind their back fail the reads with Corruption.
 class VpsVerificationTest : public testing::Test {
