@@ -241,8 +241,6 @@ CommandResult RunAb(const AbArgs& args, std::ostream& console, std::ostream& pro
     for (size_t r = 0; r < rounds; ++r) fs::remove_all(fs::path(dir) / RoundName(r), ec);
   };
 
-  progress << fmt::format("ab: {} rounds of {} and {} (ABBA order), into {}\n", rounds, args.baseline_bin,
-                          args.current_bin, dir);
   RunSet baseline, current;
   const auto started = std::chrono::steady_clock::now();
   for (size_t r = 0; r < rounds; ++r) {
@@ -298,7 +296,7 @@ CommandResult RunAb(const AbArgs& args, std::ostream& console, std::ostream& pro
     keep = true;
     out.Keep();
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    progress << line << fmt::format(" (elapsed {:.0f} s)\n", elapsed) << std::flush;
+    progress << line << fmt::format(" (elapsed {:.0f} s{})\n", elapsed, r == 0 ? "; rounds in " + dir : "") << std::flush;
   }
 
   ComparisonReport report;
