@@ -81,11 +81,12 @@ TEST_F(AbCliTest, RoundsInAbbaOrderAndTheirComparison) {
 TEST_F(AbCliTest, ABinaryFailingARoundEndsTheRunNamingIt) {
   // The current side fails from its second run on (round 2 runs current first).
   const std::string count = (dir_ / "count").string();
-  const std::string cur = Wrapper("cur.sh", "echo x >> " + count + "; if [ $(wc -l < " + count +
-                                                ") -ge 2 ]; then echo 'dbx-bench: disk on fire' >&2; exit 1; fi; exec " +
-                                                std::string(DBXB_TOOL) + " \"$@\"");
-  ToolResult r = Run("ab --baseline-bin " + std::string(DBXB_TOOL) + " --current-bin " + cur + " --rounds 4 --out ab -- " +
-                     kRun);
+  const std::string cur =
+      Wrapper("cur.sh", "echo x >> " + count + "; if [ $(wc -l < " + count +
+                            ") -ge 2 ]; then echo 'dbx-bench: disk on fire' >&2; exit 1; fi; exec " +
+                            std::string(DBXB_TOOL) + " \"$@\"");
+  ToolResult r = Run("ab --baseline-bin " + std::string(DBXB_TOOL) + " --current-bin " + cur +
+                     " --rounds 4 --out ab -- " + kRun);
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_NE(r.err.find("round 2/4: current binary"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("exited with status 1: disk on fire"), std::string::npos) << r.err;

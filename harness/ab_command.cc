@@ -50,7 +50,8 @@ Status ParseOptions(const AbArgs& args, CompareOptions* o, uint64_t* rounds) {
   DBXB_RETURN_IF_ERROR(ParseCount(args.rounds, "--rounds", rounds));
   if (*rounds < 2 || *rounds > kMaxRounds) {
     return Status::InvalidArgument(
-        fmt::format("--rounds: {} is outside 2..{} (a paired comparison needs at least 2 rounds)", args.rounds, kMaxRounds));
+        fmt::format("--rounds: {} is outside 2..{} (a paired comparison needs at least 2 rounds)", args.rounds,
+                    kMaxRounds));
   }
   DBXB_RETURN_IF_ERROR(named("--max-regression", ParseFraction(args.max_regression, &o->max_regression)));
   DBXB_RETURN_IF_ERROR(named("--noise-threshold", ParseFraction(args.noise_threshold, &o->noise_threshold)));
@@ -188,7 +189,8 @@ Status ValidateAbRunArgs(const std::vector<std::string>& run_args) {
                                                                 : "";
       if (("," + value + ",").find(",json,") == std::string::npos) {
         return Status::InvalidArgument(
-            fmt::format("run arguments: --format '{}' must include json (ab compares the rounds' results.json)", value));
+            fmt::format("run arguments: --format '{}' must include json (ab compares the rounds' results.json)",
+                        value));
       }
     }
   }
@@ -201,7 +203,8 @@ CLI::App* AddAbCommand(CLI::App* app, AbArgs* args) {
   cmd->add_option("--baseline-bin", args->baseline_bin, "The baseline build: an executable that behaves as dbx-bench")
       ->required();
   cmd->add_option("--current-bin", args->current_bin, "The build under test")->required();
-  cmd->add_option("--rounds", args->rounds, "Rounds; each runs both binaries once, in ABBA order")->capture_default_str();
+  cmd->add_option("--rounds", args->rounds, "Rounds; each runs both binaries once, in ABBA order")
+      ->capture_default_str();
   cmd->add_option("--out", args->out_dir, "Directory of the rounds (new or empty; default results/ab-<UTC time>)");
   cmd->add_option("--max-regression", args->max_regression,
                   "Fail (exit 1) when a regression is surely over this (5% or 0.05)")
@@ -296,7 +299,8 @@ CommandResult RunAb(const AbArgs& args, std::ostream& console, std::ostream& pro
     keep = true;
     out.Keep();
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    progress << line << fmt::format(" (elapsed {:.0f} s{})\n", elapsed, r == 0 ? "; rounds in " + dir : "") << std::flush;
+    progress << line << fmt::format(" (elapsed {:.0f} s{})\n", elapsed, r == 0 ? "; rounds in " + dir : "")
+             << std::flush;
   }
 
   ComparisonReport report;
@@ -314,9 +318,9 @@ CommandResult RunAb(const AbArgs& args, std::ostream& console, std::ostream& pro
   if (!st.ok()) return BadInput(st.message());
   if (report.GateFailed()) {
     return CommandResult::Failed(
-        kExitCodeFailure, fmt::format("{} row{} regressed by more than {} over {} paired rounds",
-                                      report.RegressionsOverThreshold(), report.RegressionsOverThreshold() == 1 ? "" : "s",
-                                      FormatPercent(options.max_regression), rounds));
+        kExitCodeFailure,
+        fmt::format("{} row{} regressed by more than {} over {} paired rounds", report.RegressionsOverThreshold(),
+                    report.RegressionsOverThreshold() == 1 ? "" : "s", FormatPercent(options.max_regression), rounds));
   }
   return CommandResult::Ok();
 }

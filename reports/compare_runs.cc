@@ -200,7 +200,8 @@ Status CompareRunSets(const RunSet& baseline, const RunSet& current, bool paired
     DBXB_RETURN_IF_ERROR(Collect(cur_rows, current, "current", paired, e, &cur));
     if (Find(base_rows[0], e.key, e.metric) < 0) {
       MetricComparison row = EmptyRow(e, Outcome::kOnlyInCurrent);
-      if (cur.failure.empty() && !cur.unusable) SetSide(cur.values, &row.current_mean, &row.current_median, &row.current_count);
+      if (cur.failure.empty() && !cur.unusable)
+        SetSide(cur.values, &row.current_mean, &row.current_median, &row.current_count);
       out.rows.push_back(std::move(row));
       continue;
     }
@@ -215,8 +216,10 @@ Status CompareRunSets(const RunSet& baseline, const RunSet& current, bool paired
     }
     if (base.unusable || cur.unusable) {
       MetricComparison row = EmptyRow(e, Outcome::kInsufficientData);
-      row.note = fmt::format("a {} run measured no operations",
-                             base.unusable && cur.unusable ? "baseline and a current" : base.unusable ? "baseline" : "current");
+      const char* which = base.unusable && cur.unusable ? "baseline and a current"
+                          : base.unusable                 ? "baseline"
+                                                          : "current";
+      row.note = fmt::format("a {} run measured no operations", which);
       out.rows.push_back(std::move(row));
       continue;
     }

@@ -227,7 +227,8 @@ Interval BootstrapGeometricMeanRatio(const std::vector<double>& ratios, const Bo
     for (size_t k = 0; k < n; ++k) sum += logs[rng.Below(n)];
     distribution.push_back(std::exp(sum / static_cast<double>(n)));
   }
-  return SummarizeDistribution(GeometricMean(ratios), &distribution, ExpandedBootstrapLevel(options.confidence_level, n));
+  return SummarizeDistribution(GeometricMean(ratios), &distribution,
+                               ExpandedBootstrapLevel(options.confidence_level, n));
 }
 
 Interval RatioOfGeometricMeans(const std::vector<double>& current, const std::vector<double>& baseline, double level) {
