@@ -51,7 +51,8 @@ TEST_F(CompareCliTest, SaveBaselineThenCompareByName) {
 }
 
 TEST_F(CompareCliTest, GateExitCodesAndOutputs) {
-  ToolResult fail = Run("compare " + base_ + " " + cur_ + " --resamples 1000 --markdown pr.md --json pr.json");
+  ToolResult fail =
+      Run("compare " + base_ + " " + cur_ + " --resamples 1000 --noise-floor 5% --markdown pr.md --json pr.json");
   EXPECT_EQ(fail.exit_code, 1);
   EXPECT_EQ(fail.err, "dbx-bench: 1 benchmark regressed by more than 5.00%\n");
   EXPECT_NE(fail.out.find("FAIL: 3 compared"), std::string::npos) << fail.out;
@@ -59,6 +60,15 @@ TEST_F(CompareCliTest, GateExitCodesAndOutputs) {
   EXPECT_NE(ReadFile(dir_ / "pr.json").find("\"failed\": true"), std::string::npos);
 
   ToolResult pass = Run("compare " + base_ + " " + cur_ + " --resamples 1000 --max-regression 20%");
+  EXPECT_EQ(pass.exit_code, 0) << pass.err;
+  // The default 10 % noise floor of one run per side: the +10 % row is unconfirmed, not a failure.
+  ToolResult floor = Run("compare " + base_ + " " + cur_ + " --resamples 1000");
+  EXPECT_EQ(floor.exit_code, 0) << floor.err;
+  EXPECT_NE(floor.out.find("unconfirmed"), std::string::npos) << floor.out;
+  // Several runs per side, split by --.
+  ToolResult runs = Run("compare --resamples 1000 " + base_ + " " + base_ + " -- " + cur_ + " " + cur_);
+  EXPECT_EQ(runs.exit_code, 1) << runs.err;
+  EXPECT_NE(runs.out.find("(2 runs)"), std::string::npos) << runs.out;
   EXPECT_EQ(pass.exit_code, 0) << pass.err;
   EXPECT_EQ(pass.err, "");
 

@@ -1,14 +1,17 @@
 #include "harness/compare_command.h"
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <filesystem>
 #include <fmt/format.h>
+#include <memory>
 #include <sstream>
 
 #include "reports/atomic_file.h"
 #include "reports/compare.h"
+#include "reports/compare_runs.h"
 #include "reports/compare_writer.h"
 #include "reports/format.h"
 #include "reports/json_results.h"
@@ -31,6 +34,7 @@ Status ParseOptions(const CompareArgs& args, CompareOptions* o) {
   auto named = [](const char* option, Status st) { return st.WithContext(option); };
   DBXB_RETURN_IF_ERROR(named("--max-regression", ParseFraction(args.max_regression, &o->max_regression)));
   DBXB_RETURN_IF_ERROR(named("--noise-threshold", ParseFraction(args.noise_threshold, &o->noise_threshold)));
+  DBXB_RETURN_IF_ERROR(named("--noise-floor", ParseFraction(args.noise_floor, &o->noise_floor)));
   DBXB_RETURN_IF_ERROR(named("--significance", ParseFraction(args.significance, &o->significance)));
   if (!(o->significance > 0 && o->significance < 1))
     return Status::InvalidArgument(fmt::format("--significance: '{}' is not between 0 and 1", args.significance));
@@ -40,32 +44,62 @@ Status ParseOptions(const CompareArgs& args, CompareOptions* o) {
   return ValidateCompareOptions(*o);
 }
 
-// The two files to compare, from the positional arguments and --baseline.
-Status ResolveInputs(const CompareArgs& args, std::string* baseline, std::string* current) {
+// The files of each side, from the positional arguments, "--" and --baseline.
+Status ResolveInputs(const CompareArgs& args, std::vector<std::string>* baseline, std::vector<std::string>* current) {
   if (!args.baseline_name.empty()) {
     DBXB_RETURN_IF_ERROR(ValidateBaselineName(args.baseline_name).WithContext("--baseline"));
-    if (args.files.size() != 1) {
+    if (args.files.size() != 1 || args.separator != std::string::npos) {
       return Status::InvalidArgument(fmt::format(
           "with --baseline {} give exactly one results file to compare (CURRENT), got {}", args.baseline_name,
           args.files.size()));
     }
-    *baseline = BaselinePath(args.results_root, args.baseline_name);
+    const std::string path = BaselinePath(args.results_root, args.baseline_name);
     std::error_code ec;
-    if (!fs::exists(*baseline, ec)) {
+    if (!fs::exists(path, ec)) {
       return Status::InvalidArgument(fmt::format("no baseline named '{}': {} does not exist (save one with "
                                                  "`dbx-bench run --save-baseline {}`)",
-                                                 args.baseline_name, *baseline, args.baseline_name));
+                                                 args.baseline_name, path, args.baseline_name));
     }
-    *current = ResolveResultsPath(args.files[0]);
+    *baseline = {path};
+    *current = {ResolveResultsPath(args.files[0])};
+    return Status::Ok();
+  }
+  if (args.separator != std::string::npos) {
+    const size_t n = std::min(args.separator, args.files.size());
+    std::error_code ec;
+    for (size_t i = n; i < args.files.size(); ++i) {
+      if (args.files[i].rfind("-", 0) == 0 && !fs::exists(args.files[i], ec)) {
+        return Status::InvalidArgument(fmt::format(
+            "'{}' after --: everything after -- is a CURRENT file; give the options before --", args.files[i]));
+      }
+    }
+    for (size_t i = 0; i < args.files.size(); ++i)
+      (i < n ? baseline : current)->push_back(ResolveResultsPath(args.files[i]));
+    if (baseline->empty() || current->empty()) {
+      return Status::InvalidArgument(fmt::format("give BASELINE... -- CURRENT... with at least one file on each side; "
+                                                 "got {} before -- and {} after",
+                                                 baseline->size(), current->size()));
+    }
     return Status::Ok();
   }
   if (args.files.size() != 2) {
     return Status::InvalidArgument(fmt::format(
-        "give two results files (BASELINE CURRENT), or --baseline NAME and one file; got {} file{}", args.files.size(),
-        args.files.size() == 1 ? "" : "s"));
+        "give two results files (BASELINE CURRENT), BASELINE... -- CURRENT..., or --baseline NAME and one file; got {} "
+        "file{}",
+        args.files.size(), args.files.size() == 1 ? "" : "s"));
   }
-  *baseline = ResolveResultsPath(args.files[0]);
-  *current = ResolveResultsPath(args.files[1]);
+  *baseline = {ResolveResultsPath(args.files[0])};
+  *current = {ResolveResultsPath(args.files[1])};
+  return Status::Ok();
+}
+
+Status ReadRunSet(const std::vector<std::string>& paths, RunSet* set) {
+  for (const std::string& path : paths) {
+    RunResults r;
+    DBXB_RETURN_IF_ERROR(ReadResultsFile(path, &r));
+    set->runs.push_back(std::move(r));
+    set->sources.push_back(path);
+  }
   return Status::Ok();
 }
 
@@ -136,7 +170,32 @@ Status SaveBaseline(const RunResults& results, const std::string& out_dir, const
 CLI::App* AddCompareCommand(CLI::App* app, CompareArgs* args) {
   CLI::App* cmd = app->add_subcommand(
       "compare", "Compare a run with a baseline (Criterion's statistics) and fail on regressions: the CI gate");
-  cmd->add_option("files", args->files, "BASELINE CURRENT results files (or directories with results.json)");
+  // The validator runs once per positional while parsing (validate_positionals), after CLI11 has
+  // recorded a "--" it met as a remaining argument: that is how the files before "--" are counted.
+  CLI::Validator separator(
+      [cmd, args, seen = std::make_shared<size_t>(0)](std::string&) {
+        const std::vector<std::string> rest = cmd->remaining();
+        if (args->separator == std::string::npos && std::find(rest.begin(), rest.end(), "--") != rest.end())
+          args->separator = *seen;
+        ++*seen;
+        return std::string();
+      },
+      "");
+  cmd->add_option("files", args->files,
+                  "BASELINE CURRENT results files (or directories with results.json), or BASE... -- CURRENT...")
+      ->check(separator);
+  cmd->validate_positionals();
+  // A positional that is never filled (every file goes to "files", which takes any number), hidden from
+  // --help: while it waits for a value, CLI11 keeps a "--" inside `compare` instead of handing the rest
+  // of the command line back to the top level after the first two files.
+  cmd->add_option_function<std::string>("current-files", [](const std::string&) {})
+      ->group("");
+  cmd->add_flag("--paired", args->paired, "With BASE... -- CURRENT...: BASE[i] and CURRENT[i] are round i (as ab)");
+  cmd->add_option("--noise-floor", args->noise_floor,
+                  "One run per side: a regression must also be beyond this to fail the gate")
+      ->capture_default_str();
+  cmd->add_option("--aa-runs", args->aa_runs, "A/A runs (comma-separated) that calibrate a noise floor per row")
+      ->delimiter(',');
   cmd->add_option("--baseline", args->baseline_name, "Compare CURRENT with the baseline saved by run --save-baseline NAME");
   cmd->add_option("--results-root", args->results_root, "Where named baselines live: ROOT/baselines/NAME.json")
       ->capture_default_str();
@@ -156,20 +215,36 @@ CommandResult RunCompare(const CompareArgs& args, std::ostream& console) {
   CompareOptions options;
   Status st = ParseOptions(args, &options);
   if (!st.ok()) return BadInput(st.message());
-  std::string baseline_path, current_path;
-  st = ResolveInputs(args, &baseline_path, &current_path);
+  std::vector<std::string> baseline_paths, current_paths;
+  st = ResolveInputs(args, &baseline_paths, &current_paths);
   if (!st.ok()) return BadInput(st.message());
+  const bool single = baseline_paths.size() == 1 && current_paths.size() == 1;
+  if (args.paired && baseline_paths.size() != current_paths.size()) {
+    return BadInput(fmt::format("--paired: {} baseline and {} current files; rounds come in pairs",
+                                baseline_paths.size(), current_paths.size()));
+  }
+  if (!single && !args.aa_runs.empty())
+    return BadInput("--aa-runs: a noise floor is for one run per side; several runs per side measure their own noise");
 
-  RunResults baseline, current;
-  st = ReadResultsFile(baseline_path, &baseline);
-  if (!st.ok()) return BadInput(st.message());
-  st = ReadResultsFile(current_path, &current);
+  RunSet baseline, current, aa;
+  st = ReadRunSet(baseline_paths, &baseline);
+  if (st.ok()) st = ReadRunSet(current_paths, &current);
+  if (st.ok() && !args.aa_runs.empty()) {
+    std::vector<std::string> aa_paths;
+    for (const std::string& p : args.aa_runs) aa_paths.push_back(ResolveResultsPath(p));
+    st = ReadRunSet(aa_paths, &aa);
+    if (st.ok()) st = CalibrateNoiseFloors(aa, &options.calibrated_floors).WithContext("--aa-runs");
+  }
   if (!st.ok()) return BadInput(st.message());
 
   ComparisonReport report;
-  report.baseline.source = baseline_path;
-  report.current.source = current_path;
-  st = CompareRuns(baseline, current, options, &report);
+  if (single) {
+    report.baseline.source = baseline_paths[0];
+    report.current.source = current_paths[0];
+    st = CompareRuns(baseline.runs[0], current.runs[0], options, &report);
+  } else {
+    st = CompareRunSets(baseline, current, args.paired, options, &report);
+  }
   if (!st.ok()) return BadInput(st.message());
 
   st = WriteCompareConsole(report, console);

@@ -2,8 +2,12 @@
 //
 //   dbx-bench compare BASELINE CURRENT [options]
 //   dbx-bench compare --baseline NAME CURRENT [options]
+//   dbx-bench compare BASELINE... -- CURRENT... [--paired] [options]
 //
-// BASELINE and CURRENT are results.json files or directories holding one. A named baseline is
+// BASELINE and CURRENT are results.json files or directories holding one. With several runs per side
+// (written BASE... -- CURRENT...) the test is on run-level estimates (reports/compare_runs.h); with
+// one run per side a regression must also be beyond the noise floor (--noise-floor, or calibrated
+// from A/A runs with --aa-runs) to fail the gate. A named baseline is
 // <results root>/baselines/NAME.json (results root: --results-root, default "results").
 // Exit codes: 0 nothing regressed over the threshold; 1 a regression over it; 2 bad input.
 #pragma once
@@ -26,6 +30,11 @@ namespace dbxb {
 /// The options as typed; every value is validated by RunCompare with one clear message.
 struct CompareArgs {
   std::vector<std::string> files;  ///< BASELINE CURRENT, or CURRENT alone with --baseline
+  /// Where "--" was among `files` (the number of files before it), or npos when it was not given.
+  size_t separator = std::string::npos;
+  bool paired = false;  ///< --paired: BASE[i] and CURRENT[i] are round i of an `ab` run
+  std::string noise_floor = "10%";
+  std::vector<std::string> aa_runs;  ///< --aa-runs FILE,FILE...: A/A runs that calibrate the floor
   std::string baseline_name;       ///< --baseline NAME
   std::string results_root = "results";
   std::string max_regression = "5%";

@@ -53,6 +53,7 @@ class CompareCommandTest : public ::testing::Test {
     CompareArgs a;
     a.files = std::move(files);
     a.resamples = "2000";
+    a.noise_floor = "5%";  // the fixtures' +10 % regression is beyond it (NoiseFloor tests use the default)
     return a;
   }
   std::string Path(const std::string& name) const { return (dir_ / name).string(); }
@@ -74,6 +75,56 @@ class CompareCommandTest : public ::testing::Test {
   const std::string base_ = TestdataPath("compare/baseline.json");
   const std::string cur_ = TestdataPath("compare/current.json");
 };
+
+TEST_F(CompareCommandTest, OneRunPerSideWithinTheDefaultNoiseFloorIsUnconfirmed) {
+  CompareArgs a = Args({base_, cur_});
+  a.noise_floor = CompareArgs().noise_floor;  // 10 %: the +10.47 % [+9.89 %, +11.08 %] row is not beyond it
+  std::ostringstream out;
+  CommandResult r = RunCompare(a, out);
+  EXPECT_EQ(r.exit_code, 0) << r.error;
+  EXPECT_NE(out.str().find("regressed, unconfirmed (within the 10.00% noise floor of one run per side)"),
+            std::string::npos)
+      << out.str();
+  EXPECT_NE(out.str().find("1 unconfirmed, within the noise floor"), std::string::npos) << out.str();
+}
+
+TEST_F(CompareCommandTest, AaRunsCalibrateTheFloor) {
+  // The baseline and current fixtures as "A/A runs": get/sqlite spreads by ~10 %, so its floor is
+  // that spread and the same regression is unconfirmed even with --noise-floor 0.
+  CompareArgs a = Args({base_, cur_});
+  a.noise_floor = "0";
+  a.aa_runs = {base_, cur_};
+  std::ostringstream out;
+  CommandResult r = RunCompare(a, out);
+  EXPECT_EQ(r.exit_code, 0) << r.error;
+  EXPECT_NE(out.str().find("unconfirmed"), std::string::npos) << out.str();
+  a.aa_runs = {base_};
+  r = RunCompare(a, out);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.error.find("at least 2 are needed"), std::string::npos) << r.error;
+}
+
+TEST_F(CompareCommandTest, SeveralRunsPerSide) {
+  CompareArgs a = Args({base_, base_, cur_, cur_});
+  a.separator = 2;
+  std::ostringstream out;
+  CommandResult r = RunCompare(a, out);
+  // Two identical runs per side have no spread: the +10 % shift is certain, and over the gate.
+  EXPECT_EQ(r.exit_code, 1) << r.error << out.str();
+  EXPECT_NE(out.str().find("(2 runs)"), std::string::npos) << out.str();
+  a.paired = true;
+  r = RunCompare(a, out);
+  EXPECT_EQ(r.exit_code, 1) << r.error;
+  a.files = {base_, base_, cur_};
+  r = RunCompare(a, out);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.error.find("rounds come in pairs"), std::string::npos) << r.error;
+  a.paired = false;
+  a.separator = 3;
+  r = RunCompare(a, out);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.error.find("at least one file on each side"), std::string::npos) << r.error;
+}
 
 TEST_F(CompareCommandTest, RegressionOverTheGateExitsOne) {
   CompareArgs a = Args({base_, cur_});

@@ -11,6 +11,7 @@
 
 #include "reports/compare_stats.h"
 #include "reports/markdown_methodology.h"
+#include "reports/paired_stats.h"
 #include "reports/reporter.h"
 #include "reports/statistics.h"
 
@@ -95,7 +96,11 @@ std::string Describe(const std::string& side, const std::string& error_message) 
   return fmt::format("failed in {}: {}", side, error_message.empty() ? "no reason recorded" : error_message);
 }
 
-void AddWarnings(const RunResults& baseline, const RunResults& current, std::vector<std::string>* warnings) {
+}  // namespace
+
+std::vector<std::string> CompareWarnings(const RunResults& baseline, const RunResults& current) {
+  std::vector<std::string> out;
+  std::vector<std::string>* warnings = &out;
   const RunContext& a = baseline.context;
   const RunContext& b = current.context;
   if (a.host_name != b.host_name || a.cpu_model != b.cpu_model) {
@@ -118,6 +123,7 @@ void AddWarnings(const RunResults& baseline, const RunResults& current, std::vec
   }
   if (a.incomplete) warnings->push_back("⚠️ The baseline run was interrupted: it holds only the benchmarks that finished.");
   if (b.incomplete) warnings->push_back("⚠️ The current run was interrupted: it holds only the benchmarks that finished.");
+  return out;
 }
 
 RunLabel LabelOf(const RunResults& r, std::string source) {
@@ -130,6 +136,8 @@ RunLabel LabelOf(const RunResults& r, std::string source) {
   l.tool_version = r.context.tool_version;
   return l;
 }
+
+namespace {
 
 // Pairs the records of both runs by key, in the current run's order then the baseline-only ones:
 // compare_pair(key, base, cur) for a pair of successful records; `emit` gets the rows of failed pairs
@@ -180,22 +188,83 @@ Status PairByKey(const RunSide& baseline, const std::vector<Record>& base_record
   return Status::Ok();
 }
 
-// A phase's per-second series of `metric`: every second's ops_per_sec (a stalled second counts as
-// 0), or the p99_ns of the seconds that completed operations (an empty second has no p99).
-void SeriesOf(const PhaseResult& p, const std::string& metric, std::vector<double>* values) {
-  values->clear();
-  for (const SecondSample& s : p.per_second) {
-    if (metric == "throughput") {
-      if (std::isfinite(s.ops_per_sec) && s.ops_per_sec >= 0) values->push_back(s.ops_per_sec);
-    } else if (s.operations > 0 && std::isfinite(s.p99_ns) && s.p99_ns > 0) {
-      values->push_back(s.p99_ns);
+// A phase's per-second intervals as two series whose ratio of sums is the metric, and its point
+// estimate from the phase as a whole:
+//  - throughput: (operations, interval length in s): the phase's rate; point = operations / duration;
+//  - p99: (p99 x operations, operations): the operations-weighted mean of the per-second p99s, used
+//    only for the spread; point = the p99 of the phase's merged histogram (service_time).
+// The last interval's length is its real length (it may be partial). Intervals with no length, or
+// for p99 no operations, are left out.
+struct PhaseSeries {
+  std::vector<double> numerator, denominator;
+  double point = kNaN;
+  double observed = kNaN;  // sum(numerator) / sum(denominator)
+};
+
+PhaseSeries SeriesOf(const PhaseResult& p, const std::string& metric) {
+  PhaseSeries out;
+  const auto& s = p.per_second;
+  const bool rate = metric == "throughput";
+  for (size_t i = 0; i < s.size(); ++i) {
+    double length = i + 1 < s.size() ? s[i + 1].second - s[i].second : p.duration_ns / 1e9 - s[i].second;
+    if (i + 1 == s.size() && s[i].operations > 0 && s[i].ops_per_sec > 0)
+      length = static_cast<double>(s[i].operations) / s[i].ops_per_sec;
+    const auto ops = static_cast<double>(s[i].operations);
+    if (rate) {
+      if (!(length > 0) || !std::isfinite(length)) continue;
+      out.numerator.push_back(ops);
+      out.denominator.push_back(length);
+    } else if (s[i].operations > 0 && std::isfinite(s[i].p99_ns) && s[i].p99_ns > 0) {
+      out.numerator.push_back(s[i].p99_ns * ops);
+      out.denominator.push_back(ops);
     }
   }
+  if (rate && p.duration_ns > 0) out.point = static_cast<double>(p.operations) * 1e9 / p.duration_ns;
+  if (!rate && p.service_time.count > 0) out.point = p.service_time.p99_ns;
+  double num = 0, den = 0;
+  for (size_t i = 0; i < out.numerator.size(); ++i) {
+    num += out.numerator[i];
+    den += out.denominator[i];
+  }
+  out.observed = num / den;
+  return out;
 }
 
-// Enough values for CompareMetric(): at least 2, with a positive mean and median (ratios need them).
-bool Comparable(const std::vector<double>& values) {
-  return values.size() >= 2 && Mean(values) > 0 && Median(values) > 0;
+// Enough to compare: at least 2 intervals and a positive, finite point and observed ratio.
+bool Comparable(const PhaseSeries& s) {
+  auto positive = [](double v) { return std::isfinite(v) && v > 0; };
+  return s.numerator.size() >= 2 && positive(s.point) && positive(s.observed);
+}
+
+// One run per side of a phase metric: the change of the point estimates, with an interval and a
+// bootstrap p from a moving-block bootstrap of each side's intervals (each resample's ratio to its
+// side's observed value carries the spread, centred on the point estimates).
+void ComparePhaseMetric(const PhaseSeries& base, const PhaseSeries& cur, const CompareOptions& options, uint64_t seed,
+                        MetricComparison* row) {
+  row->outcome = Outcome::kCompared;
+  row->baseline_mean = row->baseline_median = base.point;
+  row->current_mean = row->current_median = cur.point;
+  row->baseline_count = base.numerator.size();
+  row->current_count = cur.numerator.size();
+  const std::vector<double> b = BlockBootstrapRatioOfSums(base.numerator, base.denominator,
+                                                          BlockLength(base.numerator.size()), options.resamples, seed);
+  const std::vector<double> c = BlockBootstrapRatioOfSums(cur.numerator, cur.denominator,
+                                                          BlockLength(cur.numerator.size()), options.resamples, seed + 1);
+  const double point = cur.point / base.point;
+  std::vector<double> change(options.resamples);
+  uint64_t below = 0, above = 0;
+  for (uint64_t r = 0; r < options.resamples; ++r) {
+    change[r] = point * (c[r] / cur.observed) / (b[r] / base.observed) - 1;
+    if (std::isnan(change[r])) change[r] = std::numeric_limits<double>::infinity();
+    below += change[r] <= 0;
+    above += change[r] >= 0;
+  }
+  row->mean_change = SummarizeDistribution(point - 1, &change, options.confidence_level);
+  row->median_change = row->mean_change;
+  row->t = kNaN;
+  row->p_value = std::min(1.0, 2.0 * static_cast<double>(std::min(below, above)) / static_cast<double>(options.resamples));
+  row->verdict = Classify(row->p_value, row->mean_change, row->direction, options.significance, options.noise_threshold);
+  row->over_threshold = ExceedsGate(row->verdict, row->mean_change, row->direction, options.max_regression);
 }
 
 }  // namespace
@@ -209,6 +278,8 @@ Status ValidateCompareOptions(const CompareOptions& o) {
     return Status::InvalidArgument(fmt::format("max regression: {} is not a finite fraction >= 0", o.max_regression));
   if (!(o.confidence_level > 0 && o.confidence_level < 1))
     return Status::InvalidArgument(fmt::format("confidence level: {} is not between 0 and 1", o.confidence_level));
+  if (!(o.noise_floor >= 0) || !std::isfinite(o.noise_floor))
+    return Status::InvalidArgument(fmt::format("noise floor: {} is not a finite fraction >= 0", o.noise_floor));
   if (o.resamples == 0) return Status::InvalidArgument("resamples: must be at least 1");
   return Status::Ok();
 }
@@ -279,6 +350,19 @@ bool ExceedsGate(Verdict verdict, const Interval& change, Direction direction, d
   return direction == Direction::kLowerIsBetter ? change.lower > max_regression : change.upper < -max_regression;
 }
 
+const char* CompareMethodName(CompareMethod method) {
+  switch (method) {
+    case CompareMethod::kSamples: return "samples";
+    case CompareMethod::kRuns: return "runs";
+    case CompareMethod::kPairedRounds: return "paired rounds";
+  }
+  return "unknown";
+}
+
+std::string RowId(const BenchmarkKey& key, const std::string& metric) {
+  return fmt::format("{} [{}] {}", key.Name(), JoinKeyValues(key.parameters), metric);
+}
+
 uint64_t ComparisonSeed(uint64_t options_seed, const BenchmarkKey& key, const std::string& metric) {
   uint64_t h = 0xcbf29ce484222325ULL;
   for (const std::string* s : {&key.suite, &key.workload, &key.engine, &metric}) h = HashString(h, *s);
@@ -334,26 +418,29 @@ Status PhaseMatcher::Match(const RunSide& baseline, const RunSide& current, cons
   for (size_t m = 0; m < 2; ++m) {
     const Metric& metric = kMetrics[m];
     auto side_values = [&](const RunSide&, const PhaseResult& p, std::vector<double>* values) {
-      SeriesOf(p, metric.name, values);
+      const PhaseSeries series = SeriesOf(p, metric.name);
+      values->clear();
+      if (std::isfinite(series.point) && series.point > 0) values->push_back(series.point);
       return Status::Ok();
     };
     auto compare_pair = [&](const BenchmarkKey& key, const PhaseResult& base, const PhaseResult& cur) -> Status {
-      std::vector<double> base_values, cur_values;
-      SeriesOf(base, metric.name, &base_values);
-      SeriesOf(cur, metric.name, &cur_values);
+      const PhaseSeries base_series = SeriesOf(base, metric.name);
+      const PhaseSeries cur_series = SeriesOf(cur, metric.name);
       MetricComparison row = RowFor(key, Outcome::kCompared);
       row.metric = metric.name;
       row.direction = metric.direction;
       std::string missing;
-      if (!Comparable(base_values)) missing = "baseline";
-      if (!Comparable(cur_values)) missing += missing.empty() ? "current run" : " and current run";
+      if (!Comparable(base_series)) missing = "baseline";
+      if (!Comparable(cur_series)) missing += missing.empty() ? "current run" : " and current run";
       if (!missing.empty()) {
         row.outcome = Outcome::kInsufficientData;
         row.note = fmt::format("fewer than 2 usable seconds in the {}", missing);
-        if (!base_values.empty()) SetSide(base_values, &row.baseline_mean, &row.baseline_median, &row.baseline_count);
-        if (!cur_values.empty()) SetSide(cur_values, &row.current_mean, &row.current_median, &row.current_count);
+        row.baseline_mean = row.baseline_median = base_series.point;
+        row.current_mean = row.current_median = cur_series.point;
+        row.baseline_count = base_series.numerator.size();
+        row.current_count = cur_series.numerator.size();
       } else {
-        CompareMetric(base_values, cur_values, options, ComparisonSeed(options.seed, row.key, row.metric), &row);
+        ComparePhaseMetric(base_series, cur_series, options, ComparisonSeed(options.seed, row.key, row.metric), &row);
       }
       by_metric[m].push_back(std::move(row));
       return Status::Ok();
@@ -384,6 +471,38 @@ size_t ComparisonReport::RegressionsOverThreshold() const {
   }));
 }
 
+size_t ComparisonReport::Unconfirmed() const {
+  return static_cast<size_t>(std::count_if(rows.begin(), rows.end(), [](const MetricComparison& r) {
+    return r.outcome == Outcome::kCompared && r.unconfirmed;
+  }));
+}
+
+void DecideVerdicts(ComparisonReport* report) {
+  const CompareOptions& o = report->options;
+  std::vector<double> p;
+  for (const MetricComparison& row : report->rows)
+    if (row.outcome == Outcome::kCompared) p.push_back(row.p_value);
+  const std::vector<double> adjusted = HolmAdjust(p);
+  size_t next = 0;
+  for (MetricComparison& row : report->rows) {
+    if (row.outcome != Outcome::kCompared) continue;
+    row.p_adjusted = adjusted[next++];
+    row.verdict = Classify(row.p_adjusted, row.mean_change, row.direction, o.significance, o.noise_threshold);
+    row.over_threshold = ExceedsGate(row.verdict, row.mean_change, row.direction, o.max_regression);
+    row.unconfirmed = false;
+    row.noise_floor = 0;
+    if (report->method != CompareMethod::kSamples) continue;
+    row.noise_floor = o.noise_floor;
+    const std::string id = RowId(row.key, row.metric);
+    for (const auto& [name, floor] : o.calibrated_floors)
+      if (name == id) row.noise_floor = floor;
+    if (row.over_threshold && !ExceedsGate(row.verdict, row.mean_change, row.direction, row.noise_floor)) {
+      row.over_threshold = false;
+      row.unconfirmed = true;
+    }
+  }
+}
+
 std::vector<std::unique_ptr<Matcher>> BuiltinMatchers() {
   std::vector<std::unique_ptr<Matcher>> matchers;
   matchers.push_back(std::make_unique<SampledTimeMatcher>());
@@ -410,7 +529,8 @@ Status CompareRuns(const RunResults& baseline, const RunResults& current, const 
         base.name, baseline.benchmarks.size(), baseline.benchmarks.size() == 1 ? "" : "s", cur.name,
         current.benchmarks.size(), current.benchmarks.size() == 1 ? "" : "s"));
   }
-  AddWarnings(baseline, current, &out.warnings);
+  out.warnings = CompareWarnings(baseline, current);
+  DecideVerdicts(&out);
   *report = std::move(out);
   return Status::Ok();
 }

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/status.h"
@@ -28,10 +29,16 @@ struct CompareOptions {
   double confidence_level = 0.95; ///< of the change intervals
   uint64_t resamples = 100000;    ///< bootstrap resamples of the t-test and of each interval
   uint64_t seed = 0;              ///< mixed with each benchmark's identity, so results do not depend on order
+  /// One run per side only: a regression fails the gate only when its favourable bound is also beyond
+  /// this floor (the between-run noise one run per side cannot measure); else it is "unconfirmed".
+  double noise_floor = 0.10;
+  /// Per-row floors calibrated from A/A runs (CalibrateNoiseFloors), replacing noise_floor for the
+  /// rows they name.
+  std::vector<std::pair<std::string, double>> calibrated_floors;
 };
 
 /// InvalidArgument naming the field unless 0 < significance < 1, noise_threshold >= 0,
-/// max_regression >= 0 (all finite), 0 < confidence_level < 1 and resamples > 0.
+/// max_regression >= 0, noise_floor >= 0 (all finite), 0 < confidence_level < 1 and resamples > 0.
 [[nodiscard]] Status ValidateCompareOptions(const CompareOptions& options);
 
 /// What identifies a benchmark (or a measured phase) across runs. Parameters are sorted by name, so
@@ -80,8 +87,8 @@ const char* OutcomeName(Outcome outcome);
 /// One metric of one benchmark, compared (or why not).
 struct MetricComparison {
   BenchmarkKey key;
-  /// "time": per-iteration time in ns (micro-benchmarks); "throughput": operations per second and
-  /// "p99": 99th-percentile service time in ns, each from a phase's per-second series.
+  /// "time": per-iteration time in ns (micro-benchmarks); "throughput": a phase's operations per
+  /// second (its total) and "p99": its 99th-percentile service time in ns (its merged histogram).
   std::string metric = "time";
   Direction direction = Direction::kLowerIsBetter;
   Outcome outcome = Outcome::kCompared;
@@ -98,8 +105,20 @@ struct MetricComparison {
   Interval median_change;  ///< same for the medians
   double t = 0;            ///< Welch's t of current against baseline
   double p_value = 1;
+  /// p_value after Holm's adjustment over every compared row of the report: the verdict uses it.
+  double p_adjusted = 1;
   Verdict verdict = Verdict::kNoChange;
   bool over_threshold = false;  ///< regressed beyond options.max_regression: fails the gate
+  /// One run per side: regressed beyond max_regression but not beyond the noise floor, so it does not
+  /// fail the gate.
+  bool unconfirmed = false;
+  double noise_floor = 0;  ///< the floor applied to this row (one run per side), else 0
+
+  // Several runs per side (CompareMethod::kRuns, kPairedRounds).
+  /// kPairedRounds: current / baseline of each round's estimate, in round order.
+  std::vector<double> ratios;
+  /// kPairedRounds: the Wilcoxon signed-rank p of the log ratios, unadjusted (reported, not gated on).
+  double signed_rank_p = 1;
 };
 
 /// Criterion's verdict: kNoChange when p_value >= significance; otherwise kImproved when the whole
@@ -121,6 +140,10 @@ bool ExceedsGate(Verdict verdict, const Interval& mean_change, Direction directi
 /// baseline's mean and median are > 0.
 void CompareMetric(const std::vector<double>& baseline, const std::vector<double>& current, const CompareOptions& options,
                    uint64_t seed, MetricComparison* row);
+
+/// The name of a row for matching across reports and noise floors: Name() of the key, its sorted
+/// parameters, and the metric, e.g. "dbx-micro/get/lmdb [key_size=12, records=10000] time".
+std::string RowId(const BenchmarkKey& key, const std::string& metric);
 
 /// A stable per-row seed: options_seed mixed with a hash of the key and the metric name.
 uint64_t ComparisonSeed(uint64_t options_seed, const BenchmarkKey& key, const std::string& metric);
@@ -155,12 +178,14 @@ class SampledTimeMatcher final : public Matcher {
 };
 
 /// The measured phases (RunResults::phases), matched by BenchmarkKey::Of(PhaseResult): two rows per
-/// phase, one after the other: "throughput" (ops_per_sec of each second, higher is better) and "p99" (p99_ns of each
-/// second with operations, lower is better). A phase with fewer than 2 usable seconds on either side
-/// gives kInsufficientData rows, not an error.
-/// Caveat: seconds of one phase are not independent draws (a compaction spans several), so the
-/// intervals are narrower than the truth; the noise band and the gate's use of the interval bound
-/// are what keep such comparisons quiet.
+/// phase, one after the other. "throughput" (higher is better) compares the phases' total rates
+/// (operations / duration); "p99" (lower is better) the p99 of each phase's merged service-time
+/// histogram — never a mean of per-second p99s, in which a second with few operations weighs as much
+/// as a full one. Intervals and p: a moving-block bootstrap (BlockBootstrapRatioOfSums) of each side's
+/// seconds — operations over interval lengths (the last, partial interval weighted by its real length)
+/// for throughput, operations-weighted per-second p99s for the spread of p99 — since neighbouring
+/// seconds are not independent (a compaction spans several); p = 2 min(P*(change <= 0), P*(change >= 0)).
+/// A phase with fewer than 2 usable seconds on either side gives kInsufficientData rows, not an error.
 class PhaseMatcher final : public Matcher {
  public:
   Status Match(const RunSide& baseline, const RunSide& current, const CompareOptions& options,
@@ -177,8 +202,21 @@ struct RunLabel {
   std::string tool_version;
 };
 
+/// How the values a row compares were measured.
+enum class CompareMethod {
+  kSamples,       ///< one run per side: the samples (or per-second values) inside each run
+  kRuns,          ///< several runs per side: one estimate per run, two independent groups
+  kPairedRounds,  ///< `ab`: one estimate per run, paired round by round
+};
+
+/// "samples", "runs", "paired rounds".
+const char* CompareMethodName(CompareMethod method);
+
 struct ComparisonReport {
   CompareOptions options;
+  CompareMethod method = CompareMethod::kSamples;
+  size_t baseline_runs = 1;  ///< runs (or rounds) per side
+  size_t current_runs = 1;
   RunLabel baseline;
   RunLabel current;
   /// Facts that change how the comparison reads, each starting with "⚠️ ": different machines,
@@ -189,13 +227,28 @@ struct ComparisonReport {
   size_t Count(Outcome outcome) const;
   /// Rows over the gate's threshold.
   size_t RegressionsOverThreshold() const;
+  /// Rows regressed beyond max_regression but not beyond the noise floor (one run per side).
+  size_t Unconfirmed() const;
   bool GateFailed() const { return RegressionsOverThreshold() > 0; }
 };
+
+/// Holm-adjusts the p-values of the kCompared rows together (p_adjusted), then sets each row's
+/// verdict (Classify with p_adjusted), over_threshold (ExceedsGate) and, for CompareMethod::kSamples,
+/// the noise floor: a row over the gate whose favourable bound is not also beyond its floor (a
+/// calibrated one, else options.noise_floor) is marked unconfirmed instead of over the threshold.
+void DecideVerdicts(ComparisonReport* report);
+
+/// The label of a run read from `source`.
+RunLabel LabelOf(const RunResults& results, std::string source);
+
+/// The warnings of comparing `current` with `baseline` (different machines, builds, libraries,
+/// interrupted runs), each starting with "⚠️ ".
+std::vector<std::string> CompareWarnings(const RunResults& baseline, const RunResults& current);
 
 /// The built-in matchers, in the order their rows are reported: SampledTimeMatcher, PhaseMatcher.
 std::vector<std::unique_ptr<Matcher>> BuiltinMatchers();
 
-/// Compares `current` with `baseline` with every built-in matcher. The caller may set
+/// Compares `current` with `baseline` with every built-in matcher, then DecideVerdicts. The caller may set
 /// report->baseline.source and report->current.source first (they are kept and used in messages);
 /// everything else in *report is replaced. InvalidArgument for unusable options, for a run that
 /// cannot be compared (see Matcher::Match), or when the runs have no benchmark in common (nothing to

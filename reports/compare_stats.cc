@@ -126,4 +126,29 @@ RelativeChange BootstrapRelativeChange(const std::vector<double>& current, const
   return change;
 }
 
+std::vector<double> BlockBootstrapRatioOfSums(const std::vector<double>& numerator,
+                                              const std::vector<double>& denominator, size_t block, uint64_t resamples,
+                                              uint64_t seed) {
+  const size_t n = numerator.size();
+  std::vector<double> out;
+  out.reserve(resamples);
+  Xoshiro256 rng(seed);
+  for (uint64_t r = 0; r < resamples; ++r) {
+    double num = 0, den = 0;
+    for (size_t taken = 0; taken < n;) {
+      const size_t start = rng.Below(n);
+      for (size_t k = 0; k < block && taken < n; ++k, ++taken) {
+        num += numerator[(start + k) % n];
+        den += denominator[(start + k) % n];
+      }
+    }
+    out.push_back(Ratio(num, den));
+  }
+  return out;
+}
+
+size_t BlockLength(size_t n) {
+  return std::max<size_t>(1, static_cast<size_t>(std::lround(std::cbrt(static_cast<double>(n)))));
+}
+
 }  // namespace dbxb

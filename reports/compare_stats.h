@@ -72,4 +72,19 @@ struct RelativeChange {
 RelativeChange BootstrapRelativeChange(const std::vector<double>& current, const std::vector<double>& baseline,
                                        const BootstrapOptions& options);
 
+/// A moving-block bootstrap of sum(numerator) / sum(denominator) over a series of consecutive
+/// intervals (e.g. a phase's operations and interval lengths: its total rate), which keeps the
+/// autocorrelation of neighbouring intervals that an i.i.d. resample would destroy. Each resample
+/// joins ceil(n / block) circular blocks of `block` consecutive intervals starting at uniformly drawn
+/// positions (Xoshiro256(seed)), cut to n intervals. Returns the `resamples` ratios (a resample whose
+/// denominator is 0 gives +infinity).
+/// REQUIRES: numerator.size() == denominator.size() >= 1; 1 <= block; resamples > 0.
+std::vector<double> BlockBootstrapRatioOfSums(const std::vector<double>& numerator,
+                                              const std::vector<double>& denominator, size_t block, uint64_t resamples,
+                                              uint64_t seed);
+
+/// The block length of BlockBootstrapRatioOfSums for n intervals: round(n^(1/3)), at least 1 (the
+/// order that minimises the error of a block-bootstrap variance, Hall, Horowitz and Jing 1995).
+size_t BlockLength(size_t n);
+
 }  // namespace dbxb

@@ -161,3 +161,37 @@ TEST(BootstrapRelativeChangeTest, IntervalsCoverTheTrueChange) {
 
 }  // namespace
 }  // namespace dbxb
+
+namespace dbxb {
+namespace {
+
+TEST(BlockBootstrapRatioOfSumsTest, WholeSeriesBlocksAreRotationsWithTheTotalRatio) {
+  // One block of all n intervals, started anywhere (circularly), holds every interval once: every
+  // resample is the series' own ratio of sums, 60 / 6 = 10.
+  const std::vector<double> num = {10, 20, 30}, den = {1, 2, 3};
+  for (double r : BlockBootstrapRatioOfSums(num, den, 3, 50, 1)) EXPECT_DOUBLE_EQ(r, 10);
+}
+
+TEST(BlockBootstrapRatioOfSumsTest, ResamplesStayWithinTheIntervalRatios) {
+  // Every resample's ratio of sums is a weighted mean of the intervals' ratios (5, 10, 20 and 40).
+  const std::vector<double> num = {5, 20, 60, 160}, den = {1, 2, 3, 4};
+  const std::vector<double> d = BlockBootstrapRatioOfSums(num, den, 2, 2000, 9);
+  ASSERT_EQ(d.size(), 2000u);
+  for (double r : d) {
+    EXPECT_GE(r, 5);
+    EXPECT_LE(r, 40);
+  }
+  EXPECT_EQ(d, BlockBootstrapRatioOfSums(num, den, 2, 2000, 9));  // seeded
+  EXPECT_NE(d, BlockBootstrapRatioOfSums(num, den, 2, 2000, 10));
+}
+
+TEST(BlockLengthTest, CubeRoot) {
+  EXPECT_EQ(BlockLength(1), 1u);
+  EXPECT_EQ(BlockLength(2), 1u);
+  EXPECT_EQ(BlockLength(10), 2u);
+  EXPECT_EQ(BlockLength(27), 3u);
+  EXPECT_EQ(BlockLength(60), 4u);
+}
+
+}  // namespace
+}  // namespace dbxb

@@ -1,4 +1,5 @@
 #include "reports/compare.h"
+#include "reports/paired_stats.h"
 
 #include <gtest/gtest.h>
 
@@ -17,9 +18,11 @@ using testdata::SyntheticBenchmark;
 using testdata::SyntheticRun;
 
 // Fewer resamples than the default keep the tests fast; the verdicts are the same.
+// The statistics of one run per side alone: no noise floor (NoiseFloorTest covers it).
 CompareOptions FastOptions() {
   CompareOptions o;
   o.resamples = 2000;
+  o.noise_floor = 0;
   return o;
 }
 
@@ -173,6 +176,50 @@ TEST(CompareRunsTest, GateWaitsForTheInterval) {
     }
   }
   EXPECT_GE(point_over_bound_not, 3) << "the case must include point estimates over the threshold";
+}
+
+// One run per side: a regression over the gate but within the noise floor is unconfirmed.
+TEST(NoiseFloorTest, RegressionWithinTheFloorIsUnconfirmed) {
+  RunResults base = SyntheticRun("host", {{"get", "sqlite", 1000, 0.01}}, 1);
+  RunResults cur = SyntheticRun("host", {{"get", "sqlite", 1080, 0.01}, {"get", "lmdb", 1000, 0.01}}, 2);
+  base.benchmarks.push_back(SyntheticRun("host", {{"get", "lmdb", 800, 0.01}}, 3).benchmarks[0]);  // lmdb +25 %
+  CompareOptions o = FastOptions();
+  o.noise_floor = 0.10;
+  ComparisonReport report;
+  ASSERT_TRUE(CompareRuns(base, cur, o, &report).ok());
+  const MetricComparison& sqlite = report.rows[0];
+  ASSERT_EQ(sqlite.key.engine, "sqlite");
+  EXPECT_EQ(sqlite.verdict, Verdict::kRegressed);
+  EXPECT_GT(sqlite.mean_change.lower, 0.05);  // over the 5 % gate ...
+  EXPECT_TRUE(sqlite.unconfirmed);            // ... but not beyond the 10 % floor
+  EXPECT_FALSE(sqlite.over_threshold);
+  EXPECT_DOUBLE_EQ(sqlite.noise_floor, 0.10);
+  const MetricComparison& lmdb = report.rows[1];
+  EXPECT_TRUE(lmdb.over_threshold);  // +25 % is beyond the floor
+  EXPECT_FALSE(lmdb.unconfirmed);
+  EXPECT_EQ(report.Unconfirmed(), 1u);
+  EXPECT_EQ(report.RegressionsOverThreshold(), 1u);
+
+  // A calibrated floor replaces the declared one for its row.
+  o.calibrated_floors = {{RowId(lmdb.key, "time"), 0.40}, {RowId(sqlite.key, "time"), 0.03}};
+  ASSERT_TRUE(CompareRuns(base, cur, o, &report).ok());
+  EXPECT_TRUE(report.rows[0].over_threshold);
+  EXPECT_TRUE(report.rows[1].unconfirmed);
+  EXPECT_DOUBLE_EQ(report.rows[1].noise_floor, 0.40);
+}
+
+// Holm: the verdicts use the p-values adjusted over every compared row.
+TEST(CompareRunsTest, VerdictsUseHolmAdjustedP) {
+  RunResults base = SyntheticRun("host", {{"get", "sqlite", 1000, 0.2}, {"get", "lmdb", 1000, 0.01}}, 5, 10);
+  RunResults cur = SyntheticRun("host", {{"get", "sqlite", 1150, 0.2}, {"get", "lmdb", 1000, 0.01}}, 6, 10);
+  ComparisonReport report;
+  ASSERT_TRUE(CompareRuns(base, cur, FastOptions(), &report).ok());
+  ASSERT_EQ(report.rows.size(), 2u);
+  std::vector<double> raw = {report.rows[0].p_value, report.rows[1].p_value};
+  std::vector<double> holm = HolmAdjust(raw);
+  EXPECT_DOUBLE_EQ(report.rows[0].p_adjusted, holm[0]);
+  EXPECT_DOUBLE_EQ(report.rows[1].p_adjusted, holm[1]);
+  EXPECT_GE(report.rows[0].p_adjusted, report.rows[0].p_value);
 }
 
 TEST(CompareRunsTest, MatchesByKeyAndNamesWhatExistsOnOneSide) {
@@ -357,6 +404,59 @@ TEST(PhaseMatcherTest, ThroughputDropAndLatencyRiseAreRegressions) {
     EXPECT_FALSE(load->over_threshold);
   }
   EXPECT_EQ(report.RegressionsOverThreshold(), 2u);
+}
+
+// A phase of `seconds` full seconds at `rate` plus a last partial interval of `tail_s` seconds at
+// `tail_rate`; every second's p99 is `p99`, and the merged histogram's p99 is `merged_p99`.
+PhaseResult HandPhase(double rate, int seconds, double tail_s, double tail_rate, double p99, double merged_p99) {
+  PhaseResult p = testdata::SyntheticPhase("run", "lmdb", rate, p99, 0.0, 0, 1);
+  for (int i = 0; i < seconds; ++i)
+    p.per_second.push_back(SecondSample{static_cast<double>(i), static_cast<uint64_t>(rate), rate, p99});
+  const auto tail_ops = static_cast<uint64_t>(tail_rate * tail_s);
+  p.per_second.push_back(SecondSample{static_cast<double>(seconds), tail_ops, tail_rate, p99});
+  p.operations = static_cast<uint64_t>(rate) * seconds + tail_ops;
+  p.duration_ns = (seconds + tail_s) * 1e9;
+  p.throughput_ops_per_sec = static_cast<double>(p.operations) / (seconds + tail_s);
+  p.service_time.count = p.operations;
+  p.service_time.p99_ns = merged_p99;
+  return p;
+}
+
+TEST(PhaseMatcherTest, ThroughputIsThePhaseTotalWithThePartialIntervalWeightedByItsLength) {
+  // 3 s at 1,000 ops/s and 0.1 s at 100 ops/s: 3,010 operations in 3.1 s = 970.97 ops/s (a mean of
+  // the per-second rates would say 775).
+  RunResults base = PhaseRun({HandPhase(1000, 3, 0.1, 100, 5000, 5000)});
+  RunResults cur = PhaseRun({HandPhase(1000, 3, 0.1, 100, 5000, 5000)});
+  ComparisonReport report;
+  ASSERT_TRUE(CompareRuns(base, cur, FastOptions(), &report).ok());
+  const MetricComparison* tput = FindRow(report, "ycsb/workloada/cached/run/lmdb", "throughput");
+  ASSERT_NE(tput, nullptr);
+  EXPECT_NEAR(tput->baseline_mean, 3010 / 3.1, 1e-9);
+  EXPECT_EQ(tput->baseline_count, 4u);
+  EXPECT_DOUBLE_EQ(tput->mean_change.point, 0);
+  EXPECT_FALSE(tput->over_threshold);
+}
+
+TEST(PhaseMatcherTest, P99IsTheMergedHistogramsNotAMeanOfSeconds) {
+  // The current run's last, nearly empty interval has a p99 of 1 ms (one slow operation), which would
+  // raise a mean of per-second p99s by ~25 %; the merged histogram's p99 is unchanged, so no regression.
+  RunResults base = PhaseRun({HandPhase(1000, 3, 0.002, 500, 250000, 250000)});
+  PhaseResult slow_tail = HandPhase(1000, 3, 0.002, 500, 250000, 250000);
+  slow_tail.per_second.back().p99_ns = 1e6;
+  RunResults cur = PhaseRun({slow_tail});
+  ComparisonReport report;
+  ASSERT_TRUE(CompareRuns(base, cur, FastOptions(), &report).ok());
+  const MetricComparison* p99 = FindRow(report, "ycsb/workloada/cached/run/lmdb", "p99");
+  ASSERT_NE(p99, nullptr);
+  EXPECT_DOUBLE_EQ(p99->baseline_mean, 250000);
+  EXPECT_DOUBLE_EQ(p99->current_mean, 250000);
+  EXPECT_DOUBLE_EQ(p99->mean_change.point, 0);
+  EXPECT_FALSE(p99->over_threshold);
+  // And a merged p99 that did rise by 20 % is compared as such.
+  slow_tail.service_time.p99_ns = 300000;
+  cur = PhaseRun({slow_tail});
+  ASSERT_TRUE(CompareRuns(base, cur, FastOptions(), &report).ok());
+  EXPECT_NEAR(FindRow(report, "ycsb/workloada/cached/run/lmdb", "p99")->mean_change.point, 0.2, 1e-12);
 }
 
 TEST(PhaseMatcherTest, KeysOutcomesAndShortPhases) {

@@ -52,8 +52,10 @@ std::string ConfidenceHeader(double level) { return fmt::format("{:g} % CI", lev
 std::string GateLine(const ComparisonReport& report) {
   const size_t over = report.RegressionsOverThreshold();
   std::string threshold = FormatPercent(report.options.max_regression);
-  if (over == 0) return fmt::format("no regression over {}", threshold);
-  return fmt::format("{} regression{} over {}", over, over == 1 ? "" : "s", threshold);
+  const size_t unconfirmed = report.Unconfirmed();
+  std::string also = unconfirmed == 0 ? "" : fmt::format(" ({} unconfirmed, within the noise floor)", unconfirmed);
+  if (over == 0) return fmt::format("no regression over {}{}", threshold, also);
+  return fmt::format("{} regression{} over {}{}", over, over == 1 ? "" : "s", threshold, also);
 }
 
 // The verdict of a row in words; `markdown` adds the ✅ / ⚠️ / ❌ mark.
@@ -72,6 +74,10 @@ std::string VerdictText(const ComparisonReport& report, const MetricComparison& 
       if (row.over_threshold) {
         mark = "❌ ";
         if (!markdown) text += fmt::format(", over the {} gate", FormatPercent(report.options.max_regression));
+      } else if (row.unconfirmed) {
+        mark = "⚠️ ";
+        text += fmt::format(", unconfirmed (within the {} noise floor of one run per side)",
+                            FormatPercent(row.noise_floor));
       } else if (row.verdict == Verdict::kRegressed) {
         mark = "⚠️ ";
         if (!markdown) text += fmt::format(", within the {} gate", FormatPercent(report.options.max_regression));
@@ -115,13 +121,36 @@ void WriteAligned(const std::vector<std::vector<std::string>>& table, std::ostre
 
 std::string MethodNote(const ComparisonReport& report) {
   const CompareOptions& o = report.options;
+  std::string verdicts = fmt::format(
+      "p: adjusted by Holm's method over the {} compared rows. Verdicts as Criterion.rs gives them, on the adjusted "
+      "p: significance {:g}, noise threshold ±{}. The gate fails on a regression whose favourable bound is still more "
+      "than {} worse",
+      report.Count(Outcome::kCompared), o.significance, FormatPercent(o.noise_threshold), FormatPercent(o.max_regression));
+  switch (report.method) {
+    case CompareMethod::kPairedRounds:
+      return fmt::format(
+          "{} paired rounds (ABBA order). Change: geometric mean of the per-round ratios current / baseline − 1 of "
+          "each round's estimate (time per iteration; a phase's total throughput and the p99 of its merged "
+          "histogram), with a bootstrap interval over the rounds ({} resamples, seed {}, percentile interval "
+          "expanded for {} rounds to cover {:g} %); p: paired t-test of the log ratios. {}.",
+          report.baseline_runs, FormatInteger(o.resamples), o.seed, report.baseline_runs, o.confidence_level * 100,
+          verdicts);
+    case CompareMethod::kRuns:
+      return fmt::format(
+          "{} baseline and {} current runs. Change: ratio of the geometric means of the run-level estimates − 1 (time "
+          "per iteration; a phase's total throughput and the p99 of its merged histogram), with its {:g} % Welch t "
+          "interval on the log scale; p: Welch t-test of the log estimates. {}.",
+          report.baseline_runs, report.current_runs, o.confidence_level * 100, verdicts);
+    case CompareMethod::kSamples:
+      break;
+  }
   return fmt::format(
-      "Change: relative change of the mean (current / baseline − 1) of the time per iteration, or of a phase's "
-      "per-second throughput or p99, with its {:g} % bootstrap interval; p: two-tailed bootstrap Welch t-test on "
-      "the pooled samples. {} resamples, seed {}. Verdicts as Criterion.rs gives them: significance {:g}, noise "
-      "threshold ±{}. The gate fails on a regression whose favourable bound is still more than {} worse.",
-      o.confidence_level * 100, FormatInteger(o.resamples), o.seed, o.significance, FormatPercent(o.noise_threshold),
-      FormatPercent(o.max_regression));
+      "One run per side. Change: relative change of the mean (current / baseline − 1) of the time per iteration, with "
+      "its {:g} % bootstrap interval; a phase's throughput (its total) and p99 (its merged histogram), with intervals "
+      "from a moving-block bootstrap of its per-second values; p: two-tailed bootstrap Welch t-test. {} resamples, "
+      "seed {}. {}, and (one run per side measures no between-run noise) beyond the noise floor ({} unless "
+      "calibrated); a regression within the floor is unconfirmed and does not fail the gate.",
+      o.confidence_level * 100, FormatInteger(o.resamples), o.seed, verdicts, FormatPercent(o.noise_floor));
 }
 
 Json NumberOrNull(double v) { return std::isfinite(v) ? Json(v) : Json(nullptr); }
@@ -181,8 +210,10 @@ Status WriteCompareConsole(const ComparisonReport& report, std::ostream& out) {
   out << "Baseline: " << Describe(report.baseline) << "\n";
   out << "Current:  " << Describe(report.current) << "\n\n";
   std::vector<std::vector<std::string>> table;
-  table.push_back({"Benchmark", "Baseline", "Current", "Mean change [" + ConfidenceHeader(report.options.confidence_level) + "]",
-                   "Median change", "p", "Verdict"});
+  const bool runs = report.method != CompareMethod::kSamples;
+  table.push_back({"Benchmark", "Baseline", "Current",
+                   std::string(runs ? "Change" : "Mean change") + " [" + ConfidenceHeader(report.options.confidence_level) + "]",
+                   "Median change", "p (Holm)", "Verdict"});
   std::vector<const MetricComparison*> not_compared;
   for (const MetricComparison& row : report.rows) {
     if (row.outcome != Outcome::kCompared) {
@@ -191,7 +222,7 @@ Status WriteCompareConsole(const ComparisonReport& report, std::ostream& out) {
     }
     table.push_back({DisplayName(report, row), FormatValue(row, row.baseline_mean), FormatValue(row, row.current_mean),
                      FormatChangeInterval(row.mean_change), FormatChange(row.median_change.point),
-                     FormatPValue(row.p_value), VerdictText(report, row, false)});
+                     FormatPValue(row.p_adjusted), VerdictText(report, row, false)});
   }
   WriteAligned(table, out);
   if (!not_compared.empty()) {
@@ -221,7 +252,7 @@ Status WriteCompareMarkdown(const ComparisonReport& report, std::ostream& out) {
   for (size_t i = 0; i < report.warnings.size(); ++i) out << (i == 0 ? "> " : ">\n> ") << report.warnings[i] << "\n";
   if (!report.warnings.empty()) out << "\n";
   out << "| Benchmark | Baseline | Current | Change [" << ConfidenceHeader(report.options.confidence_level)
-      << "] | p | Verdict |\n";
+      << "] | p (Holm) | Verdict |\n";
   out << "|:--|--:|--:|:--|--:|:--|\n";
   for (const MetricComparison& row : report.rows) {
     std::string name = EscapeTableCell(DisplayName(report, row));
@@ -235,7 +266,7 @@ Status WriteCompareMarkdown(const ComparisonReport& report, std::ostream& out) {
     }
     out << fmt::format("| {} | {} | {} | {} | {} | {} |\n", name, FormatValue(row, row.baseline_mean),
                        FormatValue(row, row.current_mean), FormatChangeInterval(row.mean_change),
-                       FormatPValue(row.p_value), VerdictText(report, row, true));
+                       FormatPValue(row.p_adjusted), VerdictText(report, row, true));
   }
   out << "\n<sub>" << MethodNote(report) << "</sub>\n";
   return StreamStatus(out, "the Markdown comparison");
@@ -246,8 +277,11 @@ Json CompareToJson(const ComparisonReport& report) {
   Json j;
   j["format"] = "dbx-bench-compare";
   j["version"] = kCompareJsonVersion;
+  j["method"] = CompareMethodName(report.method);
   j["baseline"] = LabelJson(report.baseline);
+  j["baseline"]["runs"] = report.baseline_runs;
   j["current"] = LabelJson(report.current);
+  j["current"]["runs"] = report.current_runs;
   Json options;
   options["significance"] = o.significance;
   options["noise_threshold"] = o.noise_threshold;
@@ -255,11 +289,13 @@ Json CompareToJson(const ComparisonReport& report) {
   options["confidence_level"] = o.confidence_level;
   options["resamples"] = o.resamples;
   options["seed"] = o.seed;
+  options["noise_floor"] = o.noise_floor;
   j["options"] = options;
   j["warnings"] = report.warnings;
   Json gate;
   gate["max_regression"] = o.max_regression;
   gate["regressions_over_threshold"] = report.RegressionsOverThreshold();
+  gate["unconfirmed"] = report.Unconfirmed();
   gate["failed"] = report.GateFailed();
   j["gate"] = gate;
   Json rows = Json::array();
@@ -291,8 +327,17 @@ Json CompareToJson(const ComparisonReport& report) {
     }
     r["t"] = compared ? NumberOrNull(row.t) : Json(nullptr);
     r["p_value"] = compared ? NumberOrNull(row.p_value) : Json(nullptr);
+    r["p_adjusted"] = compared ? NumberOrNull(row.p_adjusted) : Json(nullptr);
     r["verdict"] = compared ? Json(VerdictName(row.verdict)) : Json(nullptr);
     r["over_threshold"] = compared && row.over_threshold;
+    r["unconfirmed"] = compared && row.unconfirmed;
+    r["noise_floor"] = compared && report.method == CompareMethod::kSamples ? Json(row.noise_floor) : Json(nullptr);
+    if (report.method == CompareMethod::kPairedRounds) {
+      Json ratios = Json::array();
+      for (double x : row.ratios) ratios.push_back(NumberOrNull(x));
+      r["ratios"] = ratios;
+      r["signed_rank_p"] = compared ? NumberOrNull(row.signed_rank_p) : Json(nullptr);
+    }
     rows.push_back(r);
   }
   j["benchmarks"] = rows;

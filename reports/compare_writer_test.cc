@@ -27,6 +27,7 @@ MetricComparison Row(const std::string& workload, const std::string& engine, dou
   r.median_change = Interval{change.point - 0.001, change.lower, change.upper, change.std_error};
   r.t = 3.25;
   r.p_value = p;
+  r.p_adjusted = p;
   r.verdict = verdict;
   r.over_threshold = over;
   return r;

@@ -129,6 +129,9 @@ void WriteSampling(const RunResults& results, std::ostream& out) {
            "per sample): "
         << Join(modes, "; ") << ".\n";
   }
+  out << "- Time: the slope of total time against iterations for linear sampling, the mean time per iteration for "
+         "flat sampling (Criterion's typical estimate). The tables' Time, its interval, the vs column, the rank and "
+         "the throughput all come from it; ± Std dev is the spread of the per-iteration times of the samples.\n";
   out << fmt::format("- Confidence intervals: {:g} % bootstrap intervals from {} resamples, seed {}.\n",
                      s.confidence_level * 100, FormatInteger(s.bootstrap_resamples), s.seed);
   out << "- Outliers: classified with Tukey's fences, reported, never removed.\n";

@@ -21,14 +21,14 @@ namespace {
 // "95 % CI" for 0.95, "99.9 % CI" for 0.999.
 std::string ConfidenceHeader(double level) { return fmt::format("{:g} % CI", level * 100); }
 
-// Competition ranking of the successful benchmarks by mean: 1, 2, 2, 4.
-std::vector<int> RanksByMean(const std::vector<const BenchmarkResult*>& members) {
+// Competition ranking of the successful benchmarks by TypicalTime (the estimate the row shows): 1, 2, 2, 4.
+std::vector<int> RanksByTime(const std::vector<const BenchmarkResult*>& members) {
   std::vector<int> ranks(members.size(), 0);
   for (size_t i = 0; i < members.size(); ++i) {
     if (members[i]->error_occurred) continue;
     int rank = 1;
     for (const BenchmarkResult* other : members) {
-      if (!other->error_occurred && other->estimates.mean.point < members[i]->estimates.mean.point) ++rank;
+      if (!other->error_occurred && TypicalTime(*other).point < TypicalTime(*members[i]).point) ++rank;
     }
     ranks[i] = rank;
   }
@@ -46,9 +46,9 @@ void WriteGroupTable(const BenchmarkGroup& g, std::string_view baseline, double 
       break;
     }
   }
-  std::vector<int> ranks = RanksByMean(g.members);
+  std::vector<int> ranks = RanksByTime(g.members);
 
-  out << "| Engine | Mean | ± Std dev | " << ConfidenceHeader(confidence_level) << " | Throughput (rec/s) | vs "
+  out << "| Engine | Time | ± Std dev | " << ConfidenceHeader(confidence_level) << " | Throughput (rec/s) | vs "
       << EscapeTableCell(std::string(baseline)) << " | Rank |\n";
   out << "|:--|--:|--:|:--:|--:|:--|--:|\n";
   for (size_t i = 0; i < g.members.size(); ++i) {
@@ -59,12 +59,13 @@ void WriteGroupTable(const BenchmarkGroup& g, std::string_view baseline, double 
       out << "| " << engine << " | FAILED: " << reason << " | | | | | — |\n";
       continue;
     }
-    const Interval& mean = b.estimates.mean;
+    // Time, its interval, vs, rank and throughput all come from one estimate (TypicalTime).
+    const Interval& time = TypicalTime(b);
     std::string versus = "n/a";
     if (&b == base) versus = "1.00× (baseline)";
-    else if (base != nullptr) versus = FormatSpeedup(base->estimates.mean.point, mean.point);
-    out << fmt::format("| {} | {} | ± {} | [{}, {}] | {} | {} | {} |\n", engine, FormatDuration(mean.point),
-                       FormatDuration(b.estimates.std_dev.point), FormatDuration(mean.lower), FormatDuration(mean.upper),
+    else if (base != nullptr) versus = FormatSpeedup(TypicalTime(*base).point, time.point);
+    out << fmt::format("| {} | {} | ± {} | [{}, {}] | {} | {} | {} |\n", engine, FormatDuration(time.point),
+                       FormatDuration(b.estimates.std_dev.point), FormatDuration(time.lower), FormatDuration(time.upper),
                        b.elements_per_iteration > 0 ? FormatCount(b.throughput.point) : "—", versus, ranks[i]);
   }
   out << "\n";

@@ -124,7 +124,7 @@ TEST(MarkdownReporter, NoElementsNoReasonAndEmptyRun) {
   std::string empty = Render(RunResults());
   EXPECT_EQ(empty.rfind("# dbx-bench results\n\nRun of  on : 0 benchmarks, dbx-bench .\n\n", 0), 0u) << empty;
   EXPECT_NE(empty.find("## Methodology"), std::string::npos);
-  EXPECT_EQ(empty.find("| Engine | Mean"), std::string::npos);
+  EXPECT_EQ(empty.find("| Engine | Time"), std::string::npos);
 }
 
 TEST(FormatSpeedup, FasterSlowerAndInvalid) {

@@ -22,13 +22,13 @@
 namespace dbxb {
 namespace {
 
-// Competition rank by mean among the successful members (1, 2, 2, 4), as the comparison tables rank;
+// Competition rank by TypicalTime among the successful members (1, 2, 2, 4), as the comparison tables rank;
 // 0 for a failed benchmark.
 int RankOf(const BenchmarkGroup& g, const BenchmarkResult& b) {
   if (b.error_occurred) return 0;
   int rank = 1;
   for (const BenchmarkResult* other : g.members) {
-    if (!other->error_occurred && other->estimates.mean.point < b.estimates.mean.point) ++rank;
+    if (!other->error_occurred && TypicalTime(*other).point < TypicalTime(b).point) ++rank;
   }
   return rank;
 }
@@ -156,8 +156,8 @@ void WriteSummary(const RunResults& results, const std::vector<BenchmarkGroup>& 
   if (!phases.empty()) WritePhaseSummary(phases, out);
   if (groups.empty()) return;
   const std::vector<std::string> engines = EnginesOfBenchmarks(results);
-  out << "Mean time per iteration of each workload on each engine; 🥇🥈🥉 mark the three fastest (ranks by "
-         "mean, as in the tables below).\n\n";
+  out << "Time per iteration of each workload on each engine (the slope in linear sampling, else the mean, as in "
+         "the tables below); 🥇🥈🥉 mark the three fastest.\n\n";
   out << "| Workload |";
   for (const std::string& e : engines) out << " " << EscapeTableCell(e) << " |";
   out << "\n|:--|";
@@ -170,7 +170,7 @@ void WriteSummary(const RunResults& results, const std::vector<BenchmarkGroup>& 
                              [&](const BenchmarkResult* b) { return b->engine == engine; });
       if (it == g.members.end()) out << " — |";
       else if ((*it)->error_occurred) out << " failed |";
-      else out << " " << FormatDuration((*it)->estimates.mean.point) << Medal(RankOf(g, **it)) << " |";
+      else out << " " << FormatDuration(TypicalTime(**it).point) << Medal(RankOf(g, **it)) << " |";
     }
     out << "\n";
   }
@@ -180,11 +180,11 @@ void WriteSummary(const RunResults& results, const std::vector<BenchmarkGroup>& 
 BarChart ChartOf(const RunResults& results, const std::vector<BenchmarkGroup>& groups, const BenchmarkGroup& g) {
   BarChart chart;
   chart.title = GroupTitle(groups, g);
-  chart.subtitle = fmt::format("{}: mean time per iteration with its {:g} % confidence interval (shorter is faster)",
+  chart.subtitle = fmt::format("{}: time per iteration with its {:g} % confidence interval (shorter is faster)",
                                HostName(results.context), results.context.sampling.confidence_level * 100);
   for (const BenchmarkResult* b : g.members) {
-    const Interval& mean = b->estimates.mean;
-    chart.entries.push_back(BarChartEntry{b->engine, mean.point, mean.lower, mean.upper, b->error_occurred});
+    const Interval& time = TypicalTime(*b);
+    chart.entries.push_back(BarChartEntry{b->engine, time.point, time.lower, time.upper, b->error_occurred});
   }
   return chart;
 }

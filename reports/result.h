@@ -98,6 +98,13 @@ struct BenchmarkResult {
   friend bool operator==(const BenchmarkResult&, const BenchmarkResult&) = default;
 };
 
+/// The one estimate of a benchmark's time per iteration that its table row, rank, "vs" column,
+/// throughput and `compare` across runs use: the slope in linear sampling, else the mean (Criterion's
+/// "typical" estimate, as Analyze() computes the throughput from).
+inline const Interval& TypicalTime(const BenchmarkResult& b) {
+  return b.estimates.slope && b.sampling_mode == SamplingMode::kLinear ? *b.estimates.slope : b.estimates.mean;
+}
+
 /// A latency distribution in nanoseconds, from a merged LatencyHistogram (3 significant digits: each
 /// percentile is within 0.1 % of the true value; min and max are exact).
 struct LatencySummary {

@@ -42,6 +42,14 @@ std::string Compare(const std::string& args) { return "compare " + args; }
 std::string CompareWith(const std::string& current) { return Compare(std::string(kGood) + " " + current); }
 std::string Report(const std::string& args) { return "report " + args; }
 
+// `ab` of the tool against itself, with `options` before -- and run arguments that would finish in a
+// moment if a row were wrongly accepted.
+const char* const kAbRun = "--engines null --records 100 --warmup 1ms --measurement 1ms --samples 10 --resamples 1000 "
+                           "--no-overhead --data-dir {data}";
+std::string Ab(const std::string& options, const std::string& run_args = kAbRun) {
+  return "ab --baseline-bin {tool} --current-bin {tool} --rounds 2 " + options + " -- " + run_args;
+}
+
 }  // namespace
 
 std::vector<BadInputRow> BadInputRows() {
@@ -238,6 +246,29 @@ std::vector<BadInputRow> BadInputRows() {
       {"CompareBadBaselineFile", Compare(std::string("{fx}/truncated_results.json ") + kGood), "truncated_results.json"},
       {"CompareNoBenchmarkInCommon", CompareWith("{fx}/no_common_benchmark.json"), "in common"},
       {"CompareAFileAsResultsDirectory", CompareWith("{file}"), "file"},
+
+      // --- ab: options, binaries, run arguments, and binaries that fail ---
+      {"AbWithoutBinaries", "ab -- " + std::string(kAbRun), "--baseline-bin"},
+      {"AbBaselineBinMissing", "ab --baseline-bin {tmp}/nosuch --current-bin {tool} -- " + std::string(kAbRun), "nosuch"},
+      {"AbCurrentBinNotExecutable", "ab --baseline-bin {tool} --current-bin {file} -- " + std::string(kAbRun),
+       "--current-bin"},
+      {"AbCurrentBinIsADirectory", "ab --baseline-bin {tool} --current-bin {data} -- " + std::string(kAbRun),
+       "--current-bin"},
+      {"AbRoundsOne", Ab("--rounds 1 --out {out}"), "--rounds"},
+      {"AbRoundsNotANumber", Ab("--rounds x --out {out}"), "--rounds"},
+      {"AbRoundsHuge", Ab("--rounds 1000000 --out {out}"), "--rounds"},
+      {"AbMaxRegressionUnit", Ab("--max-regression 5x --out {out}"), "--max-regression"},
+      {"AbResamplesTooFew", Ab("--resamples 5 --out {out}"), "--resamples"},
+      {"AbMarkdownInMissingDir", Ab("--markdown {out}/ab.md"), "--markdown"},
+      {"AbOutHoldsEarlierResults", Ab("--out {prev}"), "--out"},
+      {"AbOutIsAFile", Ab("--out {file}"), "--out"},
+      {"AbNoRunArguments", "ab --baseline-bin {tool} --current-bin {tool} --out {out}", "run arguments"},
+      {"AbRunArgumentsSetOut", Ab("--out {out}", std::string(kAbRun) + " --out {out}"), "--out"},
+      {"AbRunArgumentsSaveBaseline", Ab("--out {out}", std::string(kAbRun) + " --save-baseline x"), "--save-baseline"},
+      {"AbRunArgumentsWithoutJson", Ab("--out {out}", std::string(kAbRun) + " --format md"), "--format"},
+      {"AbBinaryRejectsRunArguments", Ab("--out {out}", "--engines nosuch --data-dir {data}"), "nosuch"},
+      {"AbBinaryFailsARound", "ab --baseline-bin /bin/false --current-bin {tool} --out {out} -- " + std::string(kAbRun),
+       "/bin/false"},
 
       // --- report ---
       {"ReportNoFiles", Report("-o {out}"), "results file"},

@@ -13,6 +13,7 @@
 //   {tmp}   the row's scratch directory
 //   {fx}    tests/testdata/bad_input/ (fixtures: bad results files, workload files)
 //   {ycsb}  workloads/ycsb/ (YCSB's workload files and the bad ones in its testdata/)
+//   {tool}  the dbx-bench binary under test (for `ab --baseline-bin`)
 // An argument written '' is the empty string.
 #include <gtest/gtest.h>
 
@@ -61,6 +62,7 @@ class BadInputTest : public ::testing::TestWithParam<BadInputRow> {
       w = Replace(w, "{tmp}", tmp_.string());
       w = Replace(w, "{fx}", std::string(DBXB_SOURCE_DIR) + "/tests/testdata/bad_input");
       w = Replace(w, "{ycsb}", std::string(DBXB_SOURCE_DIR) + "/workloads/ycsb");
+      w = Replace(w, "{tool}", DBXB_TOOL);
       args.push_back(w);
     }
     return args;

@@ -82,6 +82,11 @@ PhaseResult SyntheticPhase(const std::string& phase, const std::string& engine, 
     p.operations += ops;
   }
   p.duration_ns = static_cast<double>(seconds) * 1e9;
+  // The merged histogram's p99: here the operations-weighted mean of the per-second p99s.
+  double weighted = 0;
+  for (const SecondSample& s : p.per_second) weighted += s.p99_ns * static_cast<double>(s.operations);
+  p.service_time.count = p.operations;
+  p.service_time.p99_ns = p.operations > 0 ? weighted / static_cast<double>(p.operations) : 0;
   p.throughput_ops_per_sec = static_cast<double>(p.operations) / static_cast<double>(seconds);
   return p;
 }

@@ -31,7 +31,8 @@ RunResults SyntheticRun(const std::string& host, const std::vector<SyntheticBenc
 
 /// A measured phase ("ycsb" / "workloada" / `phase` on `engine`, dataset "cached", 4 threads) of
 /// `seconds` seconds whose per-second throughput and p99 are LognormalTimes(ops_per_sec, cv, ...) and
-/// LognormalTimes(p99_ns, cv, ...) with seeds `seed` and seed + 1.
+/// LognormalTimes(p99_ns, cv, ...) with seeds `seed` and seed + 1; service_time.p99_ns (the merged
+/// histogram's p99) is the operations-weighted mean of the per-second p99s.
 PhaseResult SyntheticPhase(const std::string& phase, const std::string& engine, double ops_per_sec, double p99_ns,
                            double cv, size_t seconds, uint64_t seed);
 
