@@ -51,7 +51,9 @@ TEST(SyncInterpose, SeesExactlyTheSyncsOfASharedLibrary) {
     EXPECT_EQ(*after.sync_calls - *before.sync_calls, static_cast<uint64_t>(syncs)) << syncs;
     EXPECT_EQ(after.wchar - before.wchar, bytes) << syncs;
     // Dirtied pages are accounted to the writer when they are dirtied (none on tmpfs).
-    if (!OnTmpfs(path)) EXPECT_GE(after.io_write_bytes - before.io_write_bytes, bytes) << syncs;
+    if (!OnTmpfs(path)) {
+      EXPECT_GE(after.io_write_bytes - before.io_write_bytes, bytes) << syncs;
+    }
   }
 }
 
