@@ -12,6 +12,7 @@
 #include "reports/grouping.h"
 #include "reports/markdown_collapse.h"
 #include "reports/markdown_phases.h"
+#include "reports/markdown_resources.h"
 #include "reports/markdown_methodology.h"
 
 namespace dbxb {
@@ -112,6 +113,7 @@ Status MarkdownReporter::Write(const RunResults& results, std::ostream& out) {
   WriteComparisonTables(results, baseline, out);
   WritePhaseTables(results, out);
   WriteCollapseTables(results, out);
+  WriteResourceTables(results, out);
   WriteMethodology(results, out);
   return StreamStatus(out, "results.md");
 }
