@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "reports/compare_counters.h"
 #include "reports/compare_stats.h"
 #include "reports/markdown_methodology.h"
 #include "reports/reporter.h"
@@ -388,6 +389,7 @@ std::vector<std::unique_ptr<Matcher>> BuiltinMatchers() {
   std::vector<std::unique_ptr<Matcher>> matchers;
   matchers.push_back(std::make_unique<SampledTimeMatcher>());
   matchers.push_back(std::make_unique<PhaseMatcher>());
+  matchers.push_back(std::make_unique<ResourceCounterMatcher>());
   return matchers;
 }
 

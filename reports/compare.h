@@ -192,7 +192,8 @@ struct ComparisonReport {
   bool GateFailed() const { return RegressionsOverThreshold() > 0; }
 };
 
-/// The built-in matchers, in the order their rows are reported: SampledTimeMatcher, PhaseMatcher.
+/// The built-in matchers, in the order their rows are reported: SampledTimeMatcher, PhaseMatcher,
+/// ResourceCounterMatcher (reports/compare_counters.h).
 std::vector<std::unique_ptr<Matcher>> BuiltinMatchers();
 
 /// Compares `current` with `baseline` with every built-in matcher. The caller may set
