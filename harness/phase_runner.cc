@@ -23,6 +23,7 @@
 #include "harness/hdr_encoding.h"
 #include "harness/interrupt.h"
 #include "harness/interval_recorder.h"
+#include "harness/resources.h"
 #include "harness/tsc_clock.h"
 
 // How the runner works (RunPhase in phase_runner.h is the contract).
@@ -104,6 +105,11 @@ struct Shared {
   double start_unix_s = 0;  // the same instant on the wall clock (for logs and merges across hosts)
   uint64_t deadline_ns = kNever;
   double period_ns = 0;  // open loop: time between two operations of one thread
+  // Resources of the measured part: read by the barrier's completion, before the start clock, and
+  // again after the threads joined.
+  ResourceMeter meter;
+  const std::vector<std::unique_ptr<PhaseWorker>>* workers = nullptr;
+  WriteTally written_at_start;
 
   alignas(64) std::atomic<bool> stop{false};
   std::atomic<bool> interrupted{false};
@@ -320,11 +326,21 @@ Status CheckSpec(const PhaseSpec& spec) {
   return Status::Ok();
 }
 
+WriteTally Written(const std::vector<std::unique_ptr<PhaseWorker>>& workers) {
+  WriteTally total;
+  for (const auto& w : workers) total += w->written();
+  return total;
+}
+
 template <class Clock>
 void RunThreads(Clock clock, Shared& sh, std::vector<std::unique_ptr<PhaseWorker>>& workers,
                 std::vector<std::unique_ptr<ThreadState>>& states) {
   const PhaseSpec& spec = *sh.spec;
+  sh.workers = &workers;
+  sh.meter.BeginSpan();
   auto completion = [&sh, clock]() noexcept {
+    sh.written_at_start = Written(*sh.workers);
+    sh.meter.StartStretch();
     sh.start_ns = clock.Now();
     timespec wall{};
     clock_gettime(CLOCK_REALTIME, &wall);
@@ -339,6 +355,7 @@ void RunThreads(Clock clock, Shared& sh, std::vector<std::unique_ptr<PhaseWorker
     threads.emplace_back([&, i] { ThreadBody(clock, sh, i, *states[i], *workers[i], barrier); });
   }
   for (auto& t : threads) t.join();
+  sh.meter.StopStretch();
 }
 
 void Summarize(const PhaseSpec& spec, const Shared& sh, std::vector<std::unique_ptr<ThreadState>>& states,
@@ -528,6 +545,10 @@ PhaseRun RunPhase(const PhaseIdentity& identity, Phase& phase, const PhaseRunOpt
       else if (tsc != nullptr) RunThreads(TscPhaseClock{tsc}, sh, workers, states);
       else RunThreads(MonotonicClock{}, sh, workers, states);
       Summarize(spec, sh, states, options, &run);
+      WriteTally written = Written(workers);
+      written.commits -= sh.written_at_start.commits;
+      written.logical_bytes -= sh.written_at_start.logical_bytes;
+      r.resources = sh.meter.Finish(r.operations, written, 0, 0);
       st = sh.error;
       r.incomplete = sh.interrupted.load();
     }

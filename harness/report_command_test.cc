@@ -42,20 +42,21 @@ TEST_F(ReportCommandTest, WritesMarkdownAndChartsIntoANewDirectory) {
   std::ostringstream out;
   CommandResult r = RunReport(a, out);
   ASSERT_EQ(r.exit_code, 0) << r.error;
-  EXPECT_EQ(out.str(), "Wrote " + Path("site/report/README.md") + " with 4 charts from 2 results files.\n");
+  EXPECT_EQ(out.str(), "Wrote " + Path("site/report/README.md") + " with 8 charts from 2 results files.\n");
   std::string md;
   ASSERT_TRUE(ReadFileToString(Path("site/report/README.md"), &md).ok());
   EXPECT_NE(md.find("## bench-host"), std::string::npos);
   EXPECT_NE(md.find("## arm-host"), std::string::npos);
   EXPECT_NE(md.find("`" + Path("arm-run/results.json") + "`"), std::string::npos) << "sources are named";
   for (const char* svg : {"bench-host-dbx-micro-insert.svg", "bench-host-dbx-micro-get.svg",
-                          "arm-host-dbx-micro-insert.svg", "arm-host-dbx-micro-get.svg"}) {
+                          "arm-host-dbx-micro-insert.svg", "arm-host-dbx-micro-get.svg",
+                          "bench-host-dbx-micro-insert-amplification.svg", "arm-host-dbx-micro-get-amplification.svg"}) {
     EXPECT_TRUE(fs::is_regular_file(Path(std::string("site/report/") + svg))) << svg;
     EXPECT_NE(md.find(std::string("](") + svg + ")"), std::string::npos) << svg;
   }
   // Again into the existing directory: files are replaced, nothing else is left behind.
   ASSERT_EQ(RunReport(a, out).exit_code, 0);
-  EXPECT_EQ(std::distance(fs::directory_iterator(Path("site/report")), fs::directory_iterator()), 5);
+  EXPECT_EQ(std::distance(fs::directory_iterator(Path("site/report")), fs::directory_iterator()), 9);
 }
 
 TEST_F(ReportCommandTest, BadInputsExitTwo) {

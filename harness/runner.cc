@@ -11,12 +11,14 @@
 #include <functional>
 #include <sstream>
 
+#include "common/disk_usage.h"
 #include "harness/context.h"
 #include "harness/hdr_log_writer.h"
 #include "harness/interrupt.h"
 #include "harness/output_dir.h"
 #include "harness/phase_runner.h"
 #include "harness/raw_latency_writer.h"
+#include "harness/resources.h"
 #include "harness/sampler.h"
 #include "reports/atomic_file.h"
 #include "reports/console_reporter.h"
@@ -34,12 +36,36 @@ namespace fs = std::filesystem;
 
 constexpr const char* kOwnedMarker = ".dbx-bench-owned";
 
-// Drives a MicroBenchmark as a sampler Routine: only RunIteration is timed.
+// Drives a MicroBenchmark as a sampler Routine: only RunIteration is timed. Once measuring, each Run
+// (one sample) is a stretch of the benchmark's resources; for fresh-state benchmarks that includes
+// each iteration's untimed open and close, where the engine writes its data.
 class MicroRoutine final : public Routine {
  public:
   explicit MicroRoutine(MicroBenchmark* bench) : bench_(bench) {}
 
+  void StartMeasuring() {
+    meter_.BeginSpan();
+    measuring_ = true;
+  }
+  ResourceUsage Resources(uint64_t iterations) const {
+    WriteTally written;
+    const WriteTally one = bench_->written_per_iteration();
+    written.commits = one.commits * iterations;
+    written.logical_bytes = one.logical_bytes * iterations;
+    return meter_.Finish(iterations * bench_->elements_per_iteration(), written, bench_->disk_bytes(),
+                         bench_->live_logical_bytes());
+  }
+
   Status Run(uint64_t iterations, double* elapsed_ns) override {
+    if (!measuring_) return RunIterations(iterations, elapsed_ns);
+    meter_.StartStretch();
+    Status st = RunIterations(iterations, elapsed_ns);
+    meter_.StopStretch();
+    return st;
+  }
+
+ private:
+  Status RunIterations(uint64_t iterations, double* elapsed_ns) {
     Stopwatch watch;
     if (!bench_->fresh_state_per_iteration()) {
       watch.Start();
@@ -63,8 +89,9 @@ class MicroRoutine final : public Routine {
     return Status::Ok();
   }
 
- private:
   MicroBenchmark* bench_;
+  ResourceMeter meter_;
+  bool measuring_ = false;
 };
 
 // A directory this run creates (and marks) for its databases, removed at the end. The tool never
@@ -131,19 +158,22 @@ BenchmarkResult RunOne(const std::string& suite, const std::string& workload, co
     r.engine_settings = bench.engine_settings();
     r.checksum = bench.checksum();
     MicroRoutine routine(&bench);
-    ProgressFn progress;
     std::string name = BenchmarkName(r);
-    if (progress_line) {
-      progress = [&](const SamplingProgress& p) {
-        if (p.phase == SamplingProgress::Phase::kWarmingUp)
-          progress_line->WarmingUp(name, sampling.warmup_seconds);
-        else
-          progress_line->Collecting(name, p.samples_done, p.sample_count);
-      };
-    }
+    ProgressFn progress = [&](const SamplingProgress& p) {
+      const bool measuring = p.phase == SamplingProgress::Phase::kMeasuring;
+      if (measuring && p.samples_done == 0) routine.StartMeasuring();
+      if (progress_line == nullptr) return;
+      if (!measuring)
+        progress_line->WarmingUp(name, sampling.warmup_seconds);
+      else
+        progress_line->Collecting(name, p.samples_done, p.sample_count);
+    };
     auto run = RunSampling(routine, sampling, progress);
     if (run.ok()) {
       RecordSampling(run.value(), &r);
+      uint64_t iterations = 0;
+      for (const Sample& sample : r.samples) iterations += sample.iterations;
+      r.resources = routine.Resources(iterations);
       if (progress_line) progress_line->Analyzing(name);
       st = Analyze(r.samples, r.sampling_mode, r.elements_per_iteration, sampling, &r);
     } else {
@@ -213,6 +243,7 @@ struct PhaseRunContext {
   RawLatencyWriter* raw;      // null = no raw latencies
   const std::string& hdr_log_dir;  // empty = no HdrHistogram interval logs
   RunResults* results;
+  std::string work_dir;       // holds the one database a sequence has open
 };
 
 PhaseResult FailedStep(const std::string& suite, const PhaseSequence* seq, const AdapterFactory& engine,
@@ -277,6 +308,7 @@ Status RunSequence(const PhaseRunContext& c, PhaseSequence& seq, const AdapterFa
     }
     PhaseRun run = RunPhase(identity, phase, options);
     PhaseResult& r = run.result;
+    if (r.resources) SetSpace(DirectoryBytes(c.work_dir), seq.live_logical_bytes(), &*r.resources);
     if (c.raw != nullptr && !run.raw_latencies.empty() && written.ok()) {
       std::vector<const RawLatencyBuffer*> buffers;
       for (const auto& b : run.raw_latencies) buffers.push_back(b.get());
@@ -299,9 +331,9 @@ Status RunSequence(const PhaseRunContext& c, PhaseSequence& seq, const AdapterFa
 class HarnessRunner final : public SuiteRunner {
  public:
   HarnessRunner(const RunPlan& plan, const RunEnvironment& env, RawLatencyWriter* raw, ProgressLine* progress,
-                RunResults* results)
+                RunResults* results, const std::string& work_dir)
       : plan_(plan), env_(env), progress_(progress), results_(results), console_(plan.baseline),
-        phases_{plan.common.suite, env, &console_, progress, raw, plan.work->hdr_log, results} {}
+        phases_{plan.common.suite, env, &console_, progress, raw, plan.work->hdr_log, results, work_dir} {}
 
   bool interrupted() const override { return InterruptRequested(); }
 
@@ -399,7 +431,7 @@ Status ExecutePlan(const RunPlan& plan, const RunEnvironment& env, RunResults* r
   if (env.console) progress = std::make_unique<ProgressLine>(*env.console, env.console_is_tty);
 
   if (plan.phase_suite() && plan.common.measure_overhead) ctx.harness_overhead_ns_per_op = MeasurePhaseOverhead();
-  HarnessRunner runner(plan, env, raw.get(), progress.get(), results);
+  HarnessRunner runner(plan, env, raw.get(), progress.get(), results, work.path());
   Status st = plan.work->Execute(work.path(), runner);
   if (st.ok()) runner.Finish();
   if (st.ok() && raw) st = raw->Close();

@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "reports/compare_counters.h"
 #include "reports/compare_stats.h"
 #include "reports/markdown_methodology.h"
 #include "reports/paired_stats.h"
@@ -507,6 +508,7 @@ std::vector<std::unique_ptr<Matcher>> BuiltinMatchers() {
   std::vector<std::unique_ptr<Matcher>> matchers;
   matchers.push_back(std::make_unique<SampledTimeMatcher>());
   matchers.push_back(std::make_unique<PhaseMatcher>());
+  matchers.push_back(std::make_unique<ResourceCounterMatcher>());
   return matchers;
 }
 

@@ -245,7 +245,8 @@ RunLabel LabelOf(const RunResults& results, std::string source);
 /// interrupted runs), each starting with "⚠️ ".
 std::vector<std::string> CompareWarnings(const RunResults& baseline, const RunResults& current);
 
-/// The built-in matchers, in the order their rows are reported: SampledTimeMatcher, PhaseMatcher.
+/// The built-in matchers, in the order their rows are reported: SampledTimeMatcher, PhaseMatcher,
+/// ResourceCounterMatcher (reports/compare_counters.h).
 std::vector<std::unique_ptr<Matcher>> BuiltinMatchers();
 
 /// Compares `current` with `baseline` with every built-in matcher, then DecideVerdicts. The caller may set

@@ -32,10 +32,17 @@ std::string DisplayName(const ComparisonReport& report, const MetricComparison& 
 std::string FormatValue(const MetricComparison& row, double value) {
   if (std::isnan(value)) return "—";
   if (row.metric == "throughput") return FormatRate(value, "op/s");
+  if (row.metric == "fsyncs_per_commit") return FormatFixed(value, 2);
+  if (row.metric == "write_bytes_per_op" || row.metric == "disk_bytes") return FormatBytes(value);
   return FormatDuration(value);  // "time" and "p99"
 }
 
-const char* MetricUnit(const std::string& metric) { return metric == "throughput" ? "ops/s" : "ns"; }
+const char* MetricUnit(const std::string& metric) {
+  if (metric == "throughput") return "ops/s";
+  if (metric == "fsyncs_per_commit") return "fsyncs/commit";
+  if (metric == "write_bytes_per_op" || metric == "disk_bytes") return "bytes";
+  return "ns";
+}
 
 std::string ShortCommit(const RunLabel& l) {
   std::string c = l.git_commit.substr(0, 7);

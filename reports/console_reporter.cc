@@ -10,6 +10,7 @@
 #include "reports/markdown_phases.h"
 #include "reports/markdown_methodology.h"
 #include "reports/markdown_reporter.h"
+#include "reports/markdown_resources.h"
 
 namespace dbxb {
 namespace {
@@ -64,6 +65,7 @@ void ConsoleReporter::ReportSummary(const RunResults& results, std::ostream& out
   std::string baseline = baseline_engine_.empty() ? DefaultBaselineEngine(results) : baseline_engine_;
   WriteComparisonTables(results, baseline, out);
   WritePhaseTables(results, out);
+  WriteResourceTables(results, out);
   for (const std::string& w : ReadingWarnings(results)) out << w << "\n";
 }
 

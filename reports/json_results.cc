@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "reports/atomic_file.h"
+#include "reports/resources_json.h"
 
 namespace dbxb {
 namespace {
@@ -100,6 +101,7 @@ Json BenchmarkToJson(const BenchmarkResult& b) {
               {"outliers", std::move(outliers)},
               {"throughput", IntervalToJson(b.throughput)},
               {"checksum", b.checksum},
+              {"resources", ResourcesToJson(b.resources)},
               {"error_occurred", b.error_occurred},
               {"error_message", b.error_message}};
 }
@@ -164,6 +166,7 @@ Json PhaseToJson(const PhaseResult& p) {
               {"merged_from", std::move(merged_from)},
               {"merged_throughput", p.merged_throughput},
               {"memory_method", p.memory_method},
+              {"resources", ResourcesToJson(p.resources)},
               {"incomplete", p.incomplete},
               {"error_occurred", p.error_occurred},
               {"error_message", p.error_message}};

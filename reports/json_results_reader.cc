@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "reports/json_results.h"
+#include "reports/resources_json.h"
 
 namespace dbxb {
 namespace {
@@ -311,6 +312,7 @@ Status BenchmarkFromJson(const Json& j, const std::string& path, BenchmarkResult
   DBXB_RETURN_IF_ERROR(GetUint(*outliers, opath, "high_severe", &b->outliers.high_severe));
   DBXB_RETURN_IF_ERROR(GetInterval(j, path, "throughput", &b->throughput));
   DBXB_RETURN_IF_ERROR(GetString(j, path, "checksum", &b->checksum));
+  DBXB_RETURN_IF_ERROR(ResourcesFromJson(j, path, &b->resources));
   DBXB_RETURN_IF_ERROR(GetBool(j, path, "error_occurred", &b->error_occurred));
   return GetString(j, path, "error_message", &b->error_message);
 }
@@ -442,6 +444,7 @@ Status PhaseFromJson(const Json& j, const std::string& path, PhaseResult* p) {
   }
   DBXB_RETURN_IF_ERROR(GetOptionalString(j, path, "merged_throughput", &p->merged_throughput));
   DBXB_RETURN_IF_ERROR(GetString(j, path, "memory_method", &p->memory_method));
+  DBXB_RETURN_IF_ERROR(ResourcesFromJson(j, path, &p->resources));
   DBXB_RETURN_IF_ERROR(GetBool(j, path, "incomplete", &p->incomplete));
   DBXB_RETURN_IF_ERROR(GetBool(j, path, "error_occurred", &p->error_occurred));
   return GetString(j, path, "error_message", &p->error_message);

@@ -13,6 +13,7 @@
 #include "reports/markdown_collapse.h"
 #include "reports/markdown_versus.h"
 #include "reports/markdown_phases.h"
+#include "reports/markdown_resources.h"
 #include "reports/markdown_methodology.h"
 
 namespace dbxb {
@@ -115,6 +116,7 @@ Status MarkdownReporter::Write(const RunResults& results, std::ostream& out) {
   WritePhaseTables(results, out);
   WriteCollapseTables(results, out);
   WriteSqliteVsPostgres(results, out);
+  WriteResourceTables(results, out);
   WriteMethodology(results, out);
   return StreamStatus(out, "results.md");
 }

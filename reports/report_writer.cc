@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "reports/amplification_chart.h"
 #include "reports/format.h"
 #include "reports/grouping.h"
 #include "reports/markdown_methodology.h"
@@ -16,6 +17,7 @@
 #include "reports/markdown_versus.h"
 #include "reports/markdown_phases.h"
 #include "reports/markdown_reporter.h"
+#include "reports/markdown_resources.h"
 #include "reports/reporter.h"
 #include "reports/svg_chart.h"
 
@@ -215,6 +217,37 @@ void WriteReproduce(const RunContext& c, std::ostream& out) {
   out << "```\n" << c.command_line << "\n```\n\n";
 }
 
+// The resource tables, each with its write and space amplification chart.
+void WriteResourceSection(const RunResults& results, std::vector<std::string>* taken, std::vector<ReportFile>* charts,
+                          std::ostream& out) {
+  const std::vector<ResourceTable> tables = ResourceTables(results);
+  if (tables.empty()) return;
+  const std::string host = HostName(results.context);
+  for (const ResourceTable& t : tables) {
+    std::ostringstream table;
+    WriteResourceTable(t, table);
+    out << DemoteHeadings(table.str(), 1);
+    AmplificationChart chart;
+    chart.title = "Resources: " + t.title;
+    chart.subtitle = host + ": bytes written ÷ key + value bytes written; disk ÷ live key + value bytes";
+    for (const ResourceRow& r : t.rows) {
+      AmplificationEntry e{r.phase.empty() ? r.engine : r.phase + " / " + r.engine, r.engine, {}, {}};
+      if (r.usage != nullptr) {
+        e.write_amplification = r.usage->write_amplification;
+        e.space_amplification = r.usage->space_amplification;
+      }
+      chart.entries.push_back(e);
+    }
+    const std::string file = UniqueName(taken, Slug(host + "-" + t.title + "-amplification"), ".svg");
+    charts->push_back(ReportFile{file, RenderAmplificationChart(chart)});
+    std::string alt = chart.title + " on " + host;
+    std::replace(alt.begin(), alt.end(), '[', '(');
+    std::replace(alt.begin(), alt.end(), ']', ')');
+    out << fmt::format("![{}: write and space amplification per engine]({})\n\n", alt, file);
+  }
+  out << ResourceLegend();
+}
+
 void WriteRunSection(const ReportInput& run, const std::string& heading, const ReportOptions& options,
                      std::vector<std::string>* taken, std::vector<ReportFile>* charts, std::ostream& out) {
   const RunResults& results = run.results;
@@ -295,6 +328,8 @@ void WriteRunSection(const ReportInput& run, const std::string& heading, const R
       out << fmt::format("![{}: service-time percentiles per engine]({})\n\n", alt, file);
     }
   }
+
+  WriteResourceSection(results, taken, charts, out);
 
   std::ostringstream methodology;
   WriteMethodology(results, methodology);

@@ -60,8 +60,11 @@ TEST(ReportWriterTest, MatchesGoldenFiles) {
   std::vector<std::string> names;
   for (const ReportFile& f : files) names.push_back(f.name);
   EXPECT_EQ(names, (std::vector<std::string>{"README.md", "bench-host-dbx-micro-insert.svg",
-                                             "bench-host-dbx-micro-get.svg", "arm-host-dbx-micro-insert.svg",
-                                             "arm-host-dbx-micro-get.svg"}));
+                                             "bench-host-dbx-micro-get.svg",
+                                             "bench-host-dbx-micro-insert-amplification.svg",
+                                             "bench-host-dbx-micro-get-amplification.svg", "arm-host-dbx-micro-insert.svg",
+                                             "arm-host-dbx-micro-get.svg", "arm-host-dbx-micro-insert-amplification.svg",
+                                             "arm-host-dbx-micro-get-amplification.svg"}));
   for (const ReportFile& f : files) testdata::ExpectMatchesGolden("report/" + f.name, f.contents);
 }
 
@@ -115,8 +118,8 @@ TEST(ReportWriterTest, RepeatedHostGetsDatedSectionsAndUniqueCharts) {
   const std::string& md = files[0].contents;
   EXPECT_NE(md.find("\n## bench-host (run of 2026-11-30T15:34:56Z)\n"), std::string::npos);
   EXPECT_NE(md.find("\n## bench-host (run of 2026-12-05T10:00:00Z)\n"), std::string::npos);
-  ASSERT_EQ(files.size(), 5u);
-  EXPECT_EQ(files[3].name, "bench-host-dbx-micro-insert-2.svg");
+  ASSERT_EQ(files.size(), 9u);  // per run: two time charts, two amplification charts
+  EXPECT_EQ(files[5].name, "bench-host-dbx-micro-insert-2.svg");
   EXPECT_NE(md.find("](bench-host-dbx-micro-insert-2.svg)"), std::string::npos);
 }
 
@@ -144,7 +147,9 @@ TEST(ReportWriterTest, PhasesGetTablesSummaryAndLatencyCharts) {
   EXPECT_EQ(names, (std::vector<std::string>{"README.md", "bench-host-ycsb-workloada-load-latency.svg",
                                              "bench-host-ycsb-workloada-run-latency.svg",
                                              "bench-host-ycsb-workloada-run-latency-2.svg",
-                                             "bench-host-sqlite-vps-disk-bound-select-pk-latency.svg"}));
+                                             "bench-host-sqlite-vps-disk-bound-select-pk-latency.svg",
+                                             "bench-host-ycsb-workloada-amplification.svg",
+                                             "bench-host-sqlite-vps-disk-bound-amplification.svg"}));
   // The charts against goldens; the page by its parts, since most of its phase text (tables, methodology)
   // is WritePhaseTables' and WriteMethodology's, tested with their own goldens.
   for (size_t i = 1; i < files.size(); ++i) testdata::ExpectMatchesGolden("report/phases/" + files[i].name, files[i].contents);

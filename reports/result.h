@@ -9,6 +9,8 @@
 #include <utility>
 #include <vector>
 
+#include "reports/resource_usage.h"
+
 namespace dbxb {
 
 using KeyValues = std::vector<std::pair<std::string, std::string>>;
@@ -91,6 +93,8 @@ struct BenchmarkResult {
   Interval throughput;  ///< elements per second, from the mean (or slope) and its interval
 
   std::string checksum;  ///< hex digest of the data the benchmark read, for cross-engine checking
+  /// What the engine spent over the measured samples (absent when the benchmark failed before them).
+  std::optional<ResourceUsage> resources;
 
   bool error_occurred = false;
   std::string error_message;  ///< why the benchmark failed (e.g. wrong value for key_00000042)
@@ -196,6 +200,8 @@ struct PhaseResult {
 
   /// How memory was limited/measured for the phase (e.g. "cgroup memory.max=256MiB"), or "".
   std::string memory_method;
+  /// What the engine spent over the measured part (absent when the phase failed before it).
+  std::optional<ResourceUsage> resources;
   /// True when the run was interrupted during this phase: its figures cover what finished.
   bool incomplete = false;
   bool error_occurred = false;

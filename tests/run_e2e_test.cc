@@ -290,3 +290,65 @@ TEST(RunEndToEnd, MalformedYcsbFilesAreOneLineAndExitTwo) {
 }
 
 }  // namespace
+
+// The resources object of every benchmark and phase, from a real run of the tool (which counts syncs):
+// exact denominators (commits and logical bytes follow from the iteration counts and the data shape),
+// at least one sync per commit at full, none in the read workloads, and the phase figures.
+TEST(RunEndToEnd, ResourcesAreRecordedForEveryBenchmarkAndPhase) {
+  fs::path dir = fs::temp_directory_path() / ("dbxb-e2e-resources-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  fs::path out = dir / "micro";
+  std::string cmd = std::string(DBXB_TOOL) + " run --suite dbx-micro --engines dbx,sqlite,lmdb,rocksdb" +
+                    " --workloads insert,get --records 1000 --durability full --warmup 10ms --measurement 40ms" +
+                    " --samples 10 --resamples 1000 --no-overhead --data-dir " + (dir / "data").string() +
+                    " --out " + out.string() + " >" + (dir / "log.txt").string() + " 2>&1";
+  ASSERT_EQ(Shell(cmd), 0) << Slurp(dir / "log.txt");
+  nlohmann::json doc = nlohmann::json::parse(Slurp(out / "results.json"));
+  ASSERT_EQ(doc["benchmarks"].size(), 8u);
+  for (const auto& b : doc["benchmarks"]) {
+    SCOPED_TRACE(b["workload"].get<std::string>() + "/" + b["engine"].get<std::string>());
+    const auto& r = b["resources"];
+    ASSERT_TRUE(r.is_object()) << b.dump();
+    uint64_t iterations = 0;
+    for (const auto& s : b["samples"]) iterations += s["iterations"].get<uint64_t>();
+    EXPECT_EQ(r["operations"], iterations * 1000);
+    ASSERT_FALSE(r["fsync_calls"].is_null()) << "dbx-bench counts syncs";
+    EXPECT_GT(r["cpu_ns_per_op"].get<double>(), 0);
+    EXPECT_GT(r["max_rss_bytes"].get<uint64_t>(), 0u);
+    EXPECT_GT(r["disk_bytes"].get<uint64_t>(), 0u);
+    EXPECT_EQ(r["live_logical_bytes"], 1000u * (12 + 19));
+    if (b["workload"] == "insert") {
+      EXPECT_EQ(r["commits"], iterations);
+      EXPECT_EQ(r["logical_bytes"], iterations * 1000 * (12 + 19));
+      EXPECT_GE(r["fsyncs_per_commit"].get<double>(), 1.0);
+      EXPECT_GE(r["wchar"].get<uint64_t>(), r["logical_bytes"].get<uint64_t>()) << "the data was handed to the kernel";
+      EXPECT_TRUE(r["write_amplification"].is_number());
+    } else {
+      EXPECT_EQ(r["commits"], 0u);
+      EXPECT_EQ(r["fsync_calls"], 0u) << "reads sync nothing";
+      EXPECT_TRUE(r["fsyncs_per_commit"].is_null());
+      EXPECT_TRUE(r["write_amplification"].is_null());
+    }
+  }
+  EXPECT_NE(Slurp(out / "results.md").find("## Resources: dbx-micro / insert"), std::string::npos);
+
+  out = dir / "vps";
+  cmd = std::string(DBXB_TOOL) + " run --suite sqlite-vps --engines sqlite,lmdb --records 2000 --operations 200" +
+        " --workloads bulk-insert,update --durability full --no-overhead --data-dir " + (dir / "data").string() +
+        " --out " + out.string() + " >" + (dir / "log.txt").string() + " 2>&1";
+  ASSERT_EQ(Shell(cmd), 0) << Slurp(dir / "log.txt");
+  doc = nlohmann::json::parse(Slurp(out / "results.json"));
+  ASSERT_EQ(doc["phases"].size(), 4u);
+  for (const auto& p : doc["phases"]) {
+    SCOPED_TRACE(p["phase"].get<std::string>() + "/" + p["engine"].get<std::string>());
+    const auto& r = p["resources"];
+    ASSERT_TRUE(r.is_object()) << p.dump();
+    EXPECT_EQ(r["operations"], p["operations"]);
+    const uint64_t commits = p["phase"] == "bulk-insert" ? 2 : 200;  // 2,000 rows in batches of 1,000
+    EXPECT_EQ(r["commits"], commits);
+    EXPECT_GE(r["fsyncs_per_commit"].get<double>(), 1.0);
+    EXPECT_GT(r["space_amplification"].get<double>(), 0);
+  }
+  fs::remove_all(dir);
+}

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <numeric>
 
+#include "common/disk_usage.h"
 #include "common/prng.h"
 
 namespace dbxb {
@@ -57,6 +58,7 @@ class OpenDb {
     if (adapter_) st = adapter_->Close();
     adapter_.reset();
     if (!dir_.empty()) {
+      closed_disk_bytes_ = DirectoryBytes(dir_);
       Status rm = RemoveTree(dir_);
       if (st.ok()) st = rm;
       dir_.clear();
@@ -66,13 +68,23 @@ class OpenDb {
 
   Session* session() { return session_.get(); }
   const Settings& settings() const { return settings_; }
+  /// The open database's allocated bytes, or, once closed, what it held just before its removal.
+  uint64_t disk_bytes() const { return dir_.empty() ? closed_disk_bytes_ : DirectoryBytes(dir_); }
 
  private:
   std::string dir_;
+  uint64_t closed_disk_bytes_ = 0;
   std::unique_ptr<Adapter> adapter_;
   std::unique_ptr<Session> session_;
   Settings settings_;
 };
+
+// Key + value bytes of the whole data set.
+uint64_t LogicalBytes(const Dataset& data) {
+  uint64_t total = 0;
+  for (uint64_t i = 0; i < data.size(); ++i) total += data.key(i).size() + data.value(i).size();
+  return total;
+}
 
 // Writes rows [0, n) in batches of `batch` rows.
 Status Load(Session* s, const Dataset& data, uint64_t batch) {
@@ -131,6 +143,8 @@ class LoadedBenchmark : public MicroBenchmark {
   Status TearDown() override { return db_.Close(); }
   const Settings& engine_settings() const override { return db_.settings(); }
   std::string checksum() const override { return checksum_; }
+  uint64_t live_logical_bytes() const override { return LogicalBytes(data_); }
+  uint64_t disk_bytes() const override { return db_.disk_bytes(); }
 
  protected:
   const AdapterFactory& engine_;
@@ -181,6 +195,9 @@ class InsertBenchmark final : public MicroBenchmark {
   Status TearDown() override { return db_.Close(); }
   const Settings& engine_settings() const override { return settings_; }
   std::string checksum() const override { return checksum_; }
+  WriteTally written_per_iteration() const override { return {1, LogicalBytes(data_)}; }
+  uint64_t live_logical_bytes() const override { return LogicalBytes(data_); }
+  uint64_t disk_bytes() const override { return db_.disk_bytes(); }
 
  private:
   const AdapterFactory& engine_;

@@ -16,6 +16,7 @@
 
 #include "adapters/adapter.h"
 #include "workloads/dataset.h"
+#include "workloads/write_tally.h"
 
 namespace dbxb {
 
@@ -60,6 +61,14 @@ class MicroBenchmark {
   /// Hex FNV-1a digest of the rows read back during verification, in key order. Equal across
   /// engines holding the same data.
   virtual std::string checksum() const = 0;
+
+  /// What one iteration writes and commits (nothing for the read workloads).
+  virtual WriteTally written_per_iteration() const { return {}; }
+  /// Key + value bytes of the data set the database holds.
+  virtual uint64_t live_logical_bytes() const = 0;
+  /// Allocated bytes of the database's files: the open database's directory, or for a benchmark with
+  /// fresh state per iteration the last iteration's, measured after it closed and before its removal.
+  virtual uint64_t disk_bytes() const = 0;
 };
 
 /// Creates one benchmark of the suite. InvalidArgument for an unknown workload name.

@@ -26,6 +26,7 @@
 
 #include "adapters/adapter.h"
 #include "common/status.h"
+#include "workloads/write_tally.h"
 
 namespace dbxb {
 
@@ -44,6 +45,11 @@ class PhaseWorker {
   /// Untimed, on the worker's thread, after its last operation (also after an interrupted or stopped
   /// phase, but not after this worker's own NextOp failed). E.g. commits an open write batch.
   [[nodiscard]] virtual Status Finish() { return Status::Ok(); }
+
+  /// What this worker has written and committed since it was created (acknowledged commits only).
+  /// Read by the runner when every thread waits at the measured start, and after the threads joined,
+  /// so the measured part's share excludes the warm-up. Not called concurrently with NextOp.
+  virtual WriteTally written() const { return {}; }
 };
 
 /// How a phase is run. Filled by the phase definition (from its suite's options), read by the runner.
@@ -124,6 +130,9 @@ class PhaseSequence {
   [[nodiscard]] virtual Result<std::unique_ptr<Phase>> NextPhase() = 0;
   /// The engine's native settings as the adapter reports them. Valid after Open().
   virtual Settings engine_settings() const = 0;
+  /// Key + value bytes of the data the database holds now (after the last phase), for space
+  /// amplification; 0 when the suite does not know.
+  virtual uint64_t live_logical_bytes() const { return 0; }
   [[nodiscard]] virtual Status Close() = 0;
 };
 

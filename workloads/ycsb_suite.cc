@@ -68,6 +68,7 @@ class LoadWorker final : public PhaseWorker {
     if (from >= end) return Status::Internal(fmt::format("load: batch {} is past the last record", b));
     const uint64_t to = std::min(end, from + batch);
     if (batch > 1) DBXB_RETURN_IF_ERROR(session_->Begin());
+    uint64_t bytes = 0;
     for (uint64_t n = from; n < to; ++n) {
       YcsbKey(n, s_.w, &key_);
       codec_.BuildValue(key_, &value_);
@@ -76,15 +77,22 @@ class LoadWorker final : public PhaseWorker {
         if (batch > 1) (void)session_->Abort();
         return st.WithContext(fmt::format("load: insert of {}", key_));
       }
+      bytes += key_.size() + value_.size();
     }
-    return batch > 1 ? session_->Commit() : Status::Ok();
+    if (batch > 1) DBXB_RETURN_IF_ERROR(session_->Commit());
+    written_.commits += batch > 1 ? 1 : to - from;
+    written_.logical_bytes += bytes;
+    return Status::Ok();
   }
+
+  WriteTally written() const override { return written_; }
 
  private:
   YcsbShared& s_;
   std::unique_ptr<Session> session_;
   YcsbRecordCodec codec_;
   std::string key_, value_;
+  WriteTally written_;
 };
 
 class YcsbLoadPhase final : public Phase {
@@ -192,6 +200,8 @@ class RunWorker final : public PhaseWorker {
     read_.reserve(codec_.MaxValueSize());
   }
 
+  WriteTally written() const override { return written_; }
+
   Status NextOp(uint32_t* op) override {
     const double u = rng_.NextDouble();
     size_t i = 0;
@@ -227,14 +237,22 @@ class RunWorker final : public PhaseWorker {
   Status Write(uint64_t n) {
     YcsbKey(n, s_.w, &key_);
     codec_.BuildValue(key_, &value_);
-    return session_->Put(key_, value_);
+    return Put();
+  }
+
+  // One write outside a batch: a transaction of its own.
+  Status Put() {
+    DBXB_RETURN_IF_ERROR(session_->Put(key_, value_));
+    ++written_.commits;
+    written_.logical_bytes += key_.size() + value_.size();
+    return Status::Ok();
   }
 
   Status ReadModifyWrite(uint64_t n, std::string_view what) {
     DBXB_RETURN_IF_ERROR(Get(n, what));
     const uint64_t field = s_.w.write_all_fields ? s_.w.field_count : codec_.RandomField();
     codec_.UpdateValue(key_, read_, field, &value_);
-    return session_->Put(key_, value_);
+    return Put();
   }
 
   Status Insert() {
@@ -276,6 +294,7 @@ class RunWorker final : public PhaseWorker {
   Xoshiro256 rng_;
   ZipfianRanks scan_ranks_;
   std::string key_, value_, read_;
+  WriteTally written_;
 };
 
 class YcsbRunPhase final : public Phase {

@@ -63,6 +63,7 @@ RunResults SamplePhaseResults() {
   run.service_time.hdr_histogram = "HISTFAAAACx4nJNpmSzMwMDAzQABzFDqBRC7GexYwGD/ASLCxsLMdJ2ZqXEXIxMAo7kHaQ==";
   run.per_op = {{"read", 503, 503 / 1.25, Latency(503, 3100), std::nullopt},
                 {"update", 497, 497 / 1.25, Latency(497, 6789), std::nullopt}};
+  run.resources = SampleResources(1000, 497, 497, 2035712, 497000, 1310720, 1000000);
   r.phases.push_back(run);
 
   PhaseResult lmdb_run = Phase("run", "lmdb", 1000, 1.0, 1234.5);
@@ -95,6 +96,7 @@ RunResults SamplePhaseResults() {
   vps.merged_from = {{"client-a/results.json", "client-a", 1764580500.5, 2.0e9, 1, 50000, 25000},
                      {"client-b/results.json", "client-b", 1764580500.75, 1.75e9, 1, 50000, 28571.4}};
   vps.merged_throughput = "concurrent";
+  vps.resources = SampleResources(100000, 0, 0, 0, 0, 3221225472, 2250000000);
   r.phases.push_back(vps);
   return r;
 }

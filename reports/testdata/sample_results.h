@@ -9,4 +9,9 @@ namespace dbxb::testdata {
 
 RunResults SampleRunResults();
 
+/// A ResourceUsage from round hand-made counters; the ratios are computed from them (write amp =
+/// written / logical, space amp = disk / live, fsyncs per commit), absent where the divisor is 0.
+ResourceUsage SampleResources(uint64_t operations, uint64_t commits, uint64_t fsyncs, uint64_t written,
+                              uint64_t logical, uint64_t disk, uint64_t live);
+
 }  // namespace dbxb::testdata

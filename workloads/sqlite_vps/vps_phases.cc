@@ -53,6 +53,7 @@ class VpsWorkerBase : public PhaseWorker {
     int64_t id = RandomLoadedId();
     rows_.Fill(id, version, &row_);
     DBXB_RETURN_IF_ERROR(NotFoundIsCorruption(session_->UpdateRow(row_), "update", id));
+    Committed();
     samples_->updated.Add(id);
     return Status::Ok();
   }
@@ -61,8 +62,19 @@ class VpsWorkerBase : public PhaseWorker {
     int64_t id = shared_->next_id.fetch_add(1, std::memory_order_relaxed);
     rows_.Fill(id, 0, &row_);
     DBXB_RETURN_IF_ERROR(session_->InsertRow(row_));
+    Committed();
     samples_->inserted.Add(id);
     return Status::Ok();
+  }
+
+ public:
+  WriteTally written() const override { return written_; }
+
+ protected:
+  // One row written in a transaction of its own.
+  void Committed() {
+    ++written_.commits;
+    written_.logical_bytes += VpsRowLogicalBytes(rows_);
   }
 
   std::unique_ptr<RowSession> session_;
@@ -71,6 +83,7 @@ class VpsWorkerBase : public PhaseWorker {
   Xoshiro256 rng_;
   ThreadSamples* samples_;
   Row row_;
+  WriteTally written_;
 };
 
 class SelectPkWorker final : public VpsWorkerBase {
@@ -161,11 +174,14 @@ class BulkInsertWorker final : public PhaseWorker {
   }
 
   Status Finish() override { return in_batch_ > 0 ? Commit() : Status::Ok(); }
+  WriteTally written() const override { return written_; }
 
  private:
   Status Commit() {
     DBXB_RETURN_IF_ERROR(session_->Commit());
     *committed_ += in_batch_;
+    ++written_.commits;
+    written_.logical_bytes += in_batch_ * VpsRowLogicalBytes(*shared_->rows);
     in_batch_ = 0;
     return Status::Ok();
   }
@@ -175,6 +191,7 @@ class BulkInsertWorker final : public PhaseWorker {
   uint64_t* committed_;
   uint64_t in_batch_ = 0;
   Row row_;
+  WriteTally written_;
 };
 
 class VpsPhase final : public Phase {

@@ -53,6 +53,9 @@ constexpr uint32_t kVpsMixedVersion = 2;
 constexpr uint32_t kVpsConcurrentWriteVersion = 3;
 
 /// The phase named spec.name (one of VpsPhaseNames()). InvalidArgument for another name.
+/// The logical bytes of one row: id, a and b (8 bytes each) and the payload.
+inline uint64_t VpsRowLogicalBytes(const VpsRows& rows) { return 3 * sizeof(int64_t) + rows.payload_bytes(); }
+
 Result<std::unique_ptr<Phase>> MakeVpsPhase(const PhaseSpec& spec, VpsShared* shared);
 
 /// Inserts rows shared->next_id .. records in transactions of shared->batch_rows (untimed: used when

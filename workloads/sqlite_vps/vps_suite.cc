@@ -61,6 +61,11 @@ class SqliteVpsSequence final : public PhaseSequence {
 
   Settings engine_settings() const override { return settings_; }
 
+  uint64_t live_logical_bytes() const override {
+    if (shared_ == nullptr) return 0;
+    return static_cast<uint64_t>(shared_->next_id.load() - 1) * VpsRowLogicalBytes(*rows_);
+  }
+
   Status Close() override {
     Status s = Status::Ok();
     if (adapter_ != nullptr) {

@@ -1,0 +1,149 @@
+// The durability contract, measured: for every registered engine at every durability level, the sync
+// calls (fsync, fdatasync, msync(MS_SYNC), sync_file_range with a wait; harness/sync_interpose.cc is
+// linked into this test) of acknowledged commits. At `full` every commit syncs at least once before it
+// returns; at `none` nothing syncs while commits are made. `normal` is measured and printed, not
+// asserted. The table printed at the end is the one in README.md (Durability levels).
+//
+// Engines join by registration (RegisterBuiltinAdapters); the null adapter stores nothing and is the
+// harness's measuring stand-in, so it is left out.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "adapters/adapter.h"
+#include "harness/resources.h"
+
+namespace dbxb {
+
+static void PrintTo(Durability d, std::ostream* os) { *os << DurabilityName(d); }
+
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr int kWarmupCommits = 10;
+constexpr int kCommits = 40;
+
+std::vector<std::string> RegisteredEngines() {
+  std::vector<std::string> names;
+  for (const AdapterFactory& f : BuiltinAdapters().factories())
+    if (f.name != "null") names.push_back(f.name);
+  return names;
+}
+
+struct Measured {
+  double batch = 0;   // syncs per Begin/Put/Commit
+  double single = 0;  // syncs per Put outside a batch (a transaction of its own)
+};
+
+// engine -> level -> figures, printed as one table when the suite ends.
+std::map<std::string, std::map<Durability, Measured>>& Table() {
+  static auto* table = new std::map<std::string, std::map<Durability, Measured>>;
+  return *table;
+}
+
+uint64_t Syncs() { return CountedSyncCalls().value_or(0); }
+
+class DurabilitySyncTest : public ::testing::TestWithParam<std::tuple<std::string, Durability>> {
+ protected:
+  void SetUp() override {
+    ASSERT_TRUE(CountedSyncCalls().has_value()) << "sync_interpose.cc is not linked into this test";
+    const auto& [engine, level] = GetParam();
+    dir_ = fs::temp_directory_path() /
+           ("dbxb-durability-" + std::to_string(getpid()) + "-" + engine + "-" + std::string(DurabilityName(level)));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override {
+    std::error_code ec;
+    fs::remove_all(dir_, ec);
+  }
+
+  static void TearDownTestSuite() {
+    std::printf("\n| engine | none | normal | full |\n| --- | --- | --- | --- |\n");
+    for (const auto& [engine, levels] : Table()) {
+      std::printf("| %s |", engine.c_str());
+      for (Durability d : {Durability::kNone, Durability::kNormal, Durability::kFull}) {
+        auto it = levels.find(d);
+        if (it == levels.end()) std::printf(" |");
+        else std::printf(" %.2f / %.2f |", it->second.batch, it->second.single);
+      }
+      std::printf("\n");
+    }
+    std::printf("(sync calls per commit: batch Begin/Put/Commit / single Put; %d commits of each)\n", kCommits);
+  }
+
+  fs::path dir_;
+};
+
+TEST_P(DurabilitySyncTest, SyncsPerAcknowledgedCommitKeepTheContract) {
+  const auto& [engine, level] = GetParam();
+  const AdapterFactory* factory = BuiltinAdapters().Find(engine);
+  ASSERT_NE(factory, nullptr);
+  AdapterOptions options;
+  options.dir = dir_.string();
+  options.durability = level;
+  auto adapter = factory->open(options);
+  ASSERT_TRUE(adapter.ok()) << adapter.status().ToString();
+  auto session = adapter.value()->NewSession();
+  ASSERT_TRUE(session.ok()) << session.status().ToString();
+  Session& s = *session.value();
+  const std::string value(100, 'v');
+  auto key = [](const char* kind, int i) { return std::string(kind) + std::to_string(100000 + i); };
+
+  for (int i = 0; i < kWarmupCommits; ++i) {
+    ASSERT_TRUE(s.Begin().ok());
+    ASSERT_TRUE(s.Put(key("w", i), value).ok());
+    ASSERT_TRUE(s.Commit().ok());
+  }
+
+  std::vector<uint64_t> batch(kCommits), single(kCommits);
+  for (int i = 0; i < kCommits; ++i) {
+    const uint64_t before = Syncs();
+    ASSERT_TRUE(s.Begin().ok());
+    ASSERT_TRUE(s.Put(key("b", i), value).ok());
+    ASSERT_TRUE(s.Commit().ok());
+    batch[i] = Syncs() - before;
+  }
+  for (int i = 0; i < kCommits; ++i) {
+    const uint64_t before = Syncs();
+    ASSERT_TRUE(s.Put(key("s", i), value).ok());
+    single[i] = Syncs() - before;
+  }
+
+  uint64_t batch_total = 0, single_total = 0;
+  for (int i = 0; i < kCommits; ++i) {
+    batch_total += batch[i];
+    single_total += single[i];
+    if (level == Durability::kFull) {
+      EXPECT_GE(batch[i], 1u) << engine << " at full: batch commit " << i << " returned without a sync";
+      EXPECT_GE(single[i], 1u) << engine << " at full: single put " << i << " returned without a sync";
+    }
+  }
+  if (level == Durability::kNone) {
+    EXPECT_EQ(batch_total, 0u) << engine << " at none synced during batch commits";
+    EXPECT_EQ(single_total, 0u) << engine << " at none synced during single puts";
+  }
+  Table()[engine][level] = Measured{static_cast<double>(batch_total) / kCommits,
+                                    static_cast<double>(single_total) / kCommits};
+  session.value().reset();
+  EXPECT_TRUE(adapter.value()->Close().ok());
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryEngineEveryLevel, DurabilitySyncTest,
+                         ::testing::Combine(::testing::ValuesIn(RegisteredEngines()),
+                                            ::testing::Values(Durability::kNone, Durability::kNormal,
+                                                              Durability::kFull)),
+                         [](const auto& info) {
+                           return std::get<0>(info.param) + "_" + std::string(DurabilityName(std::get<1>(info.param)));
+                         });
+
+}  // namespace
+}  // namespace dbxb
