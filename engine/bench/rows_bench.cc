@@ -97,6 +97,11 @@ RowsDb& Rows(int segments) {
 void SetSegmentCounters(benchmark::State& state, const RowsDb& r, const dbx::DbStats& before) {
   dbx::DbStats after = r.db->GetStats();
   state.counters["segments"] = static_cast<double>(after.segments);
+  state.counters["cached_MiB"] = static_cast<double>(after.block_cache_bytes) / (1 << 20);
+  uint64_t file_bytes = 0;
+  for (const auto& f : std::filesystem::directory_iterator(r.dir))
+    if (f.path().extension() == ".seg") file_bytes += f.file_size();
+  state.counters["segment_MiB"] = static_cast<double>(file_bytes) / (1 << 20);
   double blocks = static_cast<double>(after.block_cache_hits + after.block_cache_misses -
                                       before.block_cache_hits - before.block_cache_misses);
   state.counters["blocks/op"] = blocks / static_cast<double>(state.iterations());

@@ -33,23 +33,27 @@ struct BlockEntry {
   uint64_t tag = 0;
 };
 
-/// A decoded (uncompressed), validated block. Immutable and thread-safe.
+/// A decoded (uncompressed), validated block. Immutable and thread-safe. Parse also keeps the
+/// length of the prefix all its keys share and, per entry, the 4 key bytes after it (KeyWindow), so
+/// that a search compares packed integers and decodes only the entries it lands on.
 class Block {
  public:
-  /// Corruption when the layout is inconsistent; entries are validated lazily by Decode.
+  /// Corruption when the layout is inconsistent or an entry is malformed.
   static Status Parse(std::string data, std::shared_ptr<const Block>* out);
   uint32_t size() const { return n_; }
   /// Decodes entry i. False when the entry is malformed.
   bool Decode(uint32_t i, BlockEntry* e) const;
   /// Index of the first entry with key >= target (size() when none). Sets *corrupt on bad entries.
   uint32_t LowerBound(std::string_view target, bool* corrupt) const;
-  size_t charge() const { return data_.size() + sizeof(*this); }
+  size_t charge() const { return data_.size() + windows_.capacity() * sizeof(uint32_t) + sizeof(*this); }
 
  private:
   std::string data_;
   const char* offsets_ = nullptr;
   uint32_t n_ = 0;
   size_t entries_end_ = 0;
+  std::string_view common_;        // the prefix every key of the block starts with (in data_)
+  std::vector<uint32_t> windows_;  // the high half of KeyWindow(key i, common_.size()), per entry
 };
 
 }  // namespace dbx

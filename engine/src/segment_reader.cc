@@ -9,18 +9,11 @@
 #include "src/mem_table.h"
 
 namespace dbx {
-namespace {
+SegmentReader::KeyPrefix::KeyPrefix(std::string_view key) : hi(KeyWindow(key, 0)), lo(KeyWindow(key, 8)) {}
 
-// The first 8 bytes of key, big-endian, zero-padded: KeyPrefix(a) < KeyPrefix(b) implies a < b,
-// and equal prefixes decide nothing.
-uint64_t KeyPrefix(std::string_view key) {
-  if (key.size() >= 8) return LoadBigEndian64(key.data());
-  char buf[8] = {};
-  std::memcpy(buf, key.data(), key.size());
-  return LoadBigEndian64(buf);
+SegmentReader::~SegmentReader() {
+  if (cache_ != nullptr) cache_->EraseFile(cache_id_);
 }
-
-}  // namespace
 
 Status SegmentReader::ReadRawBlock(const BlockHandle& h, std::string* out) const {
   if (h.size < kBlockTrailer || h.offset > file_->Size() || h.size > file_->Size() - h.offset)
@@ -79,7 +72,7 @@ Status SegmentReader::Open(std::unique_ptr<RandomAccessFile> file, uint64_t numb
     if (r->index_keys_.size() > 0xffffffffu) return Status::Corruption(name + ": index too large");
     // Keys are copied out of `block` (which is the whole index), so the packed copy is at most as big.
     r->index_.push_back(IndexEntry{offset, size, static_cast<uint32_t>(r->index_keys_.size())});
-    r->index_prefixes_.push_back(KeyPrefix(k));
+    r->index_prefixes_.emplace_back(k);
     r->index_keys_.append(k);
     prev = k;
   }
@@ -96,11 +89,11 @@ Status SegmentReader::Open(std::unique_ptr<RandomAccessFile> file, uint64_t numb
 }
 
 size_t SegmentReader::FindBlock(std::string_view key) const {
-  const uint64_t prefix = KeyPrefix(key);
+  const KeyPrefix prefix(key);
   size_t lo = 0, hi = index_.size();
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
-    uint64_t p = index_prefixes_[mid];
+    const KeyPrefix& p = index_prefixes_[mid];
     if (p < prefix || (p == prefix && KeyLess(LastKey(mid), key))) lo = mid + 1;
     else hi = mid;
   }

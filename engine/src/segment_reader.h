@@ -25,6 +25,8 @@ class SegmentReader {
   /// is the id of its blocks in the cache (0: a new one; else the id a SegmentWriter warmed it with).
   static Status Open(std::unique_ptr<RandomAccessFile> file, uint64_t number, std::shared_ptr<BlockCache> cache,
                      std::shared_ptr<SegmentReader>* out, uint64_t cache_id = 0);
+  /// Drops the segment's blocks from the cache: once its reader is gone, nobody can read them.
+  ~SegmentReader();
 
   /// The newest version of key with seq <= snapshot. On kValue, *value is set (if non-null);
   /// *seq gets the version's sequence (if non-null).
@@ -41,7 +43,7 @@ class SegmentReader {
   size_t num_blocks() const { return index_.size(); }
   /// Bytes this reader keeps in memory (tier 4): the sparse index and the bloom filter.
   size_t MemoryUsage() const {
-    return index_.capacity() * sizeof(IndexEntry) + index_prefixes_.capacity() * sizeof(uint64_t) +
+    return index_.capacity() * sizeof(IndexEntry) + index_prefixes_.capacity() * sizeof(KeyPrefix) +
            index_keys_.capacity() + bloom_.MemoryUsage();
   }
 
@@ -57,6 +59,13 @@ class SegmentReader {
     uint32_t size;
     uint32_t key_offset;  // in index_keys_
   };
+  // A key's first 16 bytes as two KeyWindows: ordered as the keys are, equal ones decide nothing.
+  struct KeyPrefix {
+    uint64_t hi, lo;
+    explicit KeyPrefix(std::string_view key);
+    bool operator<(const KeyPrefix& o) const { return hi != o.hi ? hi < o.hi : lo < o.lo; }
+    bool operator==(const KeyPrefix& o) const { return hi == o.hi && lo == o.lo; }
+  };
   SegmentReader() = default;
   std::string_view LastKey(size_t i) const {
     size_t end = i + 1 < index_.size() ? index_[i + 1].key_offset : index_keys_.size();
@@ -69,9 +78,10 @@ class SegmentReader {
   uint64_t cache_id_ = 0;
   std::shared_ptr<BlockCache> cache_;
   std::vector<IndexEntry> index_;
-  // KeyPrefix of each block's last key: the binary search compares these (8 bytes apart, so its
-  // first steps share cache lines) and reads a packed key only when the prefixes are equal.
-  std::vector<uint64_t> index_prefixes_;
+  // KeyPrefix of each block's last key: the binary search compares these (16 bytes apart, so its
+  // last steps share cache lines) and reads a packed key only when the prefixes are equal (keys
+  // that share their first 16 bytes).
+  std::vector<KeyPrefix> index_prefixes_;
   std::string index_keys_;
   BloomFilter bloom_;
   SegmentMeta meta_;
