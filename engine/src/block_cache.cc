@@ -89,20 +89,43 @@ uint64_t BlockCache::hits() { return SumOverShards(&Shard::hits); }
 uint64_t BlockCache::misses() { return SumOverShards(&Shard::misses); }
 size_t BlockCache::usage() { return SumOverShards(&Shard::usage); }
 
+void BlockCache::Place(Shard& s, uint64_t hash, uint64_t file, uint64_t offset, std::shared_ptr<const Block> block) {
+  if (2 * (s.count + 1) > s.slots.size()) Grow(s);
+  const size_t mask = s.slots.size() - 1;
+  size_t i = hash & mask;
+  while (s.slots[i].file != 0) i = (i + 1) & mask;
+  s.usage += block->charge();
+  s.slots[i] = Slot{file, offset, std::move(block), true};
+  ++s.count;
+}
+
+bool BlockCache::HasRoom(uint64_t file_id, uint64_t offset, size_t bytes) {
+  if (capacity_ == 0) return false;
+  Shard& s = ShardFor(HashKey(file_id, offset));
+  std::lock_guard<std::mutex> l(s.mu);
+  return s.usage + bytes <= PerShard();
+}
+
+bool BlockCache::InsertIfRoom(uint64_t file_id, uint64_t offset, std::shared_ptr<const Block> block) {
+  if (capacity_ == 0 || file_id == 0) return false;
+  const uint64_t h = HashKey(file_id, offset);
+  Shard& s = ShardFor(h);
+  std::lock_guard<std::mutex> l(s.mu);
+  if (Find(s, h, file_id, offset) != s.slots.size()) return true;
+  if (s.usage + block->charge() > PerShard()) return false;
+  Place(s, h, file_id, offset, std::move(block));
+  return true;
+}
+
 void BlockCache::Insert(uint64_t file_id, uint64_t offset, std::shared_ptr<const Block> block) {
   if (capacity_ == 0 || file_id == 0) return;
   const uint64_t h = HashKey(file_id, offset);
   Shard& s = ShardFor(h);
-  const size_t per_shard = capacity_ / kShards + 1;
+  const size_t per_shard = PerShard();
   std::lock_guard<std::mutex> l(s.mu);
   if (Find(s, h, file_id, offset) != s.slots.size()) return;
-  if (2 * (s.count + 1) > s.slots.size()) Grow(s);
+  Place(s, h, file_id, offset, std::move(block));
   const size_t mask = s.slots.size() - 1;
-  size_t i = h & mask;
-  while (s.slots[i].file != 0) i = (i + 1) & mask;
-  s.usage += block->charge();
-  s.slots[i] = Slot{file_id, offset, std::move(block), true};
-  ++s.count;
   // Every pass over a marked entry clears its mark, so this ends within two sweeps of the table.
   while (s.usage > per_shard && s.count > 1) {
     Slot& victim = s.slots[s.hand];

@@ -24,6 +24,10 @@ class BlockCache {
   std::shared_ptr<const Block> Peek(uint64_t file_id, uint64_t offset);
   /// Caches the block (kept marked for one CLOCK pass) unless one is cached under this key already.
   void Insert(uint64_t file_id, uint64_t offset, std::shared_ptr<const Block> block);
+  /// Whether the shard (file_id, offset) falls in could take `bytes` more without evicting.
+  bool HasRoom(uint64_t file_id, uint64_t offset, size_t bytes);
+  /// As Insert, but only into room that is free: evicts nothing. False when it was not cached.
+  bool InsertIfRoom(uint64_t file_id, uint64_t offset, std::shared_ptr<const Block> block);
   /// Drops every block of `file_id` (a segment that is gone: its blocks can never be read again).
   void EraseFile(uint64_t file_id);
   /// A process-unique id for a segment's blocks (never 0).
@@ -58,6 +62,9 @@ class BlockCache {
   // Empties slot i, moving later entries of its probe run back (no tombstones). REQUIRES: s.mu held
   static void EraseAt(Shard& s, size_t i);
   static void Grow(Shard& s);  // REQUIRES: s.mu held
+  // Stores a block known to be absent, marked. REQUIRES: s.mu held
+  static void Place(Shard& s, uint64_t hash, uint64_t file, uint64_t offset, std::shared_ptr<const Block> block);
+  size_t PerShard() const { return capacity_ / kShards + 1; }
   // One counter added up over every shard, each read under its shard's lock.
   template <typename T>
   T SumOverShards(T Shard::*field);

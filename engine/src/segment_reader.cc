@@ -11,8 +11,21 @@
 namespace dbx {
 SegmentReader::KeyPrefix::KeyPrefix(std::string_view key) : hi(KeyWindow(key, 0)), lo(KeyWindow(key, 8)) {}
 
-SegmentReader::~SegmentReader() {
+SegmentReader::~SegmentReader() { DropCachedBlocks(); }
+
+void SegmentReader::DropCachedBlocks() const {
   if (cache_ != nullptr) cache_->EraseFile(cache_id_);
+}
+
+void SegmentReader::WarmCache() const {
+  if (cache_ == nullptr) return;
+  for (size_t i = 0; i < index_.size(); ++i) {
+    // A block's charge is about its stored size (blocks that did not compress are stored raw).
+    if (!cache_->HasRoom(cache_id_, index_[i].offset, index_[i].size)) continue;
+    std::shared_ptr<const Block> b;
+    if (!ReadDataBlock(i, &b, /*use_cache=*/false).ok()) return;  // a reader will report it
+    (void)cache_->InsertIfRoom(cache_id_, index_[i].offset, std::move(b));
+  }
 }
 
 Status SegmentReader::ReadRawBlock(const BlockHandle& h, std::string* out) const {

@@ -47,6 +47,13 @@ class SegmentReader {
            index_keys_.capacity() + bloom_.MemoryUsage();
   }
 
+  /// Reads the segment's blocks, in file order, into room the block cache has free (it evicts
+  /// nothing), until the cache is full or every block is in: for a compaction's output, which takes
+  /// the room its inputs' blocks left.
+  void WarmCache() const;
+  /// Drops this segment's blocks from the block cache (its data now lives in another segment).
+  void DropCachedBlocks() const;
+
   /// Index of the first data block whose last key >= key (num_blocks() when none).
   size_t FindBlock(std::string_view key) const;
   /// Reads data block i, through the block cache when `use_cache`; else see NewIterator.
