@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "dbx/status.h"
+#include "src/coding.h"
 
 namespace dbx {
 
@@ -34,10 +35,14 @@ struct BlockEntry {
 };
 
 /// A decoded (uncompressed), validated block. Immutable and thread-safe. Parse also keeps the
-/// length of the prefix all its keys share and, per entry, the 4 key bytes after it (KeyWindow), so
-/// that a search compares packed integers and decodes only the entries it lands on.
+/// length of the prefix all its keys share and, per entry, the 2 key bytes after it (KeyWindow) packed
+/// with the entry's offset into its 4-byte offset slot (blocks whose entries end below 64 KiB), so
+/// that a search compares integers in one array and decodes only the entries it lands on.
 class Block {
  public:
+  Block() = default;
+  Block(const Block&) = delete;  // points into its own data
+  Block& operator=(const Block&) = delete;
   /// Corruption when the layout is inconsistent or an entry is malformed.
   static Status Parse(std::string data, std::shared_ptr<const Block>* out);
   uint32_t size() const { return n_; }
@@ -45,15 +50,20 @@ class Block {
   bool Decode(uint32_t i, BlockEntry* e) const;
   /// Index of the first entry with key >= target (size() when none). Sets *corrupt on bad entries.
   uint32_t LowerBound(std::string_view target, bool* corrupt) const;
-  size_t charge() const { return data_.size() + windows_.capacity() * sizeof(uint32_t) + sizeof(*this); }
+  size_t charge() const { return data_.size() + sizeof(*this); }
 
  private:
   std::string data_;
-  const char* offsets_ = nullptr;
   uint32_t n_ = 0;
   size_t entries_end_ = 0;
-  std::string_view common_;        // the prefix every key of the block starts with (in data_)
-  std::vector<uint32_t> windows_;  // the high half of KeyWindow(key i, common_.size()), per entry
+  uint32_t Slot(uint32_t i) const { return DecodeFixed32(slots_ + 4 * static_cast<size_t>(i)); }
+  uint32_t Offset(uint32_t i) const { return packed_ ? Slot(i) & 0xffff : Slot(i); }
+
+  std::string_view common_;  // the prefix every key of the block starts with (in data_)
+  bool packed_ = false;      // entries end below 64 KiB: the slots hold windows too
+  // The offset array at the end of data_, one fixed32 per entry: packed_ ? the top 16 bits of
+  // KeyWindow(key, common_.size()) << 16 | offset : the offset (every window then counts as equal).
+  char* slots_ = nullptr;
 };
 
 }  // namespace dbx

@@ -113,9 +113,10 @@ size_t SegmentReader::FindBlock(std::string_view key) const {
   return lo;
 }
 
-Status SegmentReader::ReadDataBlock(size_t i, std::shared_ptr<const Block>* out, bool use_cache) const {
+Status SegmentReader::ReadDataBlock(size_t i, std::shared_ptr<const Block>* out, bool use_cache,
+                                    bool looked_up) const {
   const BlockHandle h{index_[i].offset, index_[i].size};
-  if (cache_ != nullptr) {
+  if (cache_ != nullptr && !looked_up) {
     *out = use_cache ? cache_->Lookup(cache_id_, h.offset) : cache_->Peek(cache_id_, h.offset);
     if (*out != nullptr) return Status::Ok();
   }
@@ -128,29 +129,41 @@ Status SegmentReader::ReadDataBlock(size_t i, std::shared_ptr<const Block>* out,
   return Status::Ok();
 }
 
+namespace {
+
+// The newest version of key with seq <= snapshot in block b. False when an entry is malformed.
+bool SearchBlock(const Block& b, std::string_view key, uint64_t snapshot, Lookup* result, std::string* value,
+                 uint64_t* seq) {
+  bool corrupt = false;
+  BlockEntry e;
+  for (uint32_t i = b.LowerBound(key, &corrupt); !corrupt && i < b.size(); ++i) {
+    if (!b.Decode(i, &e)) return false;
+    if (!KeyEqual(e.key, key)) break;
+    if (TagSeq(e.tag) > snapshot) continue;
+    *result = TagType(e.tag) == ValueType::kPut ? Lookup::kValue : Lookup::kDeleted;
+    if (*result == Lookup::kValue && value != nullptr) value->assign(e.value);
+    if (seq != nullptr) *seq = TagSeq(e.tag);
+    return true;
+  }
+  return !corrupt;
+}
+
+}  // namespace
+
 Status SegmentReader::Get(std::string_view key, uint64_t hash, uint64_t snapshot, Lookup* result, std::string* value,
                           uint64_t* seq) const {
   *result = Lookup::kAbsent;
   if (index_.empty() || !bloom_.MayContain(hash)) return Status::Ok();
   size_t bi = FindBlock(key);
   if (bi == index_.size()) return Status::Ok();
-  std::shared_ptr<const Block> b;
-  DBX_RETURN_IF_ERROR(ReadDataBlock(bi, &b));
-  bool corrupt = false;
-  BlockEntry e;
-  for (uint32_t i = b->LowerBound(key, &corrupt); !corrupt && i < b->size(); ++i) {
-    if (!b->Decode(i, &e)) {
-      corrupt = true;
-      break;
-    }
-    if (!KeyEqual(e.key, key)) break;
-    if (TagSeq(e.tag) > snapshot) continue;
-    *result = TagType(e.tag) == ValueType::kPut ? Lookup::kValue : Lookup::kDeleted;
-    if (*result == Lookup::kValue && value != nullptr) value->assign(e.value);
-    if (seq != nullptr) *seq = TagSeq(e.tag);
-    return Status::Ok();
+  bool ok = true;
+  auto search = [&](const Block& b) { ok = SearchBlock(b, key, snapshot, result, value, seq); };
+  if (cache_ == nullptr || !cache_->WithBlock(cache_id_, index_[bi].offset, search)) {
+    std::shared_ptr<const Block> b;
+    DBX_RETURN_IF_ERROR(ReadDataBlock(bi, &b, /*use_cache=*/true, /*looked_up=*/true));
+    search(*b);
   }
-  if (corrupt) return Status::Corruption(file_->name() + ": malformed block entry");
+  if (!ok) return Status::Corruption(file_->name() + ": malformed block entry");
   return Status::Ok();
 }
 

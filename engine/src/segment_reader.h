@@ -57,7 +57,9 @@ class SegmentReader {
   /// Index of the first data block whose last key >= key (num_blocks() when none).
   size_t FindBlock(std::string_view key) const;
   /// Reads data block i, through the block cache when `use_cache`; else see NewIterator.
-  Status ReadDataBlock(size_t i, std::shared_ptr<const Block>* out, bool use_cache = true) const;
+  /// `looked_up`: the caller already missed the cache for it (the block is read and inserted).
+  Status ReadDataBlock(size_t i, std::shared_ptr<const Block>* out, bool use_cache = true,
+                       bool looked_up = false) const;
 
  private:
   // One entry per data block; the blocks' last keys are packed in index_keys_ (no allocation per block).
