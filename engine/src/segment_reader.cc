@@ -11,9 +11,12 @@
 namespace dbx {
 SegmentReader::KeyPrefix::KeyPrefix(std::string_view key) : hi(KeyWindow(key, 0)), lo(KeyWindow(key, 8)) {}
 
-SegmentReader::~SegmentReader() { DropCachedBlocks(); }
+SegmentReader::~SegmentReader() {
+  if (!dropped_.load(std::memory_order_relaxed)) DropCachedBlocks();
+}
 
 void SegmentReader::DropCachedBlocks() const {
+  dropped_.store(true, std::memory_order_relaxed);
   if (cache_ != nullptr) cache_->EraseFile(cache_id_);
 }
 

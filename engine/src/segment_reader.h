@@ -4,6 +4,7 @@
 // entry point.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -25,7 +26,8 @@ class SegmentReader {
   /// is the id of its blocks in the cache (0: a new one; else the id a SegmentWriter warmed it with).
   static Status Open(std::unique_ptr<RandomAccessFile> file, uint64_t number, std::shared_ptr<BlockCache> cache,
                      std::shared_ptr<SegmentReader>* out, uint64_t cache_id = 0);
-  /// Drops the segment's blocks from the cache: once its reader is gone, nobody can read them.
+  /// Drops the segment's blocks from the cache (unless DropCachedBlocks did): once its reader is
+  /// gone, nobody can read them.
   ~SegmentReader();
 
   /// The newest version of key with seq <= snapshot. On kValue, *value is set (if non-null);
@@ -51,7 +53,8 @@ class SegmentReader {
   /// nothing), until the cache is full or every block is in: for a compaction's output, which takes
   /// the room its inputs' blocks left.
   void WarmCache() const;
-  /// Drops this segment's blocks from the block cache (its data now lives in another segment).
+  /// Drops this segment's blocks from the block cache (its data now lives in another segment), so
+  /// that the destructor, which may run under the DB mutex, need not sweep the cache.
   void DropCachedBlocks() const;
 
   /// Index of the first data block whose last key >= key (num_blocks() when none).
@@ -83,6 +86,7 @@ class SegmentReader {
   Status ReadRawBlock(const BlockHandle& h, std::string* out) const;
 
   std::unique_ptr<RandomAccessFile> file_;
+  mutable std::atomic<bool> dropped_{false};  // DropCachedBlocks ran
   uint64_t number_ = 0;
   uint64_t cache_id_ = 0;
   std::shared_ptr<BlockCache> cache_;
