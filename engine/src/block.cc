@@ -31,14 +31,33 @@ Status Block::Parse(std::string data, std::shared_ptr<const Block>* out) {
   b->data_ = std::move(data);
   b->n_ = n;
   b->entries_end_ = b->data_.size() - 4 - 4 * static_cast<size_t>(n);
-  b->offsets_ = b->data_.data() + b->entries_end_;
+  b->slots_ = b->data_.data() + b->entries_end_;
+  for (uint32_t i = 0; i < n; ++i)
+    if (b->Slot(i) >= b->entries_end_) return Status::Corruption("block entry offset out of range");
+  b->packed_ = b->entries_end_ <= 0xffff;
+  // Keys are sorted, so the prefix shared by the first and the last is shared by all.
+  BlockEntry first, last;
+  if (!b->Decode(0, &first) || !b->Decode(n - 1, &last)) return Status::Corruption("malformed block entry");
+  size_t common = 0;
+  while (common < first.key.size() && common < last.key.size() && first.key[common] == last.key[common]) ++common;
+  b->common_ = first.key.substr(0, common);
+  // Every entry is validated here; when packed, its offset slot (in place, so the block holds no
+  // more memory than its bytes) gets the window in its high half.
+  BlockEntry e;
+  for (uint32_t i = 0; i < n; ++i) {
+    if (!b->Decode(i, &e)) return Status::Corruption("malformed block entry");
+    if (b->packed_) {
+      auto window = static_cast<uint32_t>(KeyWindow(e.key, common) >> 48);
+      EncodeFixed32(b->slots_ + 4 * static_cast<size_t>(i), window << 16 | b->Offset(i));
+    }
+  }
   *out = std::move(b);
   return Status::Ok();
 }
 
 bool Block::Decode(uint32_t i, BlockEntry* e) const {
   if (i >= n_) return false;
-  uint32_t off = DecodeFixed32(offsets_ + 4 * static_cast<size_t>(i));
+  const uint32_t off = Offset(i);
   if (off >= entries_end_) return false;
   const char* p = data_.data() + off;
   const char* limit = data_.data() + entries_end_;
@@ -54,16 +73,35 @@ bool Block::Decode(uint32_t i, BlockEntry* e) const {
 }
 
 uint32_t Block::LowerBound(std::string_view target, bool* corrupt) const {
+  // Outside the shared prefix, the target is below or above every key.
+  const size_t c = common_.size();
+  int cmp = CompareKeys(target.substr(0, c), common_);
+  if (cmp < 0 || (cmp == 0 && target.size() < c)) return 0;
+  if (cmp > 0) return n_;
+  const uint32_t w = packed_ ? static_cast<uint32_t>(KeyWindow(target, c) >> 48) : 0;
+  auto window = [this](uint32_t i) { return packed_ ? Slot(i) >> 16 : 0; };
   uint32_t lo = 0, hi = n_;
-  BlockEntry e;
   while (lo < hi) {
     uint32_t mid = lo + (hi - lo) / 2;
+    if (window(mid) < w) lo = mid + 1;
+    else hi = mid;
+  }
+  // Entries whose window equals the target's may still be below it: search those on full keys.
+  uint32_t end = lo;
+  for (hi = n_; end < hi;) {
+    uint32_t mid = end + (hi - end) / 2;
+    if (window(mid) <= w) end = mid + 1;
+    else hi = mid;
+  }
+  BlockEntry e;
+  while (lo < end) {
+    uint32_t mid = lo + (end - lo) / 2;
     if (!Decode(mid, &e)) {
       *corrupt = true;
       return n_;
     }
     if (KeyLess(e.key, target)) lo = mid + 1;
-    else hi = mid;
+    else end = mid;
   }
   return lo;
 }

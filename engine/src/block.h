@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "dbx/status.h"
+#include "src/coding.h"
 
 namespace dbx {
 
@@ -33,10 +34,16 @@ struct BlockEntry {
   uint64_t tag = 0;
 };
 
-/// A decoded (uncompressed), validated block. Immutable and thread-safe.
+/// A decoded (uncompressed), validated block. Immutable and thread-safe. Parse also keeps the
+/// length of the prefix all its keys share and, per entry, the 2 key bytes after it (KeyWindow) packed
+/// with the entry's offset into its 4-byte offset slot (blocks whose entries end below 64 KiB), so
+/// that a search compares integers in one array and decodes only the entries it lands on.
 class Block {
  public:
-  /// Corruption when the layout is inconsistent; entries are validated lazily by Decode.
+  Block() = default;
+  Block(const Block&) = delete;  // points into its own data
+  Block& operator=(const Block&) = delete;
+  /// Corruption when the layout is inconsistent or an entry is malformed.
   static Status Parse(std::string data, std::shared_ptr<const Block>* out);
   uint32_t size() const { return n_; }
   /// Decodes entry i. False when the entry is malformed.
@@ -47,9 +54,16 @@ class Block {
 
  private:
   std::string data_;
-  const char* offsets_ = nullptr;
   uint32_t n_ = 0;
   size_t entries_end_ = 0;
+  uint32_t Slot(uint32_t i) const { return DecodeFixed32(slots_ + 4 * static_cast<size_t>(i)); }
+  uint32_t Offset(uint32_t i) const { return packed_ ? Slot(i) & 0xffff : Slot(i); }
+
+  std::string_view common_;  // the prefix every key of the block starts with (in data_)
+  bool packed_ = false;      // entries end below 64 KiB: the slots hold windows too
+  // The offset array at the end of data_, one fixed32 per entry: packed_ ? the top 16 bits of
+  // KeyWindow(key, common_.size()) << 16 | offset : the offset (every window then counts as equal).
+  char* slots_ = nullptr;
 };
 
 }  // namespace dbx

@@ -9,26 +9,70 @@ uint64_t BlockCache::NewFileId() {
   return next.fetch_add(1, std::memory_order_relaxed);
 }
 
+uint64_t BlockCache::HashKey(uint64_t file, uint64_t offset) {
+  uint64_t h = (file * 0x9e3779b97f4a7c15ull) ^ (offset * 0xc2b2ae3d27d4eb4full);
+  h ^= h >> 29;
+  h *= 0xbf58476d1ce4e5b9ull;
+  return h ^ (h >> 32);
+}
+
+size_t BlockCache::Find(const Shard& s, uint64_t hash, uint64_t file, uint64_t offset) {
+  const size_t n = s.slots.size();
+  if (n == 0) return 0;
+  for (size_t i = hash & (n - 1);; i = (i + 1) & (n - 1)) {
+    const Slot& slot = s.slots[i];
+    if (slot.file == 0) return n;
+    if (slot.file == file && slot.offset == offset) return i;
+  }
+}
+
+void BlockCache::EraseAt(Shard& s, size_t i) {
+  const size_t mask = s.slots.size() - 1;
+  s.slots[i] = Slot();
+  for (size_t j = (i + 1) & mask; s.slots[j].file != 0; j = (j + 1) & mask) {
+    size_t home = HashKey(s.slots[j].file, s.slots[j].offset) & mask;
+    // An entry whose home lies cyclically in (i, j] is still reachable from it; any other fills the hole.
+    bool reachable = i <= j ? (i < home && home <= j) : (i < home || home <= j);
+    if (reachable) continue;
+    s.slots[i] = std::move(s.slots[j]);
+    s.slots[j] = Slot();
+    i = j;
+  }
+}
+
+void BlockCache::Grow(Shard& s) {
+  std::vector<Slot> old = std::move(s.slots);
+  s.slots.assign(old.empty() ? 64 : 2 * old.size(), Slot());
+  const size_t mask = s.slots.size() - 1;
+  for (Slot& e : old) {
+    if (e.file == 0) continue;
+    size_t i = HashKey(e.file, e.offset) & mask;
+    while (s.slots[i].file != 0) i = (i + 1) & mask;
+    s.slots[i] = std::move(e);
+  }
+  s.hand = 0;
+}
+
 std::shared_ptr<const Block> BlockCache::Lookup(uint64_t file_id, uint64_t offset) {
-  Key k{file_id, offset};
-  Shard& s = ShardFor(k);
+  const uint64_t h = HashKey(file_id, offset);
+  Shard& s = ShardFor(h);
   std::lock_guard<std::mutex> l(s.mu);
-  auto it = s.map.find(k);
-  if (it == s.map.end()) {
+  size_t i = Find(s, h, file_id, offset);
+  if (i == s.slots.size()) {
     ++s.misses;
     return nullptr;
   }
   ++s.hits;
-  it->second.referenced = true;
-  return it->second.block;
+  s.slots[i].referenced = true;
+  return s.slots[i].block;
 }
 
 std::shared_ptr<const Block> BlockCache::Peek(uint64_t file_id, uint64_t offset) {
-  Key k{file_id, offset};
-  Shard& s = ShardFor(k);
+  const uint64_t h = HashKey(file_id, offset);
+  Shard& s = ShardFor(h);
   std::lock_guard<std::mutex> l(s.mu);
-  auto it = s.map.find(k);
-  return it == s.map.end() ? nullptr : it->second.block;
+  size_t i = Find(s, h, file_id, offset);
+  return i == s.slots.size() ? nullptr : s.slots[i].block;
 }
 
 template <typename T>
@@ -45,27 +89,67 @@ uint64_t BlockCache::hits() { return SumOverShards(&Shard::hits); }
 uint64_t BlockCache::misses() { return SumOverShards(&Shard::misses); }
 size_t BlockCache::usage() { return SumOverShards(&Shard::usage); }
 
-void BlockCache::Insert(uint64_t file_id, uint64_t offset, std::shared_ptr<const Block> block) {
-  if (capacity_ == 0) return;
-  Key k{file_id, offset};
-  Shard& s = ShardFor(k);
-  size_t per_shard = capacity_ / kShards + 1;
-  std::lock_guard<std::mutex> l(s.mu);
-  if (s.map.count(k) != 0) return;
+void BlockCache::Place(Shard& s, uint64_t hash, uint64_t file, uint64_t offset, std::shared_ptr<const Block> block) {
+  if (2 * (s.count + 1) > s.slots.size()) Grow(s);
+  const size_t mask = s.slots.size() - 1;
+  size_t i = hash & mask;
+  while (s.slots[i].file != 0) i = (i + 1) & mask;
   s.usage += block->charge();
-  s.order.push_front(k);
-  s.map.emplace(k, Slot{std::move(block), s.order.begin(), false});
-  // Every pass over a marked entry clears its mark, so this ends within two rounds of `order`.
-  while (s.usage > per_shard && s.map.size() > 1) {
-    auto victim = s.map.find(s.order.back());
-    if (victim->second.referenced || victim->first == k) {  // second chance; the new block is kept
-      victim->second.referenced = false;
-      s.order.splice(s.order.begin(), s.order, victim->second.pos);
+  s.slots[i] = Slot{file, offset, std::move(block), true};
+  ++s.count;
+}
+
+bool BlockCache::HasRoom(uint64_t file_id, uint64_t offset, size_t bytes) {
+  if (capacity_ == 0) return false;
+  Shard& s = ShardFor(HashKey(file_id, offset));
+  std::lock_guard<std::mutex> l(s.mu);
+  return s.usage + bytes <= PerShard();
+}
+
+bool BlockCache::InsertIfRoom(uint64_t file_id, uint64_t offset, std::shared_ptr<const Block> block) {
+  if (capacity_ == 0 || file_id == 0) return false;
+  const uint64_t h = HashKey(file_id, offset);
+  Shard& s = ShardFor(h);
+  std::lock_guard<std::mutex> l(s.mu);
+  if (Find(s, h, file_id, offset) != s.slots.size()) return true;
+  if (s.usage + block->charge() > PerShard()) return false;
+  Place(s, h, file_id, offset, std::move(block));
+  return true;
+}
+
+void BlockCache::Insert(uint64_t file_id, uint64_t offset, std::shared_ptr<const Block> block) {
+  if (capacity_ == 0 || file_id == 0) return;
+  const uint64_t h = HashKey(file_id, offset);
+  Shard& s = ShardFor(h);
+  const size_t per_shard = PerShard();
+  std::lock_guard<std::mutex> l(s.mu);
+  if (Find(s, h, file_id, offset) != s.slots.size()) return;
+  Place(s, h, file_id, offset, std::move(block));
+  const size_t mask = s.slots.size() - 1;
+  // Every pass over a marked entry clears its mark, so this ends within two sweeps of the table.
+  while (s.usage > per_shard && s.count > 1) {
+    Slot& victim = s.slots[s.hand];
+    if (victim.file == 0 || victim.referenced || (victim.file == file_id && victim.offset == offset)) {
+      victim.referenced = false;  // second chance; the new block is kept
+      s.hand = (s.hand + 1) & mask;
       continue;
     }
-    s.usage -= victim->second.block->charge();
-    s.order.pop_back();
-    s.map.erase(victim);
+    s.usage -= victim.block->charge();
+    --s.count;
+    EraseAt(s, s.hand);  // the hand stays: a later entry may have moved into this slot
+  }
+}
+
+void BlockCache::EraseFile(uint64_t file_id) {
+  for (Shard& s : shards_) {
+    std::lock_guard<std::mutex> l(s.mu);
+    for (size_t i = 0; i < s.slots.size(); ++i) {
+      while (s.slots[i].file == file_id) {  // the shift may move another of its blocks here
+        s.usage -= s.slots[i].block->charge();
+        --s.count;
+        EraseAt(s, i);
+      }
+    }
   }
 }
 

@@ -1,15 +1,15 @@
 // The block cache of tier 5: decoded segment blocks shared by all segments of a DB, evicted by byte
-// charge in CLOCK order (second chance): a hit only marks its entry, and eviction passes over marked
-// entries once, so a hit writes no list links (an LRU splice touches two more cache lines per read).
+// charge in CLOCK order (second chance). Each shard is one open-addressing table (linear probing)
+// whose slots hold the key, the block and its mark inline, and the CLOCK hand sweeps that table: a
+// lookup reads one slot (no bucket chain, no list node) and a hit only marks it.
 // Sharded; every method is thread-safe.
 #pragma once
 
 #include <atomic>
 #include <cstdint>
-#include <list>
 #include <memory>
 #include <mutex>
-#include <unordered_map>
+#include <vector>
 
 #include "src/block.h"
 
@@ -20,10 +20,36 @@ class BlockCache {
   explicit BlockCache(size_t capacity_bytes);
   /// nullptr on a miss.
   std::shared_ptr<const Block> Lookup(uint64_t file_id, uint64_t offset);
+  /// On a hit, marks the block used and calls fn(const Block&) under the shard's lock: a point read's
+  /// way to a cached block without taking a reference (one atomic fewer on a shared line). fn must be
+  /// short and must not call into the cache. False on a miss.
+  template <typename Fn>
+  bool WithBlock(uint64_t file_id, uint64_t offset, Fn&& fn) {
+    const uint64_t h = HashKey(file_id, offset);
+    Shard& s = ShardFor(h);
+    std::lock_guard<std::mutex> l(s.mu);
+    const size_t i = Find(s, h, file_id, offset);
+    if (i == s.slots.size()) {
+      ++s.misses;
+      return false;
+    }
+    ++s.hits;
+    Slot& slot = s.slots[i];
+    if (!slot.referenced) slot.referenced = true;
+    fn(static_cast<const Block&>(*slot.block));
+    return true;
+  }
   /// As Lookup, but neither marks the block used nor counts a hit or miss (compaction reads).
   std::shared_ptr<const Block> Peek(uint64_t file_id, uint64_t offset);
+  /// Caches the block (kept marked for one CLOCK pass) unless one is cached under this key already.
   void Insert(uint64_t file_id, uint64_t offset, std::shared_ptr<const Block> block);
-  /// A process-unique id for a segment's blocks.
+  /// Whether the shard (file_id, offset) falls in could take `bytes` more without evicting.
+  bool HasRoom(uint64_t file_id, uint64_t offset, size_t bytes);
+  /// As Insert, but only into room that is free: evicts nothing. False when it was not cached.
+  bool InsertIfRoom(uint64_t file_id, uint64_t offset, std::shared_ptr<const Block> block);
+  /// Drops every block of `file_id` (a segment that is gone: its blocks can never be read again).
+  void EraseFile(uint64_t file_id);
+  /// A process-unique id for a segment's blocks (never 0).
   static uint64_t NewFileId();
 
   uint64_t hits();
@@ -34,26 +60,30 @@ class BlockCache {
 
  private:
   static constexpr int kShards = 16;
-  struct Key {
-    uint64_t file, offset;
-    bool operator==(const Key& o) const { return file == o.file && offset == o.offset; }
-  };
-  struct KeyHash {
-    size_t operator()(const Key& k) const { return (k.file * 0x9e3779b97f4a7c15ull) ^ (k.offset >> 6); }
-  };
   struct Slot {
+    uint64_t file = 0;  // 0: empty (file ids start at 1)
+    uint64_t offset = 0;
     std::shared_ptr<const Block> block;
-    std::list<Key>::iterator pos;  // in Shard::order
-    bool referenced = false;       // hit since it last reached the end of `order`
+    bool referenced = false;  // hit since the CLOCK hand last passed
   };
   struct alignas(64) Shard {
     std::mutex mu;
-    std::list<Key> order;  // GUARDED_BY(mu), newest (or last given a second chance) first
-    std::unordered_map<Key, Slot, KeyHash> map;  // GUARDED_BY(mu)
-    size_t usage = 0;  // GUARDED_BY(mu)
+    std::vector<Slot> slots;  // GUARDED_BY(mu): a power of two in size, at most half full
+    size_t count = 0;         // GUARDED_BY(mu)
+    size_t hand = 0;          // GUARDED_BY(mu): the CLOCK hand, an index into slots
+    size_t usage = 0;         // GUARDED_BY(mu)
     uint64_t hits = 0, misses = 0;  // GUARDED_BY(mu)
   };
-  Shard& ShardFor(const Key& k) { return shards_[KeyHash()(k) % kShards]; }
+  static uint64_t HashKey(uint64_t file, uint64_t offset);
+  Shard& ShardFor(uint64_t hash) { return shards_[hash >> 60]; }  // kShards == 16
+  // The slot holding (file, offset), or slots.size() when absent. REQUIRES: s.mu held
+  static size_t Find(const Shard& s, uint64_t hash, uint64_t file, uint64_t offset);
+  // Empties slot i, moving later entries of its probe run back (no tombstones). REQUIRES: s.mu held
+  static void EraseAt(Shard& s, size_t i);
+  static void Grow(Shard& s);  // REQUIRES: s.mu held
+  // Stores a block known to be absent, marked. REQUIRES: s.mu held
+  static void Place(Shard& s, uint64_t hash, uint64_t file, uint64_t offset, std::shared_ptr<const Block> block);
+  size_t PerShard() const { return capacity_ / kShards + 1; }
   // One counter added up over every shard, each read under its shard's lock.
   template <typename T>
   T SumOverShards(T Shard::*field);

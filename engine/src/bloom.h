@@ -1,5 +1,10 @@
-// Bloom filter over user keys (tier 4: kept in memory per segment). Built from 64-bit key hashes
-// (Hash64) with double hashing. Encoding: the bit array followed by one byte, the probe count.
+// Bloom filter over user keys (tier 4: kept in memory per segment), built from 64-bit key hashes
+// (Hash64). Cache-line blocked: the high half of a hash picks one 64-byte block and every probe of
+// that key sets or tests a bit inside it, so a lookup costs one cache miss instead of one per probe
+// (about 1.1% false positives at 10 bits per key instead of 0.8%).
+// Encoding: the bit array (a multiple of 64 bytes) followed by one byte, 0x80 | the probe count.
+// A last byte without 0x80 is the earlier, unblocked encoding (the probe count alone, probes spread
+// over the whole array by double hashing), which is still read.
 #pragma once
 
 #include <cstdint>
@@ -41,8 +46,12 @@ class BloomFilter {
   size_t MemoryUsage() const { return data_.capacity(); }
 
  private:
-  std::string data_;
-  uint32_t bits_ = 0;
+  const char* array() const { return data_.data() + array_at_; }
+
+  std::string data_;     // the encoding; a blocked array is copied to a 64-byte boundary inside it
+  size_t array_at_ = 0;  // where the bit array starts in data_
+  uint32_t bits_ = 0;    // unblocked encoding: bits in the array
+  uint32_t blocks_ = 0;  // blocked encoding: 64-byte blocks in the array
   int probes_ = 0;
 };
 

@@ -332,9 +332,17 @@ Status DBImpl::CompactSegments() {
   auto nsv = std::make_shared<SuperVersion>(*sv_);
   auto at = std::find(nsv->segments.begin(), nsv->segments.end(), inputs.front());
   at = nsv->segments.erase(at, at + static_cast<long>(k));
+  const std::shared_ptr<SegmentReader> output = reader;
   if (reader != nullptr) nsv->segments.insert(at, std::move(reader));
   InstallSuperVersion(std::move(nsv));
   for (const auto& r : inputs) (void)env_->RemoveFile(dir_ + "/" + SegmentFileName(r->number()));
+  // Readers move to the output now: its blocks take the room the inputs' blocks leave in the cache,
+  // read back while the file is still in the page cache, so that reads after a settled load do not
+  // start from a cold cache. Part of the compaction (a settle waits for it); evicts nothing.
+  mu_.Unlock();
+  for (const auto& r : inputs) r->DropCachedBlocks();
+  if (output != nullptr) output->WarmCache();
+  mu_.Lock();
   if (everything) compactions_done_ = requested;
   stat_compactions_.fetch_add(1, std::memory_order_relaxed);
   return Status::Ok();

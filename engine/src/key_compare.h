@@ -14,6 +14,16 @@ inline uint64_t LoadBigEndian64(const char* p) {
   return __builtin_bswap64(v);
 }
 
+/// The 8 bytes of key from position `from`, big-endian, zero-padded past its end. Monotone: a < b
+/// implies KeyWindow(a, f) <= KeyWindow(b, f) for keys sharing their first f bytes, so that unequal
+/// windows order two keys and equal windows decide nothing.
+inline uint64_t KeyWindow(std::string_view key, size_t from) {
+  if (key.size() >= from + 8) return LoadBigEndian64(key.data() + from);
+  char buf[8] = {};
+  if (key.size() > from) std::memcpy(buf, key.data() + from, key.size() - from);
+  return LoadBigEndian64(buf);
+}
+
 /// <0, 0 or >0 as a is bytewise less than, equal to or greater than b.
 inline int CompareKeys(std::string_view a, std::string_view b) {
   size_t n = a.size() < b.size() ? a.size() : b.size();

@@ -9,18 +9,27 @@
 #include "src/mem_table.h"
 
 namespace dbx {
-namespace {
+SegmentReader::KeyPrefix::KeyPrefix(std::string_view key) : hi(KeyWindow(key, 0)), lo(KeyWindow(key, 8)) {}
 
-// The first 8 bytes of key, big-endian, zero-padded: KeyPrefix(a) < KeyPrefix(b) implies a < b,
-// and equal prefixes decide nothing.
-uint64_t KeyPrefix(std::string_view key) {
-  if (key.size() >= 8) return LoadBigEndian64(key.data());
-  char buf[8] = {};
-  std::memcpy(buf, key.data(), key.size());
-  return LoadBigEndian64(buf);
+SegmentReader::~SegmentReader() {
+  if (!dropped_.load(std::memory_order_relaxed)) DropCachedBlocks();
 }
 
-}  // namespace
+void SegmentReader::DropCachedBlocks() const {
+  dropped_.store(true, std::memory_order_relaxed);
+  if (cache_ != nullptr) cache_->EraseFile(cache_id_);
+}
+
+void SegmentReader::WarmCache() const {
+  if (cache_ == nullptr) return;
+  for (size_t i = 0; i < index_.size(); ++i) {
+    // A block's charge is about its stored size (blocks that did not compress are stored raw).
+    if (!cache_->HasRoom(cache_id_, index_[i].offset, index_[i].size)) continue;
+    std::shared_ptr<const Block> b;
+    if (!ReadDataBlock(i, &b, /*use_cache=*/false).ok()) return;  // a reader will report it
+    (void)cache_->InsertIfRoom(cache_id_, index_[i].offset, std::move(b));
+  }
+}
 
 Status SegmentReader::ReadRawBlock(const BlockHandle& h, std::string* out) const {
   if (h.size < kBlockTrailer || h.offset > file_->Size() || h.size > file_->Size() - h.offset)
@@ -79,7 +88,7 @@ Status SegmentReader::Open(std::unique_ptr<RandomAccessFile> file, uint64_t numb
     if (r->index_keys_.size() > 0xffffffffu) return Status::Corruption(name + ": index too large");
     // Keys are copied out of `block` (which is the whole index), so the packed copy is at most as big.
     r->index_.push_back(IndexEntry{offset, size, static_cast<uint32_t>(r->index_keys_.size())});
-    r->index_prefixes_.push_back(KeyPrefix(k));
+    r->index_prefixes_.emplace_back(k);
     r->index_keys_.append(k);
     prev = k;
   }
@@ -96,20 +105,21 @@ Status SegmentReader::Open(std::unique_ptr<RandomAccessFile> file, uint64_t numb
 }
 
 size_t SegmentReader::FindBlock(std::string_view key) const {
-  const uint64_t prefix = KeyPrefix(key);
+  const KeyPrefix prefix(key);
   size_t lo = 0, hi = index_.size();
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
-    uint64_t p = index_prefixes_[mid];
+    const KeyPrefix& p = index_prefixes_[mid];
     if (p < prefix || (p == prefix && KeyLess(LastKey(mid), key))) lo = mid + 1;
     else hi = mid;
   }
   return lo;
 }
 
-Status SegmentReader::ReadDataBlock(size_t i, std::shared_ptr<const Block>* out, bool use_cache) const {
+Status SegmentReader::ReadDataBlock(size_t i, std::shared_ptr<const Block>* out, bool use_cache,
+                                    bool looked_up) const {
   const BlockHandle h{index_[i].offset, index_[i].size};
-  if (cache_ != nullptr) {
+  if (cache_ != nullptr && !looked_up) {
     *out = use_cache ? cache_->Lookup(cache_id_, h.offset) : cache_->Peek(cache_id_, h.offset);
     if (*out != nullptr) return Status::Ok();
   }
@@ -122,29 +132,41 @@ Status SegmentReader::ReadDataBlock(size_t i, std::shared_ptr<const Block>* out,
   return Status::Ok();
 }
 
+namespace {
+
+// The newest version of key with seq <= snapshot in block b. False when an entry is malformed.
+bool SearchBlock(const Block& b, std::string_view key, uint64_t snapshot, Lookup* result, std::string* value,
+                 uint64_t* seq) {
+  bool corrupt = false;
+  BlockEntry e;
+  for (uint32_t i = b.LowerBound(key, &corrupt); !corrupt && i < b.size(); ++i) {
+    if (!b.Decode(i, &e)) return false;
+    if (!KeyEqual(e.key, key)) break;
+    if (TagSeq(e.tag) > snapshot) continue;
+    *result = TagType(e.tag) == ValueType::kPut ? Lookup::kValue : Lookup::kDeleted;
+    if (*result == Lookup::kValue && value != nullptr) value->assign(e.value);
+    if (seq != nullptr) *seq = TagSeq(e.tag);
+    return true;
+  }
+  return !corrupt;
+}
+
+}  // namespace
+
 Status SegmentReader::Get(std::string_view key, uint64_t hash, uint64_t snapshot, Lookup* result, std::string* value,
                           uint64_t* seq) const {
   *result = Lookup::kAbsent;
   if (index_.empty() || !bloom_.MayContain(hash)) return Status::Ok();
   size_t bi = FindBlock(key);
   if (bi == index_.size()) return Status::Ok();
-  std::shared_ptr<const Block> b;
-  DBX_RETURN_IF_ERROR(ReadDataBlock(bi, &b));
-  bool corrupt = false;
-  BlockEntry e;
-  for (uint32_t i = b->LowerBound(key, &corrupt); !corrupt && i < b->size(); ++i) {
-    if (!b->Decode(i, &e)) {
-      corrupt = true;
-      break;
-    }
-    if (!KeyEqual(e.key, key)) break;
-    if (TagSeq(e.tag) > snapshot) continue;
-    *result = TagType(e.tag) == ValueType::kPut ? Lookup::kValue : Lookup::kDeleted;
-    if (*result == Lookup::kValue && value != nullptr) value->assign(e.value);
-    if (seq != nullptr) *seq = TagSeq(e.tag);
-    return Status::Ok();
+  bool ok = true;
+  auto search = [&](const Block& b) { ok = SearchBlock(b, key, snapshot, result, value, seq); };
+  if (cache_ == nullptr || !cache_->WithBlock(cache_id_, index_[bi].offset, search)) {
+    std::shared_ptr<const Block> b;
+    DBX_RETURN_IF_ERROR(ReadDataBlock(bi, &b, /*use_cache=*/true, /*looked_up=*/true));
+    search(*b);
   }
-  if (corrupt) return Status::Corruption(file_->name() + ": malformed block entry");
+  if (!ok) return Status::Corruption(file_->name() + ": malformed block entry");
   return Status::Ok();
 }
 

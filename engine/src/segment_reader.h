@@ -4,6 +4,7 @@
 // entry point.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -25,6 +26,9 @@ class SegmentReader {
   /// is the id of its blocks in the cache (0: a new one; else the id a SegmentWriter warmed it with).
   static Status Open(std::unique_ptr<RandomAccessFile> file, uint64_t number, std::shared_ptr<BlockCache> cache,
                      std::shared_ptr<SegmentReader>* out, uint64_t cache_id = 0);
+  /// Drops the segment's blocks from the cache (unless DropCachedBlocks did): once its reader is
+  /// gone, nobody can read them.
+  ~SegmentReader();
 
   /// The newest version of key with seq <= snapshot. On kValue, *value is set (if non-null);
   /// *seq gets the version's sequence (if non-null).
@@ -41,14 +45,24 @@ class SegmentReader {
   size_t num_blocks() const { return index_.size(); }
   /// Bytes this reader keeps in memory (tier 4): the sparse index and the bloom filter.
   size_t MemoryUsage() const {
-    return index_.capacity() * sizeof(IndexEntry) + index_prefixes_.capacity() * sizeof(uint64_t) +
+    return index_.capacity() * sizeof(IndexEntry) + index_prefixes_.capacity() * sizeof(KeyPrefix) +
            index_keys_.capacity() + bloom_.MemoryUsage();
   }
+
+  /// Reads the segment's blocks, in file order, into room the block cache has free (it evicts
+  /// nothing), until the cache is full or every block is in: for a compaction's output, which takes
+  /// the room its inputs' blocks left.
+  void WarmCache() const;
+  /// Drops this segment's blocks from the block cache (its data now lives in another segment), so
+  /// that the destructor, which may run under the DB mutex, need not sweep the cache.
+  void DropCachedBlocks() const;
 
   /// Index of the first data block whose last key >= key (num_blocks() when none).
   size_t FindBlock(std::string_view key) const;
   /// Reads data block i, through the block cache when `use_cache`; else see NewIterator.
-  Status ReadDataBlock(size_t i, std::shared_ptr<const Block>* out, bool use_cache = true) const;
+  /// `looked_up`: the caller already missed the cache for it (the block is read and inserted).
+  Status ReadDataBlock(size_t i, std::shared_ptr<const Block>* out, bool use_cache = true,
+                       bool looked_up = false) const;
 
  private:
   // One entry per data block; the blocks' last keys are packed in index_keys_ (no allocation per block).
@@ -56,6 +70,13 @@ class SegmentReader {
     uint64_t offset;
     uint32_t size;
     uint32_t key_offset;  // in index_keys_
+  };
+  // A key's first 16 bytes as two KeyWindows: ordered as the keys are, equal ones decide nothing.
+  struct KeyPrefix {
+    uint64_t hi, lo;
+    explicit KeyPrefix(std::string_view key);
+    bool operator<(const KeyPrefix& o) const { return hi != o.hi ? hi < o.hi : lo < o.lo; }
+    bool operator==(const KeyPrefix& o) const { return hi == o.hi && lo == o.lo; }
   };
   SegmentReader() = default;
   std::string_view LastKey(size_t i) const {
@@ -65,13 +86,15 @@ class SegmentReader {
   Status ReadRawBlock(const BlockHandle& h, std::string* out) const;
 
   std::unique_ptr<RandomAccessFile> file_;
+  mutable std::atomic<bool> dropped_{false};  // DropCachedBlocks ran
   uint64_t number_ = 0;
   uint64_t cache_id_ = 0;
   std::shared_ptr<BlockCache> cache_;
   std::vector<IndexEntry> index_;
-  // KeyPrefix of each block's last key: the binary search compares these (8 bytes apart, so its
-  // first steps share cache lines) and reads a packed key only when the prefixes are equal.
-  std::vector<uint64_t> index_prefixes_;
+  // KeyPrefix of each block's last key: the binary search compares these (16 bytes apart, so its
+  // last steps share cache lines) and reads a packed key only when the prefixes are equal (keys
+  // that share their first 16 bytes).
+  std::vector<KeyPrefix> index_prefixes_;
   std::string index_keys_;
   BloomFilter bloom_;
   SegmentMeta meta_;

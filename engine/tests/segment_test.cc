@@ -2,9 +2,12 @@
 // corruption handling.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 
 #include "dbx/options.h"
+#include "src/block.h"
+#include "src/block_cache.h"
 #include "src/hash.h"
 #include "src/mem_table.h"
 #include "src/random.h"
@@ -218,6 +221,83 @@ TEST(BlockCache, BlockReadBetweenInsertsStays) {
   for (uint64_t i = 1; i < 2000; ++i) present += cache.Lookup(1, i * 4096) != nullptr;
   EXPECT_LT(present, 16 * 8 + 16);
   EXPECT_LE(cache.usage(), cache.capacity() + 16 * 4096 + 16);
+}
+
+// Keys that share long prefixes, differ past the 2 bytes a block compares packed, are prefixes of
+// one another or hold several versions: LowerBound must agree with std::lower_bound on full keys.
+TEST(Block, LowerBoundMatchesAFullKeySearch) {
+  Random rnd(11);
+  for (int round = 0; round < 200; ++round) {
+    std::vector<std::string> keys;
+    std::string shared(rnd.Uniform(12), 'p');
+    int n = 1 + static_cast<int>(rnd.Uniform(60));
+    for (int i = 0; i < n; ++i) {
+      std::string k = shared;
+      int len = static_cast<int>(rnd.Uniform(14));
+      for (int j = 0; j < len; ++j) k.push_back(static_cast<char>("\0ab\xff"[rnd.Uniform(4)]));
+      keys.push_back(k);
+    }
+    std::sort(keys.begin(), keys.end());
+    BlockBuilder bb;
+    // Every tenth block holds large values: entries past 64 KiB, searched without packed windows.
+    const std::string value(round % 10 == 0 ? 3000 : 1, 'v');
+    for (size_t i = 0; i < keys.size(); ++i) {
+      bb.Add(keys[i], PackTag(100 - (i % 3), ValueType::kPut), value);
+      if (rnd.OneIn(3)) bb.Add(keys[i], PackTag(1, ValueType::kPut), "old");  // an older version
+    }
+    std::vector<std::string> entries;  // what the block holds, in order
+    std::shared_ptr<const Block> b;
+    ASSERT_TRUE(Block::Parse(bb.Finish(), &b).ok());
+    BlockEntry e;
+    for (uint32_t i = 0; i < b->size(); ++i) {
+      ASSERT_TRUE(b->Decode(i, &e));
+      entries.emplace_back(e.key);
+    }
+    for (int probe = 0; probe < 50; ++probe) {
+      std::string t = probe % 2 == 0 ? entries[rnd.Uniform(static_cast<uint32_t>(entries.size()))] : shared;
+      int extra = static_cast<int>(rnd.Uniform(4));
+      if (probe % 3 == 0 && !t.empty()) t.pop_back();
+      for (int j = 0; j < extra; ++j) t.push_back(static_cast<char>("\0ab\xffq"[rnd.Uniform(5)]));
+      bool corrupt = false;
+      uint32_t got = b->LowerBound(t, &corrupt);
+      auto want = std::lower_bound(entries.begin(), entries.end(), t) - entries.begin();
+      ASSERT_FALSE(corrupt);
+      ASSERT_EQ(got, static_cast<uint32_t>(want)) << "round " << round << " target size " << t.size();
+    }
+  }
+}
+
+TEST(Block, MalformedEntryIsCorruption) {
+  std::string raw = "\x7f\x7f" + std::string(10, 'x');  // sizes past the end of the entries
+  raw += std::string("\0\0\0\0\1\0\0\0", 8);
+  std::shared_ptr<const Block> b;
+  EXPECT_TRUE(Block::Parse(raw, &b).IsCorruption());
+}
+
+TEST(BlockCache, EraseFileDropsOnlyThatFilesBlocks) {
+  BlockCache cache(1 << 22);
+  auto make = [] {
+    std::shared_ptr<const Block> b;
+    std::string raw(100, 'x');
+    raw[0] = 1;  // key size 1
+    raw[1] = 1;  // value size 1
+    raw += std::string("\0\0\0\0\1\0\0\0", 8);
+    EXPECT_TRUE(Block::Parse(raw, &b).ok());
+    return b;
+  };
+  for (uint64_t i = 0; i < 3000; ++i) {
+    cache.Insert(1 + i % 3, i * 4096, make());
+  }
+  size_t before = cache.usage();
+  cache.EraseFile(2);
+  for (uint64_t i = 0; i < 3000; ++i) {
+    bool present = cache.Peek(1 + i % 3, i * 4096) != nullptr;
+    ASSERT_EQ(present, i % 3 != 1) << i;
+  }
+  EXPECT_EQ(cache.usage(), before - before / 3);
+  cache.EraseFile(1);
+  cache.EraseFile(3);
+  EXPECT_EQ(cache.usage(), 0u);
 }
 
 }  // namespace

@@ -63,6 +63,47 @@ TEST(Bloom, NoFalseNegativesAndFewFalsePositives) {
   EXPECT_LT(fp, 300);  // ~1% expected at 10 bits per key
   BloomFilter garbage(std::string("\x01\x00", 2));  // zero probes: not a filter
   EXPECT_TRUE(garbage.MayContain(1));  // malformed filters match everything, never crash
+  BloomFilter torn(std::string(100, '\xff') + "\x86");  // blocked, but not whole 64-byte blocks
+  EXPECT_TRUE(torn.MayContain(1));
+}
+
+TEST(Bloom, SizedUpFrontMatchesKeptHashes) {
+  BloomBuilder up_front(10, 50000), kept(10);
+  for (int i = 0; i < 50000; ++i) {
+    up_front.AddHash(Hash64("key" + std::to_string(i)));
+    kept.AddHash(Hash64("key" + std::to_string(i)));
+  }
+  EXPECT_EQ(up_front.Finish(), kept.Finish());
+  BloomFilter f(kept.Finish());
+  int fp = 0;
+  for (int i = 0; i < 50000; ++i) {
+    ASSERT_TRUE(f.MayContain(Hash64("key" + std::to_string(i))));
+    fp += f.MayContain(Hash64("other" + std::to_string(i)));
+  }
+  EXPECT_LT(fp, 1000);  // ~1.1% expected of a cache-line blocked filter at 10 bits per key
+  EXPECT_GT(fp, 0);
+}
+
+// Segments written before the blocked encoding keep their filters: probes spread over the whole array.
+TEST(Bloom, ReadsTheUnblockedEncoding) {
+  const uint32_t bits = 8 * 1250;
+  std::string legacy(bits / 8, '\0');
+  auto set = [&](uint64_t h) {
+    uint32_t h1 = static_cast<uint32_t>(h), h2 = static_cast<uint32_t>(h >> 32) | 1;
+    for (int i = 0; i < 6; ++i) {
+      uint32_t pos = static_cast<uint32_t>((static_cast<uint64_t>(h1 + i * h2) * bits) >> 32);
+      legacy[pos / 8] = static_cast<char>(legacy[pos / 8] | (1 << (pos % 8)));
+    }
+  };
+  for (int i = 0; i < 1000; ++i) set(Hash64("key" + std::to_string(i)));
+  legacy.push_back(6);
+  BloomFilter f(legacy);
+  int fp = 0;
+  for (int i = 0; i < 1000; ++i) {
+    ASSERT_TRUE(f.MayContain(Hash64("key" + std::to_string(i))));
+    fp += f.MayContain(Hash64("other" + std::to_string(i)));
+  }
+  EXPECT_LT(fp, 50);
 }
 
 TEST(Compression, RoundTripAndRejectsGarbage) {
