@@ -128,6 +128,12 @@ class Adapter {
   virtual Result<std::unique_ptr<RowSession>> NewRowSession() {
     return Status::NotSupported("this engine has no native row tables");
   }
+  /// Brings the database to a steady state before a measured phase: returns once the background work
+  /// that earlier writes left behind (flushes, compactions, WAL checkpoints) is done, so the phase does
+  /// not compete with it. The harness calls it between phases, with no batch open on any session, and
+  /// times it. The default does nothing (an engine without background work). An engine that overrides
+  /// it says what it waits for in NativeSettings() as ("settle", "...").
+  [[nodiscard]] virtual Status Settle() { return Status::Ok(); }
   /// Flushes and closes the database. Called once; the destructor closes too if it was not called.
   virtual Status Close() = 0;
 };

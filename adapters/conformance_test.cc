@@ -608,6 +608,26 @@ TEST_P(ConformanceTest, LargeLoadInBatches) {
   EXPECT_EQ(rows.back(), Row(key(kRows + 299), value(kRows + 299)));
 }
 
+// Settle waits for background work; the data written before it is all there afterwards, and the
+// adapter says what it waited for.
+TEST_P(ConformanceTest, SettleAfterALoadKeepsEveryRow) {
+  Session* s = session_.get();
+  constexpr int kRows = 20'000, kBatch = 1000;
+  for (int i = 0; i < kRows; i += kBatch) {
+    ASSERT_TRUE(s->Begin().ok());
+    for (int j = i; j < i + kBatch; ++j) Put(s, Numbered("settle", j), std::string(200, 'v'));
+    ASSERT_TRUE(s->Commit().ok());
+  }
+  Status settled = adapter_->Settle();
+  ASSERT_TRUE(settled.ok()) << settled.ToString();
+  EXPECT_NE(NativeSetting("settle"), "<absent>");
+  EXPECT_EQ(Count(s), uint64_t{kRows});
+  for (int i = 0; i < kRows; i += 499) EXPECT_EQ(Get(s, Numbered("settle", i)), std::string(200, 'v'));
+  Put(s, "after", "settle");  // still writable
+  EXPECT_EQ(Get(s, "after"), "settle");
+  EXPECT_TRUE(adapter_->Settle().ok());
+}
+
 TEST_P(ConformanceTest, ReportsNativeDurabilityMappingAndLibrary) {
   Settings settings = adapter_->NativeSettings();
   ASSERT_FALSE(settings.empty());

@@ -111,7 +111,13 @@ class DbxAdapter final : public Adapter {
         {"bloom_bits_per_key", std::to_string(o.bloom_bits_per_key)},
         {"compaction_trigger", std::to_string(o.compaction_trigger)},
         {"bytes_per_sync", std::to_string(o.bytes_per_sync)},
+        {"settle", "DB::WaitForIdle: until no flush or compaction is queued or running"},
     };
+  }
+
+  Status Settle() override {
+    if (db_ == nullptr) return Status::InvalidArgument("dbx: adapter is closed");
+    return FromDbx(db_->WaitForIdle());
   }
 
   Status Close() override {

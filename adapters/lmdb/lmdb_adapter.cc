@@ -455,6 +455,7 @@ class LmdbAdapter final : public Adapter {
     settings.emplace_back("cache", "none of its own: reads go through the OS page cache");
     settings.emplace_back("read_txn", "one per session, renewed before and reset after each read");
     settings.emplace_back("write_txn", "one per batch; one per Put/Delete outside a batch");
+    settings.emplace_back("settle", "nothing: no background work (writes are in the B-tree at commit)");
     return settings;
   }
 

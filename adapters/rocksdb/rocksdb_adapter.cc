@@ -9,10 +9,12 @@
 #include <rocksdb/version.h>
 #include <rocksdb/write_batch.h>
 
+#include <chrono>
 #include <filesystem>
 #include <memory>
 #include <string>
 #include <system_error>
+#include <thread>
 
 #ifndef DBXB_ROCKSDB_BUILD
 #error "DBXB_ROCKSDB_BUILD must name the RocksDB build linked (set by cmake/rocksdb.cmake)"
@@ -185,7 +187,26 @@ class RocksdbAdapter final : public Adapter {
     s.emplace_back("allow_mmap_reads", Bool(o.allow_mmap_reads));
     s.emplace_back("use_direct_reads", Bool(o.use_direct_reads));
     s.emplace_back("batch", "WriteBatch written by DB::Write at Commit");
+    s.emplace_back("settle", "until no flush or compaction is pending or running (db_bench's waitforcompaction)");
     return s;
+  }
+
+  // RocksDB 7.8 has no DB::WaitForCompact: poll the properties db_bench's waitforcompaction reads.
+  Status Settle() override {
+    if (db_ == nullptr) return Status::InvalidArgument("Settle: adapter is closed");
+    static const char* const kBusy[] = {"rocksdb.mem-table-flush-pending", "rocksdb.num-running-flushes",
+                                        "rocksdb.compaction-pending", "rocksdb.num-running-compactions"};
+    for (;;) {
+      bool busy = false;
+      for (const char* property : kBusy) {
+        uint64_t value = 0;
+        if (!db_->GetIntProperty(property, &value))
+          return Status::Internal(std::string("Settle: RocksDB has no property ") + property);
+        busy = busy || value != 0;
+      }
+      if (!busy) return Status::Ok();
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
   }
 
   // With the WAL off the memtables hold the only copy of recent writes: flush them explicitly (rather
