@@ -42,6 +42,9 @@ struct AdapterOptions {
   Durability durability = Durability::kNormal;
   /// Memory the engine may use to cache data pages/blocks, in bytes. Every engine gets the same budget.
   uint64_t cache_bytes = 64ull << 20;
+  /// About how many bytes of key plus value one row of the workload holds (0 = unknown). A layout hint:
+  /// SQLite chooses its table layout from it (adapters/sqlite/sqlite_adapter.h); other engines ignore it.
+  uint64_t row_bytes_hint = 0;
   /// Used by the null adapter only: the rows a perfect store would hold. Real engines ignore it.
   std::shared_ptr<const ReferenceData> reference;
   /// Engine-specific settings a suite asks for, as ("<engine>.<setting>", "<value>") pairs, e.g.

@@ -274,10 +274,12 @@ const std::vector<std::string>& MicroWorkloadNames() {
 Result<std::unique_ptr<MicroBenchmark>> MakeMicroBenchmark(std::string_view workload, const AdapterFactory& engine,
                                                            const MicroConfig& config) {
   if (!config.dataset) return Status::InvalidArgument("dbx-micro: no data set");
-  if (workload == "insert") return std::unique_ptr<MicroBenchmark>(new InsertBenchmark(engine, config));
-  if (workload == "get") return std::unique_ptr<MicroBenchmark>(new GetBenchmark(engine, config));
-  if (workload == "scan") return std::unique_ptr<MicroBenchmark>(new ScanBenchmark(engine, config, "scan"));
-  if (workload == "count") return std::unique_ptr<MicroBenchmark>(new CountBenchmark(engine, config, "count"));
+  MicroConfig c = config;
+  c.engine_options.row_bytes_hint = c.dataset->shape().key_size + c.dataset->shape().value_size;
+  if (workload == "insert") return std::unique_ptr<MicroBenchmark>(new InsertBenchmark(engine, c));
+  if (workload == "get") return std::unique_ptr<MicroBenchmark>(new GetBenchmark(engine, c));
+  if (workload == "scan") return std::unique_ptr<MicroBenchmark>(new ScanBenchmark(engine, c, "scan"));
+  if (workload == "count") return std::unique_ptr<MicroBenchmark>(new CountBenchmark(engine, c, "count"));
   return Status::InvalidArgument(fmt::format("unknown dbx-micro workload '{}' (known: insert, get, scan, count)", workload));
 }
 

@@ -363,6 +363,7 @@ class YcsbSequence final : public PhaseSequence {
     if (ec) return Status::IOError(fmt::format("cannot create {}: {}", s.dir, ec.message()));
     AdapterOptions o = s.options.engine_options;
     o.dir = s.dir;
+    o.row_bytes_hint = YcsbKey(s.first, s.w).size() + YcsbRecordCodec(s.w, 0).MaxValueSize();
     if (s.null_engine()) {
       const uint64_t may_insert = s.w.insert_proportion > 0 ? s.run_operations : 0;
       o.reference = std::make_shared<YcsbReferenceData>(s.w, s.first, s.loaded + may_insert);
