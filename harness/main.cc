@@ -133,6 +133,7 @@ CLI::App* AddRunCommand(CLI::App* app, const SuiteRegistry& suites, RunArgs* run
   cmd->add_option("--baseline", run->baseline, "Engine the Markdown table compares against (default: first)");
   cmd->add_flag("--quick", run->quick, "Short run (options given still apply)" + quick);
   cmd->add_flag("--no-overhead", run->no_overhead, "Skip measuring the harness overhead with the null adapter");
+  cmd->add_flag("--no-settle", run->no_settle, "Measure with the background work of a load left in (no settle)");
   for (const auto& s : suites.suites()) {
     for (const SuiteOption& o : s->options()) {
       if (run->suite_options.count(o.name) != 0 || cmd->get_option_no_throw("--" + o.name) != nullptr) continue;

@@ -65,6 +65,7 @@ class OpenDb {
   }
 
   Session* session() { return session_.get(); }
+  Adapter* adapter() { return adapter_.get(); }
   const Settings& settings() const { return settings_; }
 
  private:
@@ -128,6 +129,8 @@ class LoadedBenchmark : public MicroBenchmark {
     DBXB_RETURN_IF_ERROR(Load(db_.session(), data_, config_.load_batch).WithContext("load"));
     return VerifyAll(db_.session(), data_, &checksum_).WithContext("verify after load");
   }
+  bool settles() const override { return config_.settle; }
+  Status Settle() override { return db_.adapter()->Settle(); }
   Status TearDown() override { return db_.Close(); }
   const Settings& engine_settings() const override { return db_.settings(); }
   std::string checksum() const override { return checksum_; }

@@ -35,6 +35,8 @@ struct MicroConfig {
   uint64_t seed = 1;
   /// Rows per write batch when loading the data set for get/scan/count.
   uint64_t load_batch = 10000;
+  /// Settle the engine after loading (false: --no-settle). The harness calls Settle and times it.
+  bool settle = true;
 };
 
 class MicroBenchmark {
@@ -45,6 +47,10 @@ class MicroBenchmark {
   virtual uint64_t elements_per_iteration() const = 0;
   /// Untimed: opens the engine, loads and verifies the data set.
   virtual Status SetUp() = 0;
+  /// True when the benchmark loaded data before measuring and config.settle: the harness then calls
+  /// Settle (the engine's Adapter::Settle) after SetUp and records how long it took.
+  virtual bool settles() const { return false; }
+  virtual Status Settle() { return Status::Ok(); }
   /// True when each iteration needs fresh state, built by PrepareIteration outside the timed region.
   virtual bool fresh_state_per_iteration() const { return false; }
   virtual Status PrepareIteration() { return Status::Ok(); }

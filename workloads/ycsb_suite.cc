@@ -296,6 +296,7 @@ class YcsbRunPhase final : public Phase {
       spec_.op_types.push_back(op.second);
     }
     spec_.name = "run";
+    spec_.settle = s_.options.settle;  // after the load
     spec_.threads = s_.threads;
     spec_.operations = s_.run_operations;
     spec_.duration_seconds = s_.options.duration_seconds;
@@ -323,6 +324,7 @@ class YcsbRunPhase final : public Phase {
     }
   }
   const PhaseSpec& spec() const override { return spec_; }
+  Status Settle() override { return s_.adapter->Settle(); }
   Result<std::unique_ptr<PhaseWorker>> NewWorker(uint32_t thread) override {
     const uint64_t seed = WorkerSeed(s_, 2, thread);
     auto keys = RunKeys::Make(s_, seed);
