@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "adapters/native_loop.h"
 #include "adapters/row_session.h"
 #include "common/function_ref.h"
 #include "common/reference_data.h"
@@ -130,6 +131,11 @@ class Adapter {
   /// of workloads/row_store.h over NewSession(). Row sessions must be destroyed before the Adapter.
   virtual Result<std::unique_ptr<RowSession>> NewRowSession() {
     return Status::NotSupported("this engine has no native row tables");
+  }
+  /// Optional capability for `dbx-bench calibrate`: dbx-micro's loops written against the engine's own
+  /// API on this database (adapters/native_loop.h). NotSupported by default.
+  virtual Result<std::unique_ptr<NativeLoop>> NewNativeLoop() {
+    return Status::NotSupported("this engine has no native calibration loop");
   }
   /// Brings the database to a steady state before a measured phase: returns once the background work
   /// that earlier writes left behind (flushes, compactions, WAL checkpoints) is done, so the phase does

@@ -9,6 +9,7 @@
 #include <iostream>
 
 #include "adapters/adapter.h"
+#include "harness/calibrate_command.h"
 #include "harness/compare_command.h"
 #include "harness/context.h"
 #include "harness/interrupt.h"
@@ -166,6 +167,8 @@ int Main(int argc, char** argv) {
   CLI::App* report_cmd = AddReportCommand(&app, &report);
   MergeArgs merge;
   CLI::App* merge_cmd = AddMergeCommand(&app, &merge);
+  CalibrateArgs calibrate;
+  CLI::App* calibrate_cmd = AddCalibrateCommand(&app, &calibrate);
 
   // Every command registered above, in order: the list the unknown-command message gives.
   std::string commands;
@@ -206,6 +209,7 @@ int Main(int argc, char** argv) {
   if (app.got_subcommand(compare_cmd)) return Finish(RunCompare(compare, std::cout));
   if (app.got_subcommand(report_cmd)) return Finish(RunReport(report, std::cout));
   if (app.got_subcommand(merge_cmd)) return Finish(RunMerge(merge, std::cout));
+  if (app.got_subcommand(calibrate_cmd)) return Finish(RunCalibrate(calibrate, std::cout));
   InstallInterruptHandlers();
   if (app.got_subcommand("list")) return ListCommand();
   if (app.got_subcommand(run_cmd)) return RunCommand(run, save_baseline, command_line);

@@ -130,6 +130,7 @@ class LoadedBenchmark : public MicroBenchmark {
     return VerifyAll(db_.session(), data_, &checksum_).WithContext("verify after load");
   }
   bool settles() const override { return config_.settle; }
+  Adapter* adapter() override { return db_.adapter(); }
   Status Settle() override { return db_.adapter()->Settle(); }
   Status TearDown() override { return db_.Close(); }
   const Settings& engine_settings() const override { return db_.settings(); }
@@ -182,6 +183,7 @@ class InsertBenchmark final : public MicroBenchmark {
     return st.ok() ? closed : st;
   }
   Status TearDown() override { return db_.Close(); }
+  Adapter* adapter() override { return db_.adapter(); }
   const Settings& engine_settings() const override { return settings_; }
   std::string checksum() const override { return checksum_; }
 
@@ -197,14 +199,8 @@ class InsertBenchmark final : public MicroBenchmark {
 
 class GetBenchmark final : public LoadedBenchmark {
  public:
-  GetBenchmark(const AdapterFactory& engine, const MicroConfig& config) : LoadedBenchmark(engine, config, "get") {
-    order_.resize(data_.size());
-    std::iota(order_.begin(), order_.end(), 0);
-    // Fisher-Yates on SplitMix64 reduced modulo i (not Xoshiro256::Below): the key order recorded
-    // results were measured with, kept bit for bit. The bias of `% i` is below i / 2^64.
-    SplitMix64 mix(config.seed);
-    for (uint64_t i = order_.size(); i > 1; --i) std::swap(order_[i - 1], order_[mix.Next() % i]);
-  }
+  GetBenchmark(const AdapterFactory& engine, const MicroConfig& config)
+      : LoadedBenchmark(engine, config, "get"), order_(MicroGetOrder(data_.size(), config.seed)) {}
 
   Status RunIteration() override {
     Session* s = db_.session();
@@ -268,6 +264,16 @@ class CountBenchmark final : public LoadedBenchmark {
 };
 
 }  // namespace
+
+std::vector<uint64_t> MicroGetOrder(uint64_t n, uint64_t seed) {
+  std::vector<uint64_t> order(n);
+  std::iota(order.begin(), order.end(), 0);
+  // Fisher-Yates on SplitMix64 reduced modulo i (not Xoshiro256::Below): the key order recorded
+  // results were measured with, kept bit for bit. The bias of `% i` is below i / 2^64.
+  SplitMix64 mix(seed);
+  for (uint64_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[mix.Next() % i]);
+  return order;
+}
 
 const std::vector<std::string>& MicroWorkloadNames() {
   static const std::vector<std::string> names = {"insert", "get", "scan", "count"};

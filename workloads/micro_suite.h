@@ -61,12 +61,18 @@ class MicroBenchmark {
   /// Untimed: closes the engine and removes the databases this benchmark created.
   virtual Status TearDown() = 0;
 
+  /// The open engine: after SetUp for get/scan/count, after PrepareIteration for insert; else null.
+  /// For `dbx-bench calibrate`, which runs the engine's native loop on the same database.
+  virtual Adapter* adapter() = 0;
   /// The engine's native settings, as the adapter reported them (valid after SetUp).
   virtual const Settings& engine_settings() const = 0;
   /// Hex FNV-1a digest of the rows read back during verification, in key order. Equal across
   /// engines holding the same data.
   virtual std::string checksum() const = 0;
 };
+
+/// The order the get workload reads rows 0..n-1 in: a seeded random permutation.
+std::vector<uint64_t> MicroGetOrder(uint64_t n, uint64_t seed);
 
 /// Creates one benchmark of the suite. InvalidArgument for an unknown workload name.
 Result<std::unique_ptr<MicroBenchmark>> MakeMicroBenchmark(std::string_view workload, const AdapterFactory& engine,

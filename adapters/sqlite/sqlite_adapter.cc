@@ -37,6 +37,13 @@ const char* CreateTableSql(Layout layout) {
                                   : "CREATE TABLE kv(k BLOB PRIMARY KEY, v BLOB) WITHOUT ROWID";
 }
 
+// A rowid table updates an existing key in place (UPSERT keeps its rowid and index entry); REPLACE
+// would delete the row and insert it under a new rowid. In a WITHOUT ROWID table both are one write.
+const char* PutSql(Layout layout) {
+  return layout == Layout::kRowid ? "INSERT INTO kv(k, v) VALUES(?1, ?2) ON CONFLICT(k) DO UPDATE SET v = excluded.v"
+                                  : "INSERT OR REPLACE INTO kv(k, v) VALUES(?1, ?2)";
+}
+
 // SQLite's guidance (withoutrowid.html, "When to use WITHOUT ROWID"): WITHOUT ROWID works best when the
 // average row is smaller than about 1/20 of a database page; larger rows belong in an ordinary rowid
 // table, where the unique index on the key stays small and the rows sit in the table's leaves.
@@ -132,14 +139,9 @@ class SqliteSession final : public Session {
   }
   Status DoAbort() override { return Step(rollback_, "ROLLBACK"); }
 
-  // A rowid table updates an existing key in place (UPSERT keeps its rowid and index entry); REPLACE
-  // would delete the row and insert it under a new rowid. In a WITHOUT ROWID table both are one write.
   Status Prepare(Layout layout) {
-    const char* put = layout == Layout::kRowid
-                          ? "INSERT INTO kv(k, v) VALUES(?1, ?2) ON CONFLICT(k) DO UPDATE SET v = excluded.v"
-                          : "INSERT OR REPLACE INTO kv(k, v) VALUES(?1, ?2)";
     return sqlite_internal::PrepareAll(db_, {
-        {&put_, put},
+        {&put_, PutSql(layout)},
         {&get_, "SELECT v FROM kv WHERE k = ?1"},
         {&del_, "DELETE FROM kv WHERE k = ?1"},
         {&scan_, "SELECT k, v FROM kv WHERE k >= ?1 ORDER BY k LIMIT ?2"},
@@ -166,6 +168,64 @@ class SqliteSession final : public Session {
   sqlite3_stmt* begin_ = nullptr;
   sqlite3_stmt* commit_ = nullptr;
   sqlite3_stmt* rollback_ = nullptr;
+};
+
+// dbx-micro's loops on a connection of its own with the session's statements: autocommit reads (each
+// sees the latest commit), the insert between BEGIN IMMEDIATE and COMMIT.
+class SqliteNativeLoop final : public NativeLoop {
+ public:
+  static Result<std::unique_ptr<NativeLoop>> Open(const ConnectionConfig& config, Layout layout) {
+    std::unique_ptr<SqliteNativeLoop> loop(new SqliteNativeLoop());
+    DBXB_RETURN_IF_ERROR(OpenConnection(config, &loop->db_));
+    DBXB_RETURN_IF_ERROR(sqlite_internal::PrepareAll(loop->db_, {{&loop->get_, "SELECT v FROM kv WHERE k = ?1"},
+                                                                 {&loop->put_, PutSql(layout)},
+                                                                 {&loop->scan_, "SELECT k, v FROM kv ORDER BY k"}}));
+    return std::unique_ptr<NativeLoop>(std::move(loop));
+  }
+  ~SqliteNativeLoop() override {
+    for (sqlite3_stmt* stmt : {get_, put_, scan_}) sqlite3_finalize(stmt);
+    sqlite3_close(db_);
+  }
+  Status GetAll(const ReferenceData& data, const std::vector<uint64_t>& order) override {
+    for (uint64_t i : order) {
+      sqlite3_bind_blob64(get_, 1, data.key(i).data(), data.key(i).size(), SQLITE_STATIC);
+      int rc = sqlite3_step(get_);
+      const bool same = rc == SQLITE_ROW && ColumnBlob(get_, 0) == data.value(i);
+      sqlite3_reset(get_);
+      if (!same) return rc == SQLITE_ROW || rc == SQLITE_DONE ? NativeLoopMismatch(i, rc == SQLITE_ROW)
+                                                              : SqliteError(db_, rc, "native get");
+    }
+    return Status::Ok();
+  }
+  Status PutAll(const ReferenceData& data) override {
+    DBXB_RETURN_IF_ERROR(Exec(db_, "BEGIN IMMEDIATE"));
+    for (uint64_t i = 0; i < data.size(); ++i) {
+      BindBlob(put_, 1, data.key(i));
+      BindBlob(put_, 2, data.value(i));
+      int rc = sqlite3_step(put_);
+      sqlite3_reset(put_);
+      if (rc != SQLITE_DONE) {
+        Status s = SqliteError(db_, rc, "native put");
+        (void)Exec(db_, "ROLLBACK");
+        return s;
+      }
+    }
+    return Exec(db_, "COMMIT");
+  }
+  Status ScanAll(uint64_t* rows, uint64_t* byte_sum) override {
+    ResetOnExit reset(scan_);
+    int rc;
+    while ((rc = sqlite3_step(scan_)) == SQLITE_ROW)
+      AddScanRow(ColumnBlob(scan_, 0), ColumnBlob(scan_, 1), rows, byte_sum);
+    return rc == SQLITE_DONE ? Status::Ok() : SqliteError(db_, rc, "native scan");
+  }
+
+ private:
+  SqliteNativeLoop() = default;
+  sqlite3* db_ = nullptr;
+  sqlite3_stmt* get_ = nullptr;
+  sqlite3_stmt* put_ = nullptr;
+  sqlite3_stmt* scan_ = nullptr;
 };
 
 constexpr char kPageSizeKey[] = "sqlite.page_size";
@@ -324,6 +384,11 @@ class SqliteAdapter final : public Adapter {
     settings.emplace_back("threadsafe", std::to_string(sqlite3_threadsafe()));
     settings.emplace_back("settle", "PRAGMA wal_checkpoint(TRUNCATE)");
     return settings;
+  }
+
+  Result<std::unique_ptr<NativeLoop>> NewNativeLoop() override {
+    if (control_ == nullptr) return Status::InvalidArgument("NewNativeLoop: adapter is closed");
+    return SqliteNativeLoop::Open(config_, layout_);
   }
 
   // A TRUNCATE checkpoint copies every WAL frame into the database and empties the WAL, waiting
