@@ -171,7 +171,7 @@ void WriteSettle(const RunResults& results, std::ostream& out) {
   }
   out << "- After a load and before each measured phase that follows writes, every engine was brought to a steady "
          "state; the time it took is not part of any measurement.\n";
-  for (const std::string& engine : EnginesInOrder(results)) {
+  for (const std::string& engine : EnginesOfRun(results)) {
     std::string what;
     std::vector<std::string> times;
     for (const BenchmarkResult& b : results.benchmarks) {
