@@ -108,7 +108,8 @@ CalibrationRow CalibrateOne(const AdapterFactory& engine, const std::string& wor
       return TimedRound(bench, nothing, [&] { return bench.RunIteration(); }, [] {}, &h);
     };
     auto native_side = [&] {
-      return TimedRound(bench, open_loop, [&] { return NativeRound(workload, *loop, **data, order, expected); }, close_loop, &n);
+      auto body = [&] { return NativeRound(workload, *loop, **data, order, expected); };
+      return TimedRound(bench, open_loop, body, close_loop, &n);
     };
     if (r % 2 == 0) {
       st = harness_side();
