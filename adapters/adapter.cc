@@ -13,6 +13,10 @@
 
 namespace dbxb {
 
+Status NativeLoopMismatch(uint64_t i, bool found) {
+  return Status::Corruption("native loop: row " + std::to_string(i) + (found ? " has a wrong value" : " not found"));
+}
+
 std::string_view DurabilityName(Durability d) {
   switch (d) {
     case Durability::kNone: return "none";

@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "adapters/native_loop.h"
 #include "adapters/row_session.h"
 #include "common/function_ref.h"
 #include "common/reference_data.h"
@@ -42,6 +43,9 @@ struct AdapterOptions {
   Durability durability = Durability::kNormal;
   /// Memory the engine may use to cache data pages/blocks, in bytes. Every engine gets the same budget.
   uint64_t cache_bytes = 64ull << 20;
+  /// About how many bytes of key plus value one row of the workload holds (0 = unknown). A layout hint:
+  /// SQLite chooses its table layout from it (adapters/sqlite/sqlite_adapter.h); other engines ignore it.
+  uint64_t row_bytes_hint = 0;
   /// Used by the null adapter only: the rows a perfect store would hold. Real engines ignore it.
   std::shared_ptr<const ReferenceData> reference;
   /// Engine-specific settings a suite asks for, as ("<engine>.<setting>", "<value>") pairs, e.g.
@@ -128,6 +132,17 @@ class Adapter {
   virtual Result<std::unique_ptr<RowSession>> NewRowSession() {
     return Status::NotSupported("this engine has no native row tables");
   }
+  /// Optional capability for `dbx-bench calibrate`: dbx-micro's loops written against the engine's own
+  /// API on this database (adapters/native_loop.h). NotSupported by default.
+  virtual Result<std::unique_ptr<NativeLoop>> NewNativeLoop() {
+    return Status::NotSupported("this engine has no native calibration loop");
+  }
+  /// Brings the database to a steady state before a measured phase: returns once the background work
+  /// that earlier writes left behind (flushes, compactions, WAL checkpoints) is done, so the phase does
+  /// not compete with it. The harness calls it between phases, with no batch open on any session, and
+  /// times it. The default does nothing (an engine without background work). An engine that overrides
+  /// it says what it waits for in NativeSettings() as ("settle", "...").
+  [[nodiscard]] virtual Status Settle() { return Status::Ok(); }
   /// Flushes and closes the database. Called once; the destructor closes too if it was not called.
   virtual Status Close() = 0;
 };

@@ -41,11 +41,18 @@ struct EngineCase {
   bool allows_empty_key;            // false: Put("") is InvalidArgument
   bool keeps_data_on_close_with_none;  // a clean Close persists even at durability none
   std::vector<DurabilitySetting> durability_settings;
+  /// Native options the engine is opened with, and the case's name when they make it a variant.
+  std::vector<std::pair<std::string, std::string>> native_options = {};
+  const char* label = nullptr;
 };
 
 const EngineCase kEngines[] = {
     {"dbx", true, true, {{"wal", "off", "on", "on"}, {"wal_sync", "never", "background", "per_commit_group"}}},
     {"sqlite", true, true, {{"journal_mode", "wal", "wal", "wal"}, {"synchronous", "off", "normal", "full"}}},
+    {"sqlite", true, true, {{"journal_mode", "wal", "wal", "wal"}, {"layout", "rowid", "rowid", "rowid"}},
+     {{"sqlite.layout", "rowid"}}, "sqlite_rowid"},
+    {"sqlite", true, true, {{"layout", "without-rowid", "without-rowid", "without-rowid"}},
+     {{"sqlite.layout", "without-rowid"}}, "sqlite_without_rowid"},
     {"lmdb", false, true,
      {{"env_flags", "MDB_NOSYNC|MDB_NOMETASYNC|MDB_NOTLS", "MDB_NOMETASYNC|MDB_NOTLS", "MDB_NOTLS"}}},
     {"rocksdb", true, true,
@@ -56,7 +63,7 @@ const EngineCase kEngines[] = {
     {"postgres", true, true, {{"fsync", "off", "on", "on"}, {"synchronous_commit", "off", "off", "on"}}},
 };
 
-void PrintTo(const EngineCase& engine, std::ostream* os) { *os << engine.name; }
+void PrintTo(const EngineCase& engine, std::ostream* os) { *os << (engine.label ? engine.label : engine.name); }
 
 constexpr uint64_t kTestCacheBytes = 8ull << 20;
 // Small enough that LMDB's map (2 x cache_bytes, at least 1 MiB) must grow several times under LargeLoad.
@@ -118,6 +125,7 @@ class ConformanceTest : public testing::TestWithParam<std::tuple<EngineCase, Dur
     options.dir = (dir_ / "db").string();
     options.durability = durability();
     options.cache_bytes = cache_bytes;
+    options.native_options = engine().native_options;
     auto adapter = factory_->open(options);
     ASSERT_TRUE(adapter.ok()) << adapter.status().ToString();
     adapter_ = std::move(adapter.value());
@@ -615,6 +623,26 @@ TEST_P(ConformanceTest, LargeLoadInBatches) {
   EXPECT_EQ(rows.back(), Row(key(kRows + 299), value(kRows + 299)));
 }
 
+// Settle waits for background work; the data written before it is all there afterwards, and the
+// adapter says what it waited for.
+TEST_P(ConformanceTest, SettleAfterALoadKeepsEveryRow) {
+  Session* s = session_.get();
+  constexpr int kRows = 20'000, kBatch = 1000;
+  for (int i = 0; i < kRows; i += kBatch) {
+    ASSERT_TRUE(s->Begin().ok());
+    for (int j = i; j < i + kBatch; ++j) Put(s, Numbered("settle", j), std::string(200, 'v'));
+    ASSERT_TRUE(s->Commit().ok());
+  }
+  Status settled = adapter_->Settle();
+  ASSERT_TRUE(settled.ok()) << settled.ToString();
+  EXPECT_NE(NativeSetting("settle"), "<absent>");
+  EXPECT_EQ(Count(s), uint64_t{kRows});
+  for (int i = 0; i < kRows; i += 499) EXPECT_EQ(Get(s, Numbered("settle", i)), std::string(200, 'v'));
+  Put(s, "after", "settle");  // still writable
+  EXPECT_EQ(Get(s, "after"), "settle");
+  EXPECT_TRUE(adapter_->Settle().ok());
+}
+
 TEST_P(ConformanceTest, ReportsNativeDurabilityMappingAndLibrary) {
   Settings settings = adapter_->NativeSettings();
   ASSERT_FALSE(settings.empty());
@@ -639,7 +667,9 @@ TEST_P(ConformanceTest, ReportsNativeDurabilityMappingAndLibrary) {
 }
 
 std::string CaseName(const testing::TestParamInfo<std::tuple<EngineCase, Durability>>& info) {
-  return std::string(std::get<0>(info.param).name) + "_" + std::string(DurabilityName(std::get<1>(info.param)));
+  const EngineCase& engine = std::get<0>(info.param);
+  return std::string(engine.label ? engine.label : engine.name) + "_" +
+         std::string(DurabilityName(std::get<1>(info.param)));
 }
 
 INSTANTIATE_TEST_SUITE_P(AllEngines, ConformanceTest,

@@ -81,6 +81,65 @@ TEST_F(NativeOptionsTest, SqliteRejectsBadValuesAndAPageSizeTheFileCannotHave) {
   EXPECT_TRUE(reopened.status().IsInvalidArgument()) << reopened.status().ToString();
 }
 
+// SQLite's guidance: WITHOUT ROWID for rows below about 1/20 of a page, an ordinary rowid table above.
+TEST_F(NativeOptionsTest, SqliteLayoutFollowsTheRowSizeUnlessForced) {
+  struct Case {
+    uint64_t row_bytes;
+    std::vector<std::pair<std::string, std::string>> native;
+    const char* layout;
+    const char* table_has;
+  };
+  const Case cases[] = {
+      {31, {}, "without-rowid", "WITHOUT ROWID"},        // dbx-micro: 12 + 19 bytes
+      {203, {}, "without-rowid", "WITHOUT ROWID"},       // just under 4096 / 20
+      {204, {}, "rowid", "PRIMARY KEY NOT NULL"},        // at the threshold
+      {1047, {}, "rowid", "PRIMARY KEY NOT NULL"},       // a YCSB record
+      {0, {}, "rowid", "PRIMARY KEY NOT NULL"},          // unknown: SQLite's ordinary table
+      {300, {{"sqlite.page_size", "8192"}}, "without-rowid", "WITHOUT ROWID"},  // 8192 / 20 = 409
+      {1047, {{"sqlite.layout", "without-rowid"}}, "without-rowid", "WITHOUT ROWID"},
+      {31, {{"sqlite.layout", "rowid"}}, "rowid", "PRIMARY KEY NOT NULL"},
+  };
+  int n = 0;
+  for (const Case& c : cases) {
+    SCOPED_TRACE(std::to_string(c.row_bytes) + " bytes, case " + std::to_string(n));
+    AdapterOptions options;
+    options.dir = (dir_ / ("layout" + std::to_string(n++))).string();
+    options.row_bytes_hint = c.row_bytes;
+    options.native_options = c.native;
+    auto adapter = BuiltinAdapters().Find("sqlite")->open(options);
+    ASSERT_TRUE(adapter.ok()) << adapter.status().ToString();
+    EXPECT_EQ(Setting(**adapter, "layout"), c.layout);
+    EXPECT_NE(Setting(**adapter, "table").find(c.table_has), std::string::npos) << Setting(**adapter, "table");
+    EXPECT_NE(Setting(**adapter, "layout_reason"), "<missing>");
+    ASSERT_TRUE((*adapter)->Close().ok());
+  }
+}
+
+TEST_F(NativeOptionsTest, SqliteLayoutIsFixedAtCreation) {
+  EXPECT_TRUE(Open("sqlite", {{"sqlite.layout", "clustered"}}, "bad").status().IsInvalidArgument());
+  {
+    auto created = Open("sqlite", {{"sqlite.layout", "without-rowid"}}, "fixed");
+    ASSERT_TRUE(created.ok());
+    auto session = (*created)->NewSession();
+    ASSERT_TRUE(session.ok());
+    ASSERT_TRUE((*session)->Put("k", "v").ok());
+    session->reset();
+    ASSERT_TRUE((*created)->Close().ok());
+  }
+  auto forced = Open("sqlite", {{"sqlite.layout", "rowid"}}, "fixed");
+  EXPECT_TRUE(forced.status().IsInvalidArgument()) << forced.status().ToString();
+  auto reopened = Open("sqlite", {}, "fixed");  // no hint (rowid for a new table): keeps the table's own
+  ASSERT_TRUE(reopened.ok());
+  EXPECT_EQ(Setting(**reopened, "layout"), "without-rowid");
+  auto session = (*reopened)->NewSession();
+  ASSERT_TRUE(session.ok());
+  std::string value;
+  ASSERT_TRUE((*session)->Get("k", &value).ok());
+  EXPECT_EQ(value, "v");
+  session->reset();
+  ASSERT_TRUE((*reopened)->Close().ok());
+}
+
 TEST_F(NativeOptionsTest, LmdbReadaheadOffSetsNordahead) {
   {
     auto adapter = Open("lmdb", {{"lmdb.readahead", "off"}}, "off");

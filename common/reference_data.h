@@ -18,6 +18,13 @@ class ReferenceData {
   /// REQUIRES: i < size(). Views stay valid for the object's lifetime.
   virtual std::string_view key(uint64_t i) const = 0;
   virtual std::string_view value(uint64_t i) const = 0;
+  /// True, with *index set, when `key` is a view of key(*index) itself (it points into this data's own
+  /// storage), which an implementation can tell without a search. False otherwise: call LowerBound.
+  virtual bool Locate(std::string_view key, uint64_t* index) const {
+    (void)key;
+    (void)index;
+    return false;
+  }
 };
 
 }  // namespace dbxb

@@ -10,6 +10,7 @@
 
 #include "adapters/adapter.h"
 #include "harness/ab_command.h"
+#include "harness/calibrate_command.h"
 #include "harness/compare_command.h"
 #include "harness/context.h"
 #include "harness/interrupt.h"
@@ -134,6 +135,7 @@ CLI::App* AddRunCommand(CLI::App* app, const SuiteRegistry& suites, RunArgs* run
   cmd->add_option("--baseline", run->baseline, "Engine the Markdown table compares against (default: first)");
   cmd->add_flag("--quick", run->quick, "Short run (options given still apply)" + quick);
   cmd->add_flag("--no-overhead", run->no_overhead, "Skip measuring the harness overhead with the null adapter");
+  cmd->add_flag("--no-settle", run->no_settle, "Measure with the background work of a load left in (no settle)");
   for (const auto& s : suites.suites()) {
     for (const SuiteOption& o : s->options()) {
       if (run->suite_options.count(o.name) != 0 || cmd->get_option_no_throw("--" + o.name) != nullptr) continue;
@@ -168,6 +170,8 @@ int Main(int argc, char** argv) {
   CLI::App* merge_cmd = AddMergeCommand(&app, &merge);
   AbArgs ab;
   CLI::App* ab_cmd = AddAbCommand(&app, &ab);
+  CalibrateArgs calibrate;
+  CLI::App* calibrate_cmd = AddCalibrateCommand(&app, &calibrate);
 
   // Every command registered above, in order: the list the unknown-command message gives.
   std::string commands;
@@ -208,6 +212,7 @@ int Main(int argc, char** argv) {
   if (app.got_subcommand(compare_cmd)) return Finish(RunCompare(compare, std::cout));
   if (app.got_subcommand(report_cmd)) return Finish(RunReport(report, std::cout));
   if (app.got_subcommand(merge_cmd)) return Finish(RunMerge(merge, std::cout));
+  if (app.got_subcommand(calibrate_cmd)) return Finish(RunCalibrate(calibrate, std::cout));
   InstallInterruptHandlers();
   if (app.got_subcommand(ab_cmd)) return Finish(RunAb(ab, std::cout, std::cerr));
   if (app.got_subcommand("list")) return ListCommand();

@@ -8,18 +8,30 @@ namespace dbxb {
 namespace {
 
 // The inner phase with the memory parameters added to its spec; fails at TearDown when the OOM guard
-// had to lift the limit while it ran (its figures were then not confined).
+// had to lift the limit while it ran (its figures were then not confined). With eviction (evict_dir not
+// empty) a settle is followed by another eviction: the settle's writes (checkpoint, compaction) would
+// otherwise leave the files they touched cached.
 class LabeledPhase final : public Phase {
  public:
   LabeledPhase(std::unique_ptr<Phase> inner, std::vector<std::pair<std::string, std::string>> extra,
-               const MemoryConfinement* confinement, uint64_t limit)
-      : inner_(std::move(inner)), spec_(inner_->spec()), confinement_(confinement), limit_(limit) {
+               const MemoryConfinement* confinement, uint64_t limit, std::string evict_dir)
+      : inner_(std::move(inner)),
+        spec_(inner_->spec()),
+        confinement_(confinement),
+        limit_(limit),
+        evict_dir_(std::move(evict_dir)) {
     for (auto& kv : extra) spec_.parameters.push_back(std::move(kv));
   }
   const PhaseSpec& spec() const override { return spec_; }
   Status SetUp() override {
     oom_before_ = OomEvents();
     return inner_->SetUp();
+  }
+  Status Settle() override {
+    DBXB_RETURN_IF_ERROR(inner_->Settle());
+    if (evict_dir_.empty()) return Status::Ok();
+    Result<EvictionStats> evicted = EvictFromPageCache(evict_dir_);
+    return evicted.ok() || evicted.status().IsNotFound() ? Status::Ok() : evicted.status();
   }
   Result<std::unique_ptr<PhaseWorker>> NewWorker(uint32_t t) override { return inner_->NewWorker(t); }
   Status TearDown() override {
@@ -39,6 +51,7 @@ class LabeledPhase final : public Phase {
   PhaseSpec spec_;
   const MemoryConfinement* confinement_;
   uint64_t limit_;
+  std::string evict_dir_;
   uint64_t oom_before_ = 0;
 };
 
@@ -88,7 +101,8 @@ class MemoryLimitedSequence final : public PhaseSequence {
     return std::unique_ptr<Phase>(new LabeledPhase(std::move(phase.value()),
                                                    {{"memory_limit_bytes", std::to_string(limit_)},
                                                     {kMemoryMethodParameter, method}},
-                                                   confinement_.get(), limit_));
+                                                   confinement_.get(), limit_,
+                                                   confinement_ == nullptr ? evict_dir_ : std::string()));
   }
 
   Settings engine_settings() const override { return inner_->engine_settings(); }

@@ -517,7 +517,16 @@ PhaseRun RunPhase(const PhaseIdentity& identity, Phase& phase, const PhaseRunOpt
   }
   st = phase.SetUp();
   if (!st.ok()) {
-    fail(st.WithContext("set-up"));
+    st = st.WithContext("set-up");
+  } else if (spec.settle) {
+    auto now = [&] { return options.test_clock != nullptr ? options.test_clock->now_ns() : MonotonicNowNs(); };
+    const uint64_t start = now();
+    st = phase.Settle();
+    r.settle_ns = static_cast<double>(now() - start);
+    if (!st.ok()) st = st.WithContext("settle");
+  }
+  if (!st.ok()) {
+    fail(st);
     fail(phase.TearDown());
     return run;
   }

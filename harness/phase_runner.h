@@ -1,8 +1,9 @@
 // The phase runner: runs one Phase (workloads/phase.h) on its threads and measures every operation, as
 // workloads/phase.h describes the calls. Warm-up is executed but never recorded; measured time starts
 // for all threads together. Closed loop by default; open loop (PhaseSpec::target_rate) also records the
-// latency from each operation's intended start (coordinated omission corrected). How it times and
-// stops, and what the hot loop costs: phase_runner.cc.
+// latency from each operation's intended start (coordinated omission corrected). Phase::Settle
+// (PhaseSpec::settle) is timed apart, into PhaseResult::settle_ns. How it times and stops, and what the
+// hot loop costs: phase_runner.cc.
 #pragma once
 
 #include <cstdint>

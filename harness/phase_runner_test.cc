@@ -38,6 +38,8 @@ struct FakePhaseConfig {
   bool bad_op_index = false;
   uint64_t interrupt_at = 0;  // thread 0 requests an interrupt at this call (0 = never)
   Status set_up = Status::Ok();
+  Status settle = Status::Ok();
+  uint64_t settle_cost_ns = 0;  // with a fake clock: what Settle advances it by
 };
 
 struct FakeCounters {
@@ -46,6 +48,8 @@ struct FakeCounters {
   std::atomic<int> workers_alive{0};
   int tear_downs = 0;
   bool workers_gone_at_tear_down = false;
+  int settles = 0;
+  bool settled_before_workers = false;
 };
 
 class FakeWorker final : public PhaseWorker {
@@ -82,6 +86,12 @@ class FakePhase final : public Phase {
   FakePhase(FakePhaseConfig c, FakeCounters* counters) : c_(std::move(c)), counters_(counters) {}
   const PhaseSpec& spec() const override { return c_.spec; }
   Status SetUp() override { return c_.set_up; }
+  Status Settle() override {
+    ++counters_->settles;
+    counters_->settled_before_workers = counters_->workers_alive == 0;
+    if (c_.clock != nullptr) c_.clock->now.fetch_add(c_.settle_cost_ns);
+    return c_.settle;
+  }
   Result<std::unique_ptr<PhaseWorker>> NewWorker(uint32_t i) override {
     return std::unique_ptr<PhaseWorker>(new FakeWorker(c_, counters_, i));
   }
@@ -464,6 +474,48 @@ TEST(PhaseRunner, InvalidSpecOrSetUpFailureIsRecorded) {
     PhaseRun run = RunPhase({}, phase);
     EXPECT_EQ(run.result.error_message, "IOError: set-up: disk gone");
     EXPECT_EQ(counters.next_op_calls.load(), 0u);
+  }
+}
+
+TEST(PhaseRunner, SettlesBeforeTheWorkersOnlyWhenTheSpecAsksAndTimesItApart) {
+  FakeClock clock;
+  PhaseTestClock test_clock = clock.clock;
+  PhaseRunOptions options;
+  options.test_clock = &test_clock;
+  FakePhaseConfig c;
+  c.spec = Spec(2, 100);
+  c.clock = &clock;
+  c.settle_cost_ns = 5'000'000;
+  {
+    FakeCounters counters;
+    FakePhase phase(c, &counters);
+    PhaseRun run = RunPhase({}, phase, options);
+    ASSERT_FALSE(run.result.error_occurred) << run.result.error_message;
+    EXPECT_EQ(counters.settles, 0);
+    EXPECT_FALSE(run.result.settle_ns.has_value());
+  }
+  c.spec.settle = true;
+  {
+    FakeCounters counters;
+    FakePhase phase(c, &counters);
+    PhaseRun run = RunPhase({}, phase, options);
+    ASSERT_FALSE(run.result.error_occurred) << run.result.error_message;
+    EXPECT_EQ(counters.settles, 1);
+    EXPECT_TRUE(counters.settled_before_workers);
+    ASSERT_TRUE(run.result.settle_ns.has_value());
+    EXPECT_EQ(*run.result.settle_ns, 5'000'000.0);
+    EXPECT_EQ(run.result.operations, 100u);
+    EXPECT_LT(run.result.duration_ns, 5'000'000.0);  // the settle is not measured time
+  }
+  c.settle = Status::IOError("compaction failed");
+  {
+    FakeCounters counters;
+    FakePhase phase(c, &counters);
+    PhaseRun run = RunPhase({}, phase, options);
+    EXPECT_TRUE(run.result.error_occurred);
+    EXPECT_EQ(run.result.error_message, "IOError: settle: compaction failed");
+    EXPECT_EQ(counters.next_op_calls.load(), 0u);
+    EXPECT_EQ(counters.tear_downs, 1);
   }
 }
 

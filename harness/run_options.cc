@@ -192,6 +192,7 @@ Status ValidateRunArgs(const RunArgs& args, const AdapterRegistry& registry, con
   DBXB_RETURN_IF_ERROR(CountOption("seed", args.seed, 0, UINT64_MAX, &c.seed));
   c.quick = args.quick;
   c.measure_overhead = !args.no_overhead;
+  c.settle = !args.no_settle;
 
   for (const auto& f : SplitList(args.formats)) {
     if (f != "json" && f != "md" && f != "gbench")
@@ -229,6 +230,7 @@ Status ValidateRunArgs(const RunArgs& args, const AdapterRegistry& registry, con
   p.configuration.emplace_back("durability", std::string(DurabilityName(c.durability)));
   p.configuration.emplace_back("seed", std::to_string(c.seed));
   p.configuration.emplace_back("formats", Join(p.formats));
+  p.configuration.emplace_back("settle", c.settle ? "on" : "off");
   if (!p.phase_suite()) p.configuration.emplace_back("baseline", p.baseline);
   *plan = std::move(p);
   return Status::Ok();

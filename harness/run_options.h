@@ -26,6 +26,7 @@ struct RunArgs {
   std::string baseline;  ///< engine the Markdown compares against; empty = the first engine
   bool quick = false;
   bool no_overhead = false;
+  bool no_settle = false;  ///< --no-settle: measure with the load's background work left in
   /// The suites' own options (SuiteOption::name -> text), only those given.
   std::map<std::string, std::string> suite_options;
 };

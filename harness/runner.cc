@@ -154,6 +154,11 @@ BenchmarkResult RunOne(const std::string& suite, const std::string& workload, co
   MicroBenchmark& bench = *made.value();
   r.elements_per_iteration = bench.elements_per_iteration();
   Status st = bench.SetUp();
+  if (st.ok() && bench.settles()) {
+    Stopwatch settle;
+    st = bench.Settle().WithContext("settle");
+    r.settle_ns = settle.ElapsedNs();
+  }
   if (st.ok()) {
     r.engine_settings = bench.engine_settings();
     r.checksum = bench.checksum();

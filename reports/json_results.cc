@@ -102,6 +102,7 @@ Json BenchmarkToJson(const BenchmarkResult& b) {
               {"throughput", IntervalToJson(b.throughput)},
               {"checksum", b.checksum},
               {"resources", ResourcesToJson(b.resources)},
+              {"settle_ns", b.settle_ns ? Number(*b.settle_ns) : Json(nullptr)},
               {"error_occurred", b.error_occurred},
               {"error_message", b.error_message}};
 }
@@ -165,6 +166,7 @@ Json PhaseToJson(const PhaseResult& p) {
               {"per_second", std::move(per_second)},
               {"merged_from", std::move(merged_from)},
               {"merged_throughput", p.merged_throughput},
+              {"settle_ns", p.settle_ns ? Number(*p.settle_ns) : Json(nullptr)},
               {"memory_method", p.memory_method},
               {"resources", ResourcesToJson(p.resources)},
               {"incomplete", p.incomplete},

@@ -53,6 +53,17 @@ Status Find(const Json& obj, const std::string& path, std::string_view key, bool
   return Status::Ok();
 }
 
+// An optional number that may also be null (absent and null both leave *out empty).
+Status GetOptionalDouble(const Json& obj, const std::string& path, std::string_view key, std::optional<double>* out) {
+  const Json* j;
+  DBXB_RETURN_IF_ERROR(Find(obj, path, key, true, &j));
+  out->reset();
+  if (j == nullptr || j->is_null()) return Status::Ok();
+  if (!j->is_number()) return TypeError(Member(path, key), "number or null", *j);
+  *out = j->get<double>();
+  return Status::Ok();
+}
+
 Status AsObject(const Json& j, const std::string& path) {
   return j.is_object() ? Status::Ok() : TypeError(path, "object", j);
 }
@@ -313,6 +324,7 @@ Status BenchmarkFromJson(const Json& j, const std::string& path, BenchmarkResult
   DBXB_RETURN_IF_ERROR(GetInterval(j, path, "throughput", &b->throughput));
   DBXB_RETURN_IF_ERROR(GetString(j, path, "checksum", &b->checksum));
   DBXB_RETURN_IF_ERROR(ResourcesFromJson(j, path, &b->resources));
+  DBXB_RETURN_IF_ERROR(GetOptionalDouble(j, path, "settle_ns", &b->settle_ns));
   DBXB_RETURN_IF_ERROR(GetBool(j, path, "error_occurred", &b->error_occurred));
   return GetString(j, path, "error_message", &b->error_message);
 }
@@ -443,6 +455,7 @@ Status PhaseFromJson(const Json& j, const std::string& path, PhaseResult* p) {
     }
   }
   DBXB_RETURN_IF_ERROR(GetOptionalString(j, path, "merged_throughput", &p->merged_throughput));
+  DBXB_RETURN_IF_ERROR(GetOptionalDouble(j, path, "settle_ns", &p->settle_ns));
   DBXB_RETURN_IF_ERROR(GetString(j, path, "memory_method", &p->memory_method));
   DBXB_RETURN_IF_ERROR(ResourcesFromJson(j, path, &p->resources));
   DBXB_RETURN_IF_ERROR(GetBool(j, path, "incomplete", &p->incomplete));

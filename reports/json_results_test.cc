@@ -166,7 +166,7 @@ TEST(JsonResults, EveryWrongTypeIsNamedByItsPath) {
 TEST(JsonResults, EveryMissingRequiredFieldIsNamed) {
   const Json good = ToJson(testdata::SampleRunResults());
   const std::set<std::string> optional = {"slope", "harness_overhead_ns_per_op", "forced_sampling_mode", "phases",
-                                          "merged_files", "resources"};
+                                          "merged_files", "resources", "settle_ns"};
   const std::set<std::string> free_form = {"parameters", "engine_settings", "configuration"};
   int checked = 0;
   // Walk every object of the document that has a fixed set of fields.
@@ -200,8 +200,13 @@ TEST(JsonResults, OptionalFieldsMayBeNullOrAbsent) {
   Json j = ToJson(in);
   j["benchmarks"][4]["estimates"].erase("slope");
   j["context"]["harness_overhead_ns_per_op"] = nullptr;
+  ASSERT_TRUE(in.benchmarks[4].settle_ns.has_value() && in.benchmarks[5].settle_ns.has_value());
+  j["benchmarks"][4]["settle_ns"] = nullptr;
+  j["benchmarks"][5].erase("settle_ns");
   RunResults out;
   ASSERT_TRUE(FromJson(j, &out).ok());
+  EXPECT_FALSE(out.benchmarks[4].settle_ns.has_value());
+  EXPECT_FALSE(out.benchmarks[5].settle_ns.has_value());
   EXPECT_FALSE(out.benchmarks[4].estimates.slope.has_value());
   EXPECT_FALSE(out.context.harness_overhead_ns_per_op.has_value());
   EXPECT_EQ(ToJson(out)["benchmarks"][0]["estimates"]["slope"], nullptr);

@@ -155,6 +155,47 @@ void WriteDataShape(const RunResults& results, std::ostream& out) {
   out << "\n";
 }
 
+std::string Setting(const KeyValues& kvs, const std::string& key) {
+  for (const auto& [k, v] : kvs)
+    if (k == key) return v;
+  return {};
+}
+
+// Whether engines were settled before measuring (configuration "settle"), what each waited for (its
+// "settle" native setting) and how long it took, per benchmark or phase.
+void WriteSettle(const RunResults& results, std::ostream& out) {
+  const std::string mode = Setting(results.context.configuration, "settle");
+  if (mode.empty()) return;  // results of a version without settling
+  out << "### Settling\n\n";
+  if (mode == "off") {
+    out << "- Off (`--no-settle`): every measured phase ran with the background work earlier writes left "
+           "(flushes, compactions, WAL checkpoints) still pending.\n\n";
+    return;
+  }
+  out << "- After a load and before each measured phase that follows writes, every engine was brought to a steady "
+         "state; the time it took is not part of any measurement.\n";
+  for (const std::string& engine : EnginesOfRun(results)) {
+    std::string what;
+    std::vector<std::string> times;
+    for (const BenchmarkResult& b : results.benchmarks) {
+      if (b.engine != engine || !b.settle_ns) continue;
+      if (what.empty()) what = Setting(b.engine_settings, "settle");
+      times.push_back(fmt::format("{} {}", b.workload, FormatDuration(*b.settle_ns)));
+    }
+    for (const PhaseResult& p : results.phases) {
+      if (p.engine != engine || !p.settle_ns) continue;
+      if (what.empty()) what = Setting(p.engine_settings, "settle");
+      std::string label = p.workload.empty() ? p.phase : p.workload + "/" + p.phase;
+      if (!p.dataset.empty()) label += " (" + p.dataset + ")";
+      times.push_back(fmt::format("{} {}", label, FormatDuration(*p.settle_ns)));
+    }
+    if (times.empty()) continue;
+    out << fmt::format("- {}: {}; before {}.\n", engine, what.empty() ? "nothing to wait for" : what,
+                       Join(times, ", "));
+  }
+  out << "\n";
+}
+
 void WriteMachine(const RunContext& c, std::ostream& out) {
   out << "### Machine\n\n";
   out << fmt::format("- Host: {}, {}, {} cores", c.host_name, c.cpu_model, c.num_cpus);
@@ -242,6 +283,7 @@ void WriteMethodology(const RunResults& results, std::ostream& out) {
   WriteEngines(results, out);
   WriteSampling(results, out);
   WritePhaseMethodology(results, out);
+  WriteSettle(results, out);
   WriteDataShape(results, out);
   WriteMachine(c, out);
   out << "### Harness overhead\n\n";

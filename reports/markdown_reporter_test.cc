@@ -191,6 +191,17 @@ TEST(Methodology, ComesFromTheRecordedConfiguration) {
   WriteMethodology(r, out);
   EXPECT_NE(out.str().find("- Sampling mode forced to linear for every benchmark by the configuration."),
             std::string::npos);
+  EXPECT_EQ(text.find("### Settling"), std::string::npos);  // not recorded: results of an older version
+  r.context.configuration.emplace_back("settle", "on");
+  r.benchmarks[5].engine_settings.emplace_back("settle", "PRAGMA wal_checkpoint(TRUNCATE)");
+  out.str("");
+  WriteMethodology(r, out);
+  EXPECT_NE(out.str().find("- sqlite: PRAGMA wal_checkpoint(TRUNCATE); before get 1.250 ms."), std::string::npos)
+      << out.str();
+  r.context.configuration.back().second = "off";
+  out.str("");
+  WriteMethodology(r, out);
+  EXPECT_NE(out.str().find("- Off (`--no-settle`)"), std::string::npos);
   // sqlite's settings now differ between workloads: both sets are listed with their workload.
   EXPECT_NE(text.find("insert: `journal_mode=delete`; get: `journal_mode=wal, synchronous=1, cache_size=-65536`"),
             std::string::npos);

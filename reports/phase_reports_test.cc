@@ -90,7 +90,7 @@ TEST(PhaseJson, EveryWrongTypeIsNamedByItsPath) {
 TEST(PhaseJson, EveryMissingRequiredFieldIsNamed) {
   const Json good = ToJson(testdata::SamplePhaseResults());
   const std::set<std::string> optional = {"latency_from_intended_start", "hdr_histogram", "start_unix_s",
-                                          "merged_from", "merged_throughput", "resources"};
+                                          "merged_from", "merged_throughput", "resources", "settle_ns"};
   const std::set<std::string> free_form = {"parameters", "engine_settings"};
   int checked = 0;
   std::function<void(const Json&, const Json::json_pointer&)> walk = [&](const Json& node, const Json::json_pointer& ptr) {

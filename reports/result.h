@@ -95,6 +95,9 @@ struct BenchmarkResult {
   std::string checksum;  ///< hex digest of the data the benchmark read, for cross-engine checking
   /// What the engine spent over the measured samples (absent when the benchmark failed before them).
   std::optional<ResourceUsage> resources;
+  /// Wall time the engine took to settle after the load, before measuring (Adapter::Settle); absent
+  /// when the benchmark did not settle (an insert benchmark, or --no-settle).
+  std::optional<double> settle_ns;
 
   bool error_occurred = false;
   std::string error_message;  ///< why the benchmark failed (e.g. wrong value for key_00000042)
@@ -198,6 +201,9 @@ struct PhaseResult {
   std::vector<PhaseSource> merged_from;
   std::string merged_throughput;
 
+  /// Wall time the engine took to settle before the phase (Adapter::Settle, after SetUp, before the
+  /// workers); absent when the phase did not settle (the first phase of a sequence, or --no-settle).
+  std::optional<double> settle_ns;
   /// How memory was limited/measured for the phase (e.g. "cgroup memory.max=256MiB"), or "".
   std::string memory_method;
   /// What the engine spent over the measured part (absent when the phase failed before it).

@@ -285,6 +285,12 @@ std::vector<BadInputRow> BadInputRows() {
       {"ReportOutUnderAFile", Report(std::string(kGood) + " -o {file}/sub"), "-o"},
       {"ReportOutUnderProc", Report(std::string(kGood) + " -o /proc/dbxb-report"), "-o"},
       {"ReportBadFileWithEarlierOut", Report("{fx}/truncated_results.json -o {prev}"), "truncated_results.json"},
+      // --- calibrate ---
+      {"CalibrateTooFewRounds", "calibrate --engines sqlite --rounds 2", "--rounds"},
+      {"CalibrateZeroRecords", "calibrate --engines sqlite --records 0", "--records"},
+      {"CalibrateUnknownEngine", "calibrate --engines nosuch", "nosuch"},
+      {"CalibrateNullEngine", "calibrate --engines null", "null"},
+      {"CalibrateDataDirIsAFile", "calibrate --engines sqlite --data-dir {file}", "--data-dir"},
       // Empty values are refused, never read as "use the default" (harness/main.cc).
       {"EmptyEngineList", Run("--engines ''"), "--engines"},
       {"EmptyWorkloadList", Run("--workloads ''"), "--workloads"},

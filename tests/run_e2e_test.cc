@@ -165,8 +165,11 @@ TEST(RunEndToEnd, YcsbOnEveryEngineWithRawLatencies) {
     EXPECT_EQ(per_op, ops) << name;
     EXPECT_EQ(per_second, ops) << name;
     EXPECT_GT(p["throughput_ops_per_sec"].get<double>(), 0) << name;
+    EXPECT_EQ(p["settle_ns"].is_number(), p["phase"] == "run") << name << ": the run settles after the load";
     ops_per_phase[name] = ops;
   }
+  EXPECT_EQ(doc["context"]["configuration"]["settle"], "on");
+  EXPECT_NE(Slurp(out / "results.md").find("### Settling"), std::string::npos);
 
   // Raw latencies: one row per measured operation; exact percentiles of the rows agree with the
   // histogram's (which reports the top of the 0.1 % wide bucket holding the exact value).
@@ -225,6 +228,7 @@ TEST(RunEndToEnd, SqliteVpsRunsAndRecordsTheDurabilityGiven) {
     ASSERT_EQ(doc["phases"].size(), 2u);
     for (const auto& phase : doc["phases"]) {
       const auto& settings = phase["engine_settings"];
+      EXPECT_TRUE(phase["settle_ns"].is_number()) << "select-pk follows the untimed load";
       if (phase["engine"] == "sqlite") {
         EXPECT_EQ(settings["synchronous"], c.synchronous) << settings.dump();
         EXPECT_EQ(settings["journal_mode"], "wal");
@@ -267,6 +271,24 @@ TEST(RunEndToEnd, QuickRunsEverySuite) {
   ASSERT_EQ(doc["phases"].size(), 2u);
   EXPECT_EQ(doc["phases"][0]["operations"], 10000u);           // select-pk: a tenth of 100,000
   EXPECT_LE(doc["phases"][1]["duration_ns"].get<double>(), 3e9);  // concurrent-reads: bounded at 1 s
+  fs::remove_all(dir);
+}
+
+// --no-settle: measured right after the load, and the methodology says so.
+TEST(RunEndToEnd, NoSettleIsRecordedAndSkipsTheSettle) {
+  fs::path dir = fs::temp_directory_path() / ("dbxb-e2e-nosettle-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  fs::path out = dir / "out";
+  std::string cmd = std::string(DBXB_TOOL) + " run --workload " + DBXB_SOURCE_DIR + "/workloads/ycsb/workloadc" +
+                    " --engines sqlite,rocksdb --records 500 --operations 200 --no-overhead --no-settle --data-dir " +
+                    (dir / "data").string() + " --out " + out.string() + " >" + (dir / "log.txt").string() + " 2>&1";
+  ASSERT_EQ(Shell(cmd), 0) << Slurp(dir / "log.txt");
+  nlohmann::json doc = nlohmann::json::parse(Slurp(out / "results.json"));
+  EXPECT_EQ(doc["context"]["configuration"]["settle"], "off");
+  ASSERT_EQ(doc["phases"].size(), 4u);
+  for (const auto& p : doc["phases"]) EXPECT_TRUE(p["settle_ns"].is_null()) << p["engine"] << "/" << p["phase"];
+  EXPECT_NE(Slurp(out / "results.md").find("- Off (`--no-settle`)"), std::string::npos);
   fs::remove_all(dir);
 }
 

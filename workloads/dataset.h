@@ -38,6 +38,15 @@ class Dataset final : public ReferenceData {
   std::string_view value(uint64_t i) const override {
     return {&values_[i * shape_.value_size], shape_.value_size};
   }
+  /// By pointer arithmetic: a view returned by key(i) maps back to i.
+  bool Locate(std::string_view key, uint64_t* index) const override {
+    const auto offset = static_cast<uint64_t>(key.data() - keys_.data());
+    if (key.size() != shape_.key_size || key.data() < keys_.data() || offset >= keys_.size() ||
+        offset % shape_.key_size != 0)
+      return false;
+    *index = offset / shape_.key_size;
+    return true;
+  }
 
  private:
   explicit Dataset(const DatasetShape& shape) : shape_(shape) {}

@@ -28,6 +28,22 @@ TEST(Dataset, RowsAreSortedAndLowerBoundFindsThem) {
   EXPECT_EQ(data.LowerBound("zzz"), 1000u);
 }
 
+TEST(Dataset, LocateMapsItsOwnKeyViewsToTheirRowAndNothingElse) {
+  auto d = Dataset::Make({1000, 16, 40});
+  ASSERT_TRUE(d.ok());
+  const Dataset& data = **d;
+  uint64_t i = ~0ull;
+  for (uint64_t row : {0u, 1u, 999u}) {
+    ASSERT_TRUE(data.Locate(data.key(row), &i));
+    EXPECT_EQ(i, row);
+  }
+  const std::string copy(data.key(7));
+  EXPECT_FALSE(data.Locate(copy, &i));                     // equal bytes elsewhere: not a view
+  EXPECT_FALSE(data.Locate(data.key(7).substr(1), &i));    // inside a key, not at its start
+  EXPECT_FALSE(data.Locate(data.value(7).substr(0, 16), &i));
+  EXPECT_FALSE(data.Locate("", &i));
+}
+
 TEST(Dataset, RejectsShapesThatCannotHoldUniqueKeys) {
   EXPECT_TRUE(Dataset::Make({0, 12, 19}).status().IsInvalidArgument());
   EXPECT_TRUE(Dataset::Make({10, 11, 19}).status().IsInvalidArgument());

@@ -67,6 +67,7 @@ class OpenDb {
   }
 
   Session* session() { return session_.get(); }
+  Adapter* adapter() { return adapter_.get(); }
   const Settings& settings() const { return settings_; }
   /// The open database's allocated bytes, or, once closed, what it held just before its removal.
   uint64_t disk_bytes() const { return dir_.empty() ? closed_disk_bytes_ : DirectoryBytes(dir_); }
@@ -140,6 +141,9 @@ class LoadedBenchmark : public MicroBenchmark {
     DBXB_RETURN_IF_ERROR(Load(db_.session(), data_, config_.load_batch).WithContext("load"));
     return VerifyAll(db_.session(), data_, &checksum_).WithContext("verify after load");
   }
+  bool settles() const override { return config_.settle; }
+  Adapter* adapter() override { return db_.adapter(); }
+  Status Settle() override { return db_.adapter()->Settle(); }
   Status TearDown() override { return db_.Close(); }
   const Settings& engine_settings() const override { return db_.settings(); }
   std::string checksum() const override { return checksum_; }
@@ -193,6 +197,7 @@ class InsertBenchmark final : public MicroBenchmark {
     return st.ok() ? closed : st;
   }
   Status TearDown() override { return db_.Close(); }
+  Adapter* adapter() override { return db_.adapter(); }
   const Settings& engine_settings() const override { return settings_; }
   std::string checksum() const override { return checksum_; }
   WriteTally written_per_iteration() const override { return {1, LogicalBytes(data_)}; }
@@ -211,14 +216,8 @@ class InsertBenchmark final : public MicroBenchmark {
 
 class GetBenchmark final : public LoadedBenchmark {
  public:
-  GetBenchmark(const AdapterFactory& engine, const MicroConfig& config) : LoadedBenchmark(engine, config, "get") {
-    order_.resize(data_.size());
-    std::iota(order_.begin(), order_.end(), 0);
-    // Fisher-Yates on SplitMix64 reduced modulo i (not Xoshiro256::Below): the key order recorded
-    // results were measured with, kept bit for bit. The bias of `% i` is below i / 2^64.
-    SplitMix64 mix(config.seed);
-    for (uint64_t i = order_.size(); i > 1; --i) std::swap(order_[i - 1], order_[mix.Next() % i]);
-  }
+  GetBenchmark(const AdapterFactory& engine, const MicroConfig& config)
+      : LoadedBenchmark(engine, config, "get"), order_(MicroGetOrder(data_.size(), config.seed)) {}
 
   Status RunIteration() override {
     Session* s = db_.session();
@@ -283,6 +282,16 @@ class CountBenchmark final : public LoadedBenchmark {
 
 }  // namespace
 
+std::vector<uint64_t> MicroGetOrder(uint64_t n, uint64_t seed) {
+  std::vector<uint64_t> order(n);
+  std::iota(order.begin(), order.end(), 0);
+  // Fisher-Yates on SplitMix64 reduced modulo i (not Xoshiro256::Below): the key order recorded
+  // results were measured with, kept bit for bit. The bias of `% i` is below i / 2^64.
+  SplitMix64 mix(seed);
+  for (uint64_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[mix.Next() % i]);
+  return order;
+}
+
 const std::vector<std::string>& MicroWorkloadNames() {
   static const std::vector<std::string> names = {"insert", "get", "scan", "count"};
   return names;
@@ -291,10 +300,12 @@ const std::vector<std::string>& MicroWorkloadNames() {
 Result<std::unique_ptr<MicroBenchmark>> MakeMicroBenchmark(std::string_view workload, const AdapterFactory& engine,
                                                            const MicroConfig& config) {
   if (!config.dataset) return Status::InvalidArgument("dbx-micro: no data set");
-  if (workload == "insert") return std::unique_ptr<MicroBenchmark>(new InsertBenchmark(engine, config));
-  if (workload == "get") return std::unique_ptr<MicroBenchmark>(new GetBenchmark(engine, config));
-  if (workload == "scan") return std::unique_ptr<MicroBenchmark>(new ScanBenchmark(engine, config, "scan"));
-  if (workload == "count") return std::unique_ptr<MicroBenchmark>(new CountBenchmark(engine, config, "count"));
+  MicroConfig c = config;
+  c.engine_options.row_bytes_hint = c.dataset->shape().key_size + c.dataset->shape().value_size;
+  if (workload == "insert") return std::unique_ptr<MicroBenchmark>(new InsertBenchmark(engine, c));
+  if (workload == "get") return std::unique_ptr<MicroBenchmark>(new GetBenchmark(engine, c));
+  if (workload == "scan") return std::unique_ptr<MicroBenchmark>(new ScanBenchmark(engine, c, "scan"));
+  if (workload == "count") return std::unique_ptr<MicroBenchmark>(new CountBenchmark(engine, c, "count"));
   return Status::InvalidArgument(fmt::format("unknown dbx-micro workload '{}' (known: insert, get, scan, count)", workload));
 }
 

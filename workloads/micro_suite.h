@@ -36,6 +36,8 @@ struct MicroConfig {
   uint64_t seed = 1;
   /// Rows per write batch when loading the data set for get/scan/count.
   uint64_t load_batch = 10000;
+  /// Settle the engine after loading (false: --no-settle). The harness calls Settle and times it.
+  bool settle = true;
 };
 
 class MicroBenchmark {
@@ -46,6 +48,10 @@ class MicroBenchmark {
   virtual uint64_t elements_per_iteration() const = 0;
   /// Untimed: opens the engine, loads and verifies the data set.
   virtual Status SetUp() = 0;
+  /// True when the benchmark loaded data before measuring and config.settle: the harness then calls
+  /// Settle (the engine's Adapter::Settle) after SetUp and records how long it took.
+  virtual bool settles() const { return false; }
+  virtual Status Settle() { return Status::Ok(); }
   /// True when each iteration needs fresh state, built by PrepareIteration outside the timed region.
   virtual bool fresh_state_per_iteration() const { return false; }
   virtual Status PrepareIteration() { return Status::Ok(); }
@@ -56,6 +62,9 @@ class MicroBenchmark {
   /// Untimed: closes the engine and removes the databases this benchmark created.
   virtual Status TearDown() = 0;
 
+  /// The open engine: after SetUp for get/scan/count, after PrepareIteration for insert; else null.
+  /// For `dbx-bench calibrate`, which runs the engine's native loop on the same database.
+  virtual Adapter* adapter() = 0;
   /// The engine's native settings, as the adapter reported them (valid after SetUp).
   virtual const Settings& engine_settings() const = 0;
   /// Hex FNV-1a digest of the rows read back during verification, in key order. Equal across
@@ -70,6 +79,9 @@ class MicroBenchmark {
   /// fresh state per iteration the last iteration's, measured after it closed and before its removal.
   virtual uint64_t disk_bytes() const = 0;
 };
+
+/// The order the get workload reads rows 0..n-1 in: a seeded random permutation.
+std::vector<uint64_t> MicroGetOrder(uint64_t n, uint64_t seed);
 
 /// Creates one benchmark of the suite. InvalidArgument for an unknown workload name.
 Result<std::unique_ptr<MicroBenchmark>> MakeMicroBenchmark(std::string_view workload, const AdapterFactory& engine,

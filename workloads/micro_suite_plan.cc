@@ -34,6 +34,7 @@ class DbxMicroPlan final : public SuitePlan {
     config.engine_options.cache_bytes = common.cache_bytes;
     config.work_dir = work_dir;
     config.seed = common.seed;
+    config.settle = common.settle;
     auto maker = [&config](const std::string& workload, const AdapterFactory& engine) -> MakeBenchmark {
       return [&config, workload, &engine] { return MakeMicroBenchmark(workload, engine, config); };
     };

@@ -106,6 +106,26 @@ TEST_F(MicroSuiteTest, EveryWorkloadPassesOnAPerfectStore) {
   EXPECT_TRUE(fs::is_empty(dir_)) << "benchmarks remove the databases they create";
 }
 
+TEST_F(MicroSuiteTest, LoadedBenchmarksSettleUnlessTurnedOff) {
+  const AdapterFactory* sqlite = BuiltinAdapters().Find("sqlite");
+  ASSERT_NE(sqlite, nullptr);
+  for (bool settle : {true, false}) {
+    config_.settle = settle;
+    for (const auto& w : MicroWorkloadNames()) {
+      auto bench = MakeMicroBenchmark(w, *sqlite, config_);
+      ASSERT_TRUE(bench.ok());
+      EXPECT_EQ((*bench)->settles(), settle && w != "insert") << w;
+    }
+  }
+  config_.settle = true;
+  auto get = MakeMicroBenchmark("get", *sqlite, config_);
+  ASSERT_TRUE(get.ok());
+  ASSERT_TRUE((*get)->SetUp().ok());
+  EXPECT_TRUE((*get)->Settle().ok());
+  ASSERT_TRUE((*get)->RunIteration().ok());
+  ASSERT_TRUE((*get)->TearDown().ok());
+}
+
 TEST_F(MicroSuiteTest, AWrongValueFailsTheGetBenchmark) {
   AdapterFactory bad = NullAdapterFactory();
   auto inner_open = bad.open;

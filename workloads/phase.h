@@ -5,6 +5,7 @@
 // "mixed-oltp". The runner calls, in order and on one thread unless noted:
 //
 //   phase.SetUp()                                  untimed (e.g. prepare statements, pick key ranges)
+//   phase.Settle()                 when spec.settle  timed on its own (PhaseResult::settle_ns), not measured
 //   worker[i] = phase.NewWorker(i)   i < threads   untimed, on the runner's thread, before any op
 //   -- on thread i, all threads released together --
 //   worker[i]->NextOp(&op) ...                     warm-up operations (executed, not recorded)
@@ -85,6 +86,10 @@ struct PhaseSpec {
 
   /// What the phase is, for reports: ("records", "1000000"), ("distribution", "zipfian"), ...
   std::vector<std::pair<std::string, std::string>> parameters;
+
+  /// The phase follows writes: before its workers exist the runner calls Phase::Settle (the engine's
+  /// Adapter::Settle) and records how long it took. Phase suites set it from PhaseSuiteOptions::settle.
+  bool settle = false;
 };
 
 /// The PhaseSpec::parameters key saying how the phase's memory was limited (harness/memory_limit.h adds
@@ -105,6 +110,8 @@ class Phase {
   virtual const PhaseSpec& spec() const = 0;
   /// Untimed preparation, before any worker exists.
   [[nodiscard]] virtual Status SetUp() { return Status::Ok(); }
+  /// When spec().settle: brings the engine to a steady state (Adapter::Settle), after SetUp.
+  [[nodiscard]] virtual Status Settle() { return Status::Ok(); }
   /// The worker of thread `thread_index` (< spec().threads), e.g. opening its Session and seeding its
   /// key chooser with seed + thread_index. Called for every thread before any operation starts.
   [[nodiscard]] virtual Result<std::unique_ptr<PhaseWorker>> NewWorker(uint32_t thread_index) = 0;
@@ -151,6 +158,7 @@ struct PhaseSuiteOptions {
   double warmup_seconds = 0;        ///< --phase-warmup (0 = the suite's default, maybe none)
   double target_rate = 0;           ///< --target-rate: ops/s per phase, open loop (0 = closed loop)
   uint64_t load_batch = 1000;       ///< rows per write batch when loading
+  bool settle = true;               ///< false (--no-settle): measure with the background work left in
 };
 
 /// How the runner asks a phase-based suite for its work on one engine: the sequences to run, in order

@@ -75,6 +75,7 @@ struct SuiteCommon {
   uint64_t seed = 1;
   bool quick = false;                          ///< --quick: the suite's short defaults
   bool measure_overhead = true;                ///< not --no-overhead
+  bool settle = true;                          ///< not --no-settle: settle engines after a load (Adapter::Settle)
 };
 
 /// A sampled benchmark to make, on one engine; called once per measurement.

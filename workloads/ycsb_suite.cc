@@ -315,6 +315,7 @@ class YcsbRunPhase final : public Phase {
       spec_.op_types.push_back(op.second);
     }
     spec_.name = "run";
+    spec_.settle = s_.options.settle;  // after the load
     spec_.threads = s_.threads;
     spec_.operations = s_.run_operations;
     spec_.duration_seconds = s_.options.duration_seconds;
@@ -342,6 +343,7 @@ class YcsbRunPhase final : public Phase {
     }
   }
   const PhaseSpec& spec() const override { return spec_; }
+  Status Settle() override { return s_.adapter->Settle(); }
   Result<std::unique_ptr<PhaseWorker>> NewWorker(uint32_t thread) override {
     const uint64_t seed = WorkerSeed(s_, 2, thread);
     auto keys = RunKeys::Make(s_, seed);
@@ -382,6 +384,7 @@ class YcsbSequence final : public PhaseSequence {
     if (ec) return Status::IOError(fmt::format("cannot create {}: {}", s.dir, ec.message()));
     AdapterOptions o = s.options.engine_options;
     o.dir = s.dir;
+    o.row_bytes_hint = YcsbKey(s.first, s.w).size() + YcsbRecordCodec(s.w, 0).MaxValueSize();
     if (s.null_engine()) {
       const uint64_t may_insert = s.w.insert_proportion > 0 ? s.run_operations : 0;
       o.reference = std::make_shared<YcsbReferenceData>(s.w, s.first, s.loaded + may_insert);

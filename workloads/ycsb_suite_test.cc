@@ -189,8 +189,10 @@ class YcsbOnEngine : public ::testing::TestWithParam<std::string> {
   void TearDown() override { fs::remove_all(dir_); }
 
   // Runs load + run of `text` (recordcount 200, operationcount 500 unless the text says otherwise).
-  std::vector<PhaseResult> Run(const std::string& text, uint32_t threads, const AdapterFactory* engine = nullptr) {
+  std::vector<PhaseResult> Run(const std::string& text, uint32_t threads, const AdapterFactory* engine = nullptr,
+                               bool settle = true) {
     PhaseSuiteOptions o;
+    o.settle = settle;
     o.work_dir = dir_.string();
     o.threads = threads;
     o.load_batch = 64;
@@ -240,6 +242,16 @@ TEST_P(YcsbOnEngine, WorkloadALoadsAndRunsVerified) {
   EXPECT_EQ(Count(r[1], "read") + Count(r[1], "update"), 500u);
   EXPECT_GT(Count(r[1], "read"), 150u);
   EXPECT_GT(Count(r[1], "update"), 150u);
+  EXPECT_FALSE(r[0].settle_ns.has_value());  // the load starts on an empty store
+  EXPECT_TRUE(r[1].settle_ns.has_value()) << "the run settles after the load";
+}
+
+TEST_P(YcsbOnEngine, NoSettleMeasuresRightAfterTheLoad) {
+  std::vector<PhaseResult> r =
+      Run("recordcount=200\noperationcount=100\nreadproportion=1\nupdateproportion=0\n", 1, nullptr, false);
+  ASSERT_EQ(r.size(), 2u);
+  ASSERT_FALSE(r[1].error_occurred) << r[1].error_message;
+  EXPECT_FALSE(r[1].settle_ns.has_value());
 }
 
 // Every operation type, data integrity, latest distribution and inserts, on two threads.

@@ -76,6 +76,36 @@ class DbxSession final : public Session {
   dbx::WriteBatch batch_;
 };
 
+// dbx-micro's loops on dbx::DB itself, with the calls a DbxSession makes.
+class DbxNativeLoop final : public NativeLoop {
+ public:
+  explicit DbxNativeLoop(dbx::DB* db) : db_(db) {}
+  Status GetAll(const ReferenceData& data, const std::vector<uint64_t>& order) override {
+    const dbx::ReadOptions ro;
+    for (uint64_t i : order) {
+      dbx::Status s = db_->Get(ro, data.key(i), &value_);
+      if (!s.ok() || value_ != data.value(i))
+        return s.IsNotFound() || s.ok() ? NativeLoopMismatch(i, s.ok()) : FromDbx(s);
+    }
+    return Status::Ok();
+  }
+  Status PutAll(const ReferenceData& data) override {
+    dbx::WriteBatch batch;
+    for (uint64_t i = 0; i < data.size(); ++i) batch.Put(data.key(i), data.value(i));
+    return FromDbx(db_->Write(dbx::WriteOptions(), batch));
+  }
+  Status ScanAll(uint64_t* rows, uint64_t* byte_sum) override {
+    return FromDbx(db_->Scan(dbx::ReadOptions(), {}, {}, 0, [&](std::string_view k, std::string_view v) {
+      AddScanRow(k, v, rows, byte_sum);
+      return true;
+    }));
+  }
+
+ private:
+  dbx::DB* db_;
+  std::string value_;
+};
+
 class DbxAdapter final : public Adapter {
  public:
   explicit DbxAdapter(std::unique_ptr<dbx::DB> db) : db_(std::move(db)) {}
@@ -111,7 +141,18 @@ class DbxAdapter final : public Adapter {
         {"bloom_bits_per_key", std::to_string(o.bloom_bits_per_key)},
         {"compaction_trigger", std::to_string(o.compaction_trigger)},
         {"bytes_per_sync", std::to_string(o.bytes_per_sync)},
+        {"settle", "DB::WaitForIdle: until no flush or compaction is queued or running"},
     };
+  }
+
+  Result<std::unique_ptr<NativeLoop>> NewNativeLoop() override {
+    if (db_ == nullptr) return Status::InvalidArgument("dbx: adapter is closed");
+    return std::unique_ptr<NativeLoop>(new DbxNativeLoop(db_.get()));
+  }
+
+  Status Settle() override {
+    if (db_ == nullptr) return Status::InvalidArgument("dbx: adapter is closed");
+    return FromDbx(db_->WaitForIdle());
   }
 
   Status Close() override {

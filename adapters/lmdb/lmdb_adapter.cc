@@ -154,6 +154,75 @@ class WriteTxn {
   MDB_txn* txn_ = nullptr;
 };
 
+// dbx-micro's loops on the environment itself: each read in a renewed read-only transaction (the
+// snapshot per read a Session gives), the insert in one write transaction. No map gate: calibration
+// writes nothing while it reads, and grows the map itself on MDB_MAP_FULL.
+class LmdbNativeLoop final : public NativeLoop {
+ public:
+  explicit LmdbNativeLoop(LmdbEnv* env) : e_(env) {}
+  ~LmdbNativeLoop() override {
+    if (read_txn_ != nullptr) mdb_txn_abort(read_txn_);
+  }
+  Status GetAll(const ReferenceData& data, const std::vector<uint64_t>& order) override {
+    DBXB_RETURN_IF_ERROR(EnsureReadTxn());
+    for (uint64_t i : order) {
+      int rc = mdb_txn_renew(read_txn_);
+      if (rc != 0) return LmdbError(rc, "native renew");
+      MDB_val k = Val(data.key(i)), v;
+      rc = mdb_get(read_txn_, e_->dbi, &k, &v);
+      const bool same = rc == 0 && View(v) == data.value(i);
+      mdb_txn_reset(read_txn_);
+      if (!same) return rc == 0 || rc == MDB_NOTFOUND ? NativeLoopMismatch(i, rc == 0) : LmdbError(rc, "native get");
+    }
+    return Status::Ok();
+  }
+  Status PutAll(const ReferenceData& data) override {
+    for (;;) {
+      const size_t seen = e_->MapSize();
+      MDB_txn* txn = nullptr;
+      int rc = mdb_txn_begin(e_->env, nullptr, 0, &txn);
+      if (rc != 0) return LmdbError(rc, "native begin");
+      for (uint64_t i = 0; i < data.size() && rc == 0; ++i) {
+        MDB_val k = Val(data.key(i)), v = Val(data.value(i));
+        rc = mdb_put(txn, e_->dbi, &k, &v, 0);
+      }
+      if (rc == 0) rc = mdb_txn_commit(txn);  // frees the transaction whatever the outcome
+      else mdb_txn_abort(txn);
+      if (rc != MDB_MAP_FULL) return rc == 0 ? Status::Ok() : LmdbError(rc, "native put");
+      DBXB_RETURN_IF_ERROR(e_->Grow(seen));
+    }
+  }
+  Status ScanAll(uint64_t* rows, uint64_t* byte_sum) override {
+    DBXB_RETURN_IF_ERROR(EnsureReadTxn());
+    int rc = mdb_txn_renew(read_txn_);
+    if (rc != 0) return LmdbError(rc, "native renew");
+    MDB_cursor* cursor = nullptr;
+    rc = mdb_cursor_open(read_txn_, e_->dbi, &cursor);
+    MDB_val k, v;
+    for (rc = rc != 0 ? rc : mdb_cursor_get(cursor, &k, &v, MDB_FIRST); rc == 0;
+         rc = mdb_cursor_get(cursor, &k, &v, MDB_NEXT))
+      AddScanRow(View(k), View(v), rows, byte_sum);
+    if (cursor != nullptr) mdb_cursor_close(cursor);
+    mdb_txn_reset(read_txn_);
+    return rc == MDB_NOTFOUND ? Status::Ok() : LmdbError(rc, "native scan");
+  }
+
+ private:
+  Status EnsureReadTxn() {
+    if (read_txn_ != nullptr) return Status::Ok();
+    int rc = mdb_txn_begin(e_->env, nullptr, MDB_RDONLY, &read_txn_);
+    if (rc != 0) {
+      read_txn_ = nullptr;
+      return LmdbError(rc, "native read transaction");
+    }
+    mdb_txn_reset(read_txn_);
+    return Status::Ok();
+  }
+
+  LmdbEnv* e_;
+  MDB_txn* read_txn_ = nullptr;
+};
+
 class LmdbSession final : public Session {
  public:
   static Result<std::unique_ptr<Session>> Open(LmdbEnv* env) {
@@ -431,6 +500,11 @@ class LmdbAdapter final : public Adapter {
     return LmdbSession::Open(&env_);
   }
 
+  Result<std::unique_ptr<NativeLoop>> NewNativeLoop() override {
+    if (env_.env == nullptr) return Status::InvalidArgument("NewNativeLoop: adapter is closed");
+    return std::unique_ptr<NativeLoop>(new LmdbNativeLoop(&env_));
+  }
+
   Settings NativeSettings() override {
     Settings settings;
     if (env_.env == nullptr) return settings;
@@ -455,6 +529,7 @@ class LmdbAdapter final : public Adapter {
     settings.emplace_back("cache", "none of its own: reads go through the OS page cache");
     settings.emplace_back("read_txn", "one per session, renewed before and reset after each read");
     settings.emplace_back("write_txn", "one per batch; one per Put/Delete outside a batch");
+    settings.emplace_back("settle", "nothing: no background work (writes are in the B-tree at commit)");
     return settings;
   }
 

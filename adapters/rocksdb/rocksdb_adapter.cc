@@ -9,10 +9,12 @@
 #include <rocksdb/version.h>
 #include <rocksdb/write_batch.h>
 
+#include <chrono>
 #include <filesystem>
 #include <memory>
 #include <string>
 #include <system_error>
+#include <thread>
 
 #ifndef DBXB_ROCKSDB_BUILD
 #error "DBXB_ROCKSDB_BUILD must name the RocksDB build linked (set by cmake/rocksdb.cmake)"
@@ -105,6 +107,38 @@ class RocksdbSession final : public Session {
   rocksdb::WriteBatch batch_;
 };
 
+// dbx-micro's loops on rocksdb::DB itself, as db_bench's readrandom, fillseq (batched) and readseq do.
+class RocksdbNativeLoop final : public NativeLoop {
+ public:
+  RocksdbNativeLoop(rocksdb::DB* db, const rocksdb::WriteOptions* write_options)
+      : db_(db), write_options_(write_options) {}
+  Status GetAll(const ReferenceData& data, const std::vector<uint64_t>& order) override {
+    const rocksdb::ReadOptions ro;
+    for (uint64_t i : order) {
+      rocksdb::Status s = db_->Get(ro, ToSlice(data.key(i)), &value_);
+      if (!s.ok() || value_ != data.value(i))
+        return s.ok() || s.IsNotFound() ? NativeLoopMismatch(i, s.ok()) : FromRocks(s, "native get");
+    }
+    return Status::Ok();
+  }
+  Status PutAll(const ReferenceData& data) override {
+    rocksdb::WriteBatch batch;
+    for (uint64_t i = 0; i < data.size(); ++i)
+      DBXB_RETURN_IF_ERROR(FromRocks(batch.Put(ToSlice(data.key(i)), ToSlice(data.value(i))), "native put"));
+    return FromRocks(db_->Write(*write_options_, &batch), "native write");
+  }
+  Status ScanAll(uint64_t* rows, uint64_t* byte_sum) override {
+    std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(rocksdb::ReadOptions()));
+    for (it->SeekToFirst(); it->Valid(); it->Next()) AddScanRow(ToView(it->key()), ToView(it->value()), rows, byte_sum);
+    return FromRocks(it->status(), "native scan");
+  }
+
+ private:
+  rocksdb::DB* db_;
+  const rocksdb::WriteOptions* write_options_;
+  std::string value_;
+};
+
 std::string Bool(bool b) { return b ? "true" : "false"; }
 
 std::string CompressionName(rocksdb::CompressionType type) {
@@ -185,7 +219,31 @@ class RocksdbAdapter final : public Adapter {
     s.emplace_back("allow_mmap_reads", Bool(o.allow_mmap_reads));
     s.emplace_back("use_direct_reads", Bool(o.use_direct_reads));
     s.emplace_back("batch", "WriteBatch written by DB::Write at Commit");
+    s.emplace_back("settle", "until no flush or compaction is pending or running (db_bench's waitforcompaction)");
     return s;
+  }
+
+  Result<std::unique_ptr<NativeLoop>> NewNativeLoop() override {
+    if (db_ == nullptr) return Status::InvalidArgument("NewNativeLoop: adapter is closed");
+    return std::unique_ptr<NativeLoop>(new RocksdbNativeLoop(db_.get(), &write_options_));
+  }
+
+  // RocksDB 7.8 has no DB::WaitForCompact: poll the properties db_bench's waitforcompaction reads.
+  Status Settle() override {
+    if (db_ == nullptr) return Status::InvalidArgument("Settle: adapter is closed");
+    static const char* const kBusy[] = {"rocksdb.mem-table-flush-pending", "rocksdb.num-running-flushes",
+                                        "rocksdb.compaction-pending", "rocksdb.num-running-compactions"};
+    for (;;) {
+      bool busy = false;
+      for (const char* property : kBusy) {
+        uint64_t value = 0;
+        if (!db_->GetIntProperty(property, &value))
+          return Status::Internal(std::string("Settle: RocksDB has no property ") + property);
+        busy = busy || value != 0;
+      }
+      if (!busy) return Status::Ok();
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
   }
 
   // With the WAL off the memtables hold the only copy of recent writes: flush them explicitly (rather

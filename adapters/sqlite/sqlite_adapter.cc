@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <limits>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <system_error>
 
@@ -25,7 +26,28 @@ using sqlite_internal::ResetOnExit;
 using sqlite_internal::SqliteError;
 
 constexpr char kFileName[] = "kv.sqlite";
-constexpr char kCreateTable[] = "CREATE TABLE IF NOT EXISTS kv(k BLOB PRIMARY KEY, v BLOB) WITHOUT ROWID";
+
+// The two layouts of the key/value table (see sqlite_adapter.h for the rule that picks one).
+enum class Layout { kWithoutRowid, kRowid };
+
+const char* LayoutName(Layout layout) { return layout == Layout::kRowid ? "rowid" : "without-rowid"; }
+
+const char* CreateTableSql(Layout layout) {
+  return layout == Layout::kRowid ? "CREATE TABLE kv(k BLOB PRIMARY KEY NOT NULL, v BLOB)"
+                                  : "CREATE TABLE kv(k BLOB PRIMARY KEY, v BLOB) WITHOUT ROWID";
+}
+
+// A rowid table updates an existing key in place (UPSERT keeps its rowid and index entry); REPLACE
+// would delete the row and insert it under a new rowid. In a WITHOUT ROWID table both are one write.
+const char* PutSql(Layout layout) {
+  return layout == Layout::kRowid ? "INSERT INTO kv(k, v) VALUES(?1, ?2) ON CONFLICT(k) DO UPDATE SET v = excluded.v"
+                                  : "INSERT OR REPLACE INTO kv(k, v) VALUES(?1, ?2)";
+}
+
+// SQLite's guidance (withoutrowid.html, "When to use WITHOUT ROWID"): WITHOUT ROWID works best when the
+// average row is smaller than about 1/20 of a database page; larger rows belong in an ordinary rowid
+// table, where the unique index on the key stays small and the rows sit in the table's leaves.
+constexpr uint64_t kWithoutRowidPageFraction = 20;
 // Long enough that a writer waits out any batch of a benchmark rather than failing with SQLITE_BUSY.
 constexpr int kBusyTimeoutMs = 60'000;
 
@@ -44,10 +66,10 @@ std::string_view ColumnBlob(sqlite3_stmt* stmt, int column) {
 
 class SqliteSession final : public Session {
  public:
-  static Result<std::unique_ptr<Session>> Open(const ConnectionConfig& config) {
+  static Result<std::unique_ptr<Session>> Open(const ConnectionConfig& config, Layout layout) {
     std::unique_ptr<SqliteSession> session(new SqliteSession());
     DBXB_RETURN_IF_ERROR(OpenConnection(config, &session->db_));
-    DBXB_RETURN_IF_ERROR(session->Prepare());
+    DBXB_RETURN_IF_ERROR(session->Prepare(layout));
     return std::unique_ptr<Session>(std::move(session));
   }
 
@@ -117,9 +139,9 @@ class SqliteSession final : public Session {
   }
   Status DoAbort() override { return Step(rollback_, "ROLLBACK"); }
 
-  Status Prepare() {
+  Status Prepare(Layout layout) {
     return sqlite_internal::PrepareAll(db_, {
-        {&put_, "INSERT OR REPLACE INTO kv(k, v) VALUES(?1, ?2)"},
+        {&put_, PutSql(layout)},
         {&get_, "SELECT v FROM kv WHERE k = ?1"},
         {&del_, "DELETE FROM kv WHERE k = ?1"},
         {&scan_, "SELECT k, v FROM kv WHERE k >= ?1 ORDER BY k LIMIT ?2"},
@@ -148,10 +170,69 @@ class SqliteSession final : public Session {
   sqlite3_stmt* rollback_ = nullptr;
 };
 
+// dbx-micro's loops on a connection of its own with the session's statements: autocommit reads (each
+// sees the latest commit), the insert between BEGIN IMMEDIATE and COMMIT.
+class SqliteNativeLoop final : public NativeLoop {
+ public:
+  static Result<std::unique_ptr<NativeLoop>> Open(const ConnectionConfig& config, Layout layout) {
+    std::unique_ptr<SqliteNativeLoop> loop(new SqliteNativeLoop());
+    DBXB_RETURN_IF_ERROR(OpenConnection(config, &loop->db_));
+    DBXB_RETURN_IF_ERROR(sqlite_internal::PrepareAll(loop->db_, {{&loop->get_, "SELECT v FROM kv WHERE k = ?1"},
+                                                                 {&loop->put_, PutSql(layout)},
+                                                                 {&loop->scan_, "SELECT k, v FROM kv ORDER BY k"}}));
+    return std::unique_ptr<NativeLoop>(std::move(loop));
+  }
+  ~SqliteNativeLoop() override {
+    for (sqlite3_stmt* stmt : {get_, put_, scan_}) sqlite3_finalize(stmt);
+    sqlite3_close(db_);
+  }
+  Status GetAll(const ReferenceData& data, const std::vector<uint64_t>& order) override {
+    for (uint64_t i : order) {
+      sqlite3_bind_blob64(get_, 1, data.key(i).data(), data.key(i).size(), SQLITE_STATIC);
+      int rc = sqlite3_step(get_);
+      const bool same = rc == SQLITE_ROW && ColumnBlob(get_, 0) == data.value(i);
+      sqlite3_reset(get_);
+      if (!same) return rc == SQLITE_ROW || rc == SQLITE_DONE ? NativeLoopMismatch(i, rc == SQLITE_ROW)
+                                                              : SqliteError(db_, rc, "native get");
+    }
+    return Status::Ok();
+  }
+  Status PutAll(const ReferenceData& data) override {
+    DBXB_RETURN_IF_ERROR(Exec(db_, "BEGIN IMMEDIATE"));
+    for (uint64_t i = 0; i < data.size(); ++i) {
+      BindBlob(put_, 1, data.key(i));
+      BindBlob(put_, 2, data.value(i));
+      int rc = sqlite3_step(put_);
+      sqlite3_reset(put_);
+      if (rc != SQLITE_DONE) {
+        Status s = SqliteError(db_, rc, "native put");
+        (void)Exec(db_, "ROLLBACK");
+        return s;
+      }
+    }
+    return Exec(db_, "COMMIT");
+  }
+  Status ScanAll(uint64_t* rows, uint64_t* byte_sum) override {
+    ResetOnExit reset(scan_);
+    int rc;
+    while ((rc = sqlite3_step(scan_)) == SQLITE_ROW)
+      AddScanRow(ColumnBlob(scan_, 0), ColumnBlob(scan_, 1), rows, byte_sum);
+    return rc == SQLITE_DONE ? Status::Ok() : SqliteError(db_, rc, "native scan");
+  }
+
+ private:
+  SqliteNativeLoop() = default;
+  sqlite3* db_ = nullptr;
+  sqlite3_stmt* get_ = nullptr;
+  sqlite3_stmt* put_ = nullptr;
+  sqlite3_stmt* scan_ = nullptr;
+};
+
 constexpr char kPageSizeKey[] = "sqlite.page_size";
 constexpr char kMmapSizeKey[] = "sqlite.mmap_size";
 constexpr char kTempStoreKey[] = "sqlite.temp_store";
 constexpr char kBusyTimeoutKey[] = "sqlite.busy_timeout_ms";
+constexpr char kLayoutKey[] = "sqlite.layout";
 
 Status ParseInt(const std::string& key, const std::string& text, int64_t min, int64_t max, int64_t* out) {
   int64_t v = 0;
@@ -163,14 +244,20 @@ Status ParseInt(const std::string& key, const std::string& text, int64_t min, in
   return Status::Ok();
 }
 
-// Applies AdapterOptions::native_options with the "sqlite." prefix to *config; *page_size stays 0 when
-// not asked for. Keys of other engines are ignored (see AdapterOptions::native_options).
-Status ApplyNativeOptions(const AdapterOptions& options, ConnectionConfig* config, int64_t* page_size) {
+// Applies AdapterOptions::native_options with the "sqlite." prefix to *config; *page_size stays 0 and
+// *layout empty when not asked for. Keys of other engines are ignored (see AdapterOptions::native_options).
+Status ApplyNativeOptions(const AdapterOptions& options, ConnectionConfig* config, int64_t* page_size,
+                          std::optional<Layout>* layout) {
   *page_size = 0;
+  layout->reset();
   for (const auto& [key, value] : options.native_options) {
     if (key.rfind("sqlite.", 0) != 0) continue;
     int64_t v = 0;
-    if (key == kPageSizeKey) {
+    if (key == kLayoutKey) {
+      if (value == "rowid") *layout = Layout::kRowid;
+      else if (value == "without-rowid") *layout = Layout::kWithoutRowid;
+      else return Status::InvalidArgument(key + ": expected without-rowid or rowid, got '" + value + "'");
+    } else if (key == kPageSizeKey) {
       DBXB_RETURN_IF_ERROR(ParseInt(key, value, 512, 65536, &v));
       if ((v & (v - 1)) != 0) return Status::InvalidArgument(key + ": not a power of two: " + value);
       *page_size = v;
@@ -205,7 +292,8 @@ class SqliteAdapter final : public Adapter {
     config.cache_kib = std::max<uint64_t>(1, options.cache_bytes / 1024);
     config.busy_timeout_ms = kBusyTimeoutMs;
     int64_t page_size = 0;
-    DBXB_RETURN_IF_ERROR(ApplyNativeOptions(options, &config, &page_size));
+    std::optional<Layout> forced_layout;
+    DBXB_RETURN_IF_ERROR(ApplyNativeOptions(options, &config, &page_size, &forced_layout));
 
     std::unique_ptr<SqliteAdapter> adapter(new SqliteAdapter(config));
     DBXB_RETURN_IF_ERROR(OpenConnection(config, &adapter->control_));
@@ -217,7 +305,7 @@ class SqliteAdapter final : public Adapter {
     Result<std::string> mode = QueryText(adapter->control_, "PRAGMA journal_mode=WAL");
     if (!mode.ok()) return mode.status();
     if (*mode != "wal") return Status::IOError("SQLite refused journal_mode=WAL (got '" + *mode + "')");
-    DBXB_RETURN_IF_ERROR(Exec(adapter->control_, kCreateTable));
+    DBXB_RETURN_IF_ERROR(adapter->ChooseLayout(options, forced_layout));
     if (page_size != 0) {
       Result<std::string> actual = QueryText(adapter->control_, "PRAGMA page_size");
       if (!actual.ok()) return actual.status();
@@ -233,7 +321,7 @@ class SqliteAdapter final : public Adapter {
 
   Result<std::unique_ptr<Session>> NewSession() override {
     if (control_ == nullptr) return Status::InvalidArgument("NewSession: adapter is closed");
-    return SqliteSession::Open(config_);
+    return SqliteSession::Open(config_, layout_);
   }
 
   // The native table rows(id INTEGER PRIMARY KEY, a, b, payload) with indexes on a and b, created on
@@ -278,6 +366,8 @@ class SqliteAdapter final : public Adapter {
     if (temp.ok() && temp->size() == 1 && (*temp)[0] >= '0' && (*temp)[0] <= '2')
       temp_name = kTempNames[(*temp)[0] - '0'];
     settings.emplace_back("temp_store", temp_name);
+    settings.emplace_back("layout", LayoutName(layout_));
+    settings.emplace_back("layout_reason", layout_reason_);
     add("table", "SELECT sql FROM sqlite_schema WHERE name = 'kv'");
     bool rows_schema_created;
     {
@@ -292,7 +382,21 @@ class SqliteAdapter final : public Adapter {
     settings.emplace_back("connection", "one per session, SQLITE_OPEN_NOMUTEX, statements prepared once");
     settings.emplace_back("batch", "BEGIN IMMEDIATE .. COMMIT / ROLLBACK");
     settings.emplace_back("threadsafe", std::to_string(sqlite3_threadsafe()));
+    settings.emplace_back("settle", "PRAGMA wal_checkpoint(TRUNCATE)");
     return settings;
+  }
+
+  Result<std::unique_ptr<NativeLoop>> NewNativeLoop() override {
+    if (control_ == nullptr) return Status::InvalidArgument("NewNativeLoop: adapter is closed");
+    return SqliteNativeLoop::Open(config_, layout_);
+  }
+
+  // A TRUNCATE checkpoint copies every WAL frame into the database and empties the WAL, waiting
+  // (busy_timeout) for readers; between phases there are none.
+  Status Settle() override {
+    if (control_ == nullptr) return Status::InvalidArgument("Settle: adapter is closed");
+    int rc = sqlite3_wal_checkpoint_v2(control_, nullptr, SQLITE_CHECKPOINT_TRUNCATE, nullptr, nullptr);
+    return rc == SQLITE_OK ? Status::Ok() : SqliteError(control_, rc, "wal_checkpoint(TRUNCATE)");
   }
 
   // Closing the last connection checkpoints the WAL into the database file.
@@ -307,7 +411,44 @@ class SqliteAdapter final : public Adapter {
  private:
   explicit SqliteAdapter(ConnectionConfig config) : config_(std::move(config)) {}
 
+  // The layout is fixed when the table is created: an existing table keeps its own (a forced layout it
+  // does not have is InvalidArgument); a new one gets the forced layout or the one SQLite's guidance
+  // picks for options.row_bytes_hint.
+  Status ChooseLayout(const AdapterOptions& options, std::optional<Layout> forced) {
+    Result<std::string> existing =
+        QueryText(control_, "SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = 'kv'");
+    if (!existing.ok()) return existing.status();
+    if (!existing->empty()) {
+      std::string upper = *existing;
+      for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+      layout_ = upper.find("WITHOUT ROWID") != std::string::npos ? Layout::kWithoutRowid : Layout::kRowid;
+      if (forced.has_value() && *forced != layout_)
+        return Status::InvalidArgument(std::string(kLayoutKey) + "=" + LayoutName(*forced) + ": the database in " +
+                                       options.dir + " was created with layout " + LayoutName(layout_) +
+                                       ", which is fixed at creation");
+      layout_reason_ = "the existing table's";
+      return Status::Ok();
+    }
+    if (forced.has_value()) {
+      layout_ = *forced;
+      layout_reason_ = std::string("forced by ") + kLayoutKey;
+    } else {
+      Result<std::string> page = QueryText(control_, "PRAGMA page_size");
+      if (!page.ok()) return page.status();
+      const uint64_t limit = std::stoull(*page) / kWithoutRowidPageFraction;
+      const uint64_t row = options.row_bytes_hint;
+      layout_ = row != 0 && row < limit ? Layout::kWithoutRowid : Layout::kRowid;
+      layout_reason_ = row == 0 ? "row size unknown: SQLite's ordinary rowid table"
+                                : "rows of about " + std::to_string(row) + " B " + (row < limit ? "<" : ">=") +
+                                      " page_size/20 = " + std::to_string(limit) +
+                                      " B (SQLite's WITHOUT ROWID guidance)";
+    }
+    return Exec(control_, CreateTableSql(layout_));
+  }
+
   const ConnectionConfig config_;
+  Layout layout_ = Layout::kRowid;
+  std::string layout_reason_;
   sqlite3* control_ = nullptr;  // used for setup and NativeSettings only
   std::mutex schema_mu_;
   bool rows_schema_created_ = false;  // GUARDED_BY(schema_mu_)
@@ -318,11 +459,11 @@ class SqliteAdapter final : public Adapter {
 AdapterFactory SqliteAdapterFactory() {
   AdapterFactory f;
   f.name = "sqlite";
-  f.description = "SQLite: WITHOUT ROWID B-tree table in WAL mode, one connection per session";
+  f.description = "SQLite: B-tree table (WITHOUT ROWID for small rows, rowid otherwise) in WAL mode";
   f.library_version = [] { return std::string("SQLite ") + sqlite3_libversion(); };
   f.library_build = [] { return std::string("debian-package"); };
   f.open = [](const AdapterOptions& options) { return SqliteAdapter::Open(options); };
-  f.native_option_keys = {kPageSizeKey, kMmapSizeKey, kTempStoreKey, kBusyTimeoutKey};
+  f.native_option_keys = {kPageSizeKey, kMmapSizeKey, kTempStoreKey, kBusyTimeoutKey, kLayoutKey};
   return f;
 }
 

@@ -377,4 +377,14 @@ Status DBImpl::Compact() {
   return bg_error_;
 }
 
+Status DBImpl::WaitForIdle() {
+  std::unique_lock<std::mutex> l(mu_);
+  if (closed_ || shutting_down_) return Status::InvalidArgument("database is closed");
+  // A WOS being written is no longer "due" (sv_->wos is already its successor): wait for it too.
+  auto busy = [&] { return BackgroundWorkPending() || sv_->frozen_wos != nullptr; };
+  if (busy()) MaybeStartBackground();
+  while (bg_error_.ok() && !shutting_down_ && busy()) done_cv_.wait(l);
+  return bg_error_;
+}
+
 }  // namespace dbx

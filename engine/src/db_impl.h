@@ -48,6 +48,7 @@ class DBImpl final : public DB {
   std::unique_ptr<Transaction> BeginTransaction(const WriteOptions& o) override;
   Status Flush() override;
   Status Compact() override;
+  Status WaitForIdle() override;
   Status Close() override;
   DbStats GetStats() override;
   const Options& GetOptions() const override { return options_; }

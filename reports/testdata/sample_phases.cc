@@ -61,6 +61,7 @@ RunResults SamplePhaseResults() {
   run.warmup_operations = 40;
   run.start_unix_s = 1764580496.25;
   run.service_time.hdr_histogram = "HISTFAAAACx4nJNpmSzMwMDAzQABzFDqBRC7GexYwGD/ASLCxsLMdJ2ZqXEXIxMAo7kHaQ==";
+  run.settle_ns = 56'250'000;
   run.per_op = {{"read", 503, 503 / 1.25, Latency(503, 3100), std::nullopt},
                 {"update", 497, 497 / 1.25, Latency(497, 6789), std::nullopt}};
   run.resources = SampleResources(1000, 497, 497, 2035712, 497000, 1310720, 1000000);

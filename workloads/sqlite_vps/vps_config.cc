@@ -103,6 +103,7 @@ Result<VpsPlan> ResolveVpsPlan(VpsDataset dataset, const PhaseSuiteOptions& opti
       continue;
     PhaseSpec spec;
     spec.name = name;
+    spec.settle = options.settle && name != "bulk-insert";  // every phase after the rows are written
     spec.threads = threads;
     spec.target_rate = options.target_rate;
     spec.warmup_operations = options.warmup_seconds > 0 ? 0 : warmup_ops;

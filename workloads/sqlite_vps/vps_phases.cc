@@ -200,6 +200,8 @@ class VpsPhase final : public Phase {
 
   const PhaseSpec& spec() const override { return spec_; }
 
+  Status Settle() override { return shared_->adapter->Settle(); }
+
   Status SetUp() override {
     samples_.assign(spec_.threads, ThreadSamples());
     if (spec_.name == "bulk-insert") {

@@ -122,6 +122,10 @@ class DB {
   virtual Status Flush() = 0;
   /// Flushes, then merges all segments into one, dropping versions and tombstones no snapshot needs.
   virtual Status Compact() = 0;
+  /// Blocks until no flush or compaction is queued or running (frozen delta stores merged, no WOS due
+  /// for a segment, no compaction the trigger asks for). Writes that arrive meanwhile may extend the
+  /// wait. Returns the background error, if any; InvalidArgument after Close().
+  virtual Status WaitForIdle() = 0;
   /// Flushes, stops background work and releases the directory. Later calls return InvalidArgument.
   virtual Status Close() = 0;
 

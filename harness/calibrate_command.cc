@@ -1,0 +1,225 @@
+#include "harness/calibrate_command.h"
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <filesystem>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "harness/sampler.h"
+#include "harness/units.h"
+#include "reports/atomic_file.h"
+#include "workloads/dataset.h"
+#include "workloads/micro_suite.h"
+
+namespace dbxb {
+namespace {
+
+namespace fs = std::filesystem;
+
+CommandResult BadInput(std::string message) { return CommandResult::Failed(kExitCodeBadInput, std::move(message)); }
+
+double Median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+// The native side of one round: the loop the harness's iteration performs, on the benchmark's database.
+// `expected` holds the row count and byte sum of a full scan, computed once outside the timing.
+Status NativeRound(const std::string& workload, NativeLoop& loop, const Dataset& data,
+                   const std::vector<uint64_t>& order, const std::pair<uint64_t, uint64_t>& expected) {
+  if (workload == "get") return loop.GetAll(data, order);
+  if (workload == "insert") return loop.PutAll(data);
+  uint64_t rows = 0, bytes = 0;
+  DBXB_RETURN_IF_ERROR(loop.ScanAll(&rows, &bytes));
+  if (rows != expected.first || bytes != expected.second)
+    return Status::Corruption(fmt::format("native scan: {} rows, expected {}", rows, expected.first));
+  return Status::Ok();
+}
+
+// Times one side of a round: for insert, a fresh database is prepared (and the native loop opened on
+// it by `before`, closed by `after`) and checked outside the timing.
+template <typename Before, typename Body, typename After>
+Status TimedRound(MicroBenchmark& bench, Before&& before, Body&& body, After&& after, double* ns) {
+  const bool fresh = bench.fresh_state_per_iteration();
+  if (fresh) DBXB_RETURN_IF_ERROR(bench.PrepareIteration());
+  Status st = before();
+  if (st.ok()) {
+    Stopwatch watch;
+    st = body();
+    *ns = watch.ElapsedNs();
+  }
+  after();
+  if (fresh) {
+    Status done = bench.FinishIteration();  // checks the exact count, closes and removes the database
+    if (st.ok()) st = done;
+  }
+  return st;
+}
+
+}  // namespace
+
+CalibrationRow CalibrateOne(const AdapterFactory& engine, const std::string& workload, uint64_t records,
+                            uint64_t rounds, const std::string& work_dir) {
+  CalibrationRow row;
+  row.engine = engine.name;
+  row.workload = workload;
+  auto data = Dataset::Make({records, 12, 19});
+  if (!data.ok()) {
+    row.error = data.status().ToString();
+    return row;
+  }
+  MicroConfig config;
+  config.dataset = data.value();
+  config.engine_options.durability = Durability::kNone;  // dbx-micro's default
+  config.work_dir = work_dir;
+  auto made = MakeMicroBenchmark(workload, engine, config);
+  if (!made.ok()) {
+    row.error = made.status().ToString();
+    return row;
+  }
+  MicroBenchmark& bench = *made.value();
+  const std::vector<uint64_t> order = MicroGetOrder(records, config.seed);
+  std::pair<uint64_t, uint64_t> expected{0, 0};
+  for (uint64_t i = 0; i < records; ++i)
+    AddScanRow((*data)->key(i), (*data)->value(i), &expected.first, &expected.second);
+  std::vector<double> harness, native;
+  Status st = bench.SetUp();
+  if (st.ok() && bench.settles()) st = bench.Settle();
+  // The native loop lives as long as the database it reads: the whole benchmark for get and scan (so
+  // that a per-connection cache, SQLite's, warms up as the session's did), one round for insert.
+  std::unique_ptr<NativeLoop> loop;
+  auto open_loop = [&]() -> Status {
+    if (loop != nullptr && !bench.fresh_state_per_iteration()) return Status::Ok();
+    auto l = bench.adapter()->NewNativeLoop();
+    if (!l.ok()) return l.status();
+    loop = std::move(l.value());
+    return Status::Ok();
+  };
+  auto close_loop = [&] {
+    if (bench.fresh_state_per_iteration()) loop.reset();  // before its database is closed
+  };
+  auto nothing = [] { return Status::Ok(); };
+  // Round 0 warms both sides up and is not kept; then the order alternates (ABBA) against drift.
+  for (uint64_t r = 0; st.ok() && r <= rounds; ++r) {
+    double h = 0, n = 0;
+    auto harness_side = [&] {
+      return TimedRound(bench, nothing, [&] { return bench.RunIteration(); }, [] {}, &h);
+    };
+    auto native_side = [&] {
+      auto body = [&] { return NativeRound(workload, *loop, **data, order, expected); };
+      return TimedRound(bench, open_loop, body, close_loop, &n);
+    };
+    if (r % 2 == 0) {
+      st = harness_side();
+      if (st.ok()) st = native_side();
+    } else {
+      st = native_side();
+      if (st.ok()) st = harness_side();
+    }
+    if (st.ok() && r > 0) {
+      harness.push_back(h);
+      native.push_back(n);
+    }
+  }
+  loop.reset();
+  Status down = bench.TearDown();
+  if (st.ok()) st = down;
+  if (!st.ok()) {
+    row.error = st.ToString();
+    return row;
+  }
+  const double ops = static_cast<double>(bench.elements_per_iteration());
+  row.harness_ns_per_op = Median(harness) / ops;
+  row.native_ns_per_op = Median(native) / ops;
+  row.ratio = row.harness_ns_per_op / row.native_ns_per_op;
+  row.min_ratio = *std::min_element(harness.begin(), harness.end()) / *std::min_element(native.begin(), native.end());
+  return row;
+}
+
+CLI::App* AddCalibrateCommand(CLI::App* app, CalibrateArgs* args) {
+  CLI::App* cmd = app->add_subcommand(
+      "calibrate", "Time each engine's own get/insert/scan loop against the same loop through the harness");
+  cmd->add_option("--engines", args->engines, "Comma-separated engines (default: every engine with a native loop)");
+  cmd->add_option("--records", args->records, "Records in the data set (default 10000)");
+  cmd->add_option("--rounds", args->rounds, "Timed rounds of each side (default 21, at least 3)");
+  cmd->add_option("--out", args->out_path, "Write the ratios to this JSON file");
+  cmd->add_option("--data-dir", args->data_dir, "Where databases are created (default: system temp dir)");
+  return cmd;
+}
+
+CommandResult RunCalibrate(const CalibrateArgs& args, std::ostream& console) {
+  uint64_t records = 0, rounds = 0;
+  if (Status s = ParseCount(args.records, &records); !s.ok() || records == 0 || records > 100'000'000)
+    return BadInput(fmt::format("--records: '{}' is not a record count in [1, 100000000]", args.records));
+  if (Status s = ParseCount(args.rounds, &rounds); !s.ok() || rounds < 3 || rounds > 10000)
+    return BadInput(fmt::format("--rounds: '{}' is not a count in [3, 10000]", args.rounds));
+  std::vector<const AdapterFactory*> engines;
+  const AdapterRegistry& registry = BuiltinAdapters();
+  if (args.engines.empty()) {
+    for (const AdapterFactory& f : registry.factories())
+      if (f.name != "null") engines.push_back(&f);
+  } else {
+    std::string rest = args.engines;
+    while (!rest.empty()) {
+      const size_t comma = rest.find(',');
+      const std::string name = rest.substr(0, comma);
+      rest = comma == std::string::npos ? "" : rest.substr(comma + 1);
+      const AdapterFactory* f = registry.Find(name);
+      if (f == nullptr || name == "null")
+        return BadInput(fmt::format("--engines: unknown engine '{}' (or one without a native loop)", name));
+      engines.push_back(f);
+    }
+  }
+  std::error_code ec;
+  const fs::path base = args.data_dir.empty() ? fs::temp_directory_path(ec) : fs::path(args.data_dir);
+  std::string tmpl = (base / "dbx-bench-calibrate-XXXXXX").string();
+  if (ec || mkdtemp(tmpl.data()) == nullptr)
+    return BadInput(fmt::format("--data-dir: cannot create a directory in {}", base.string()));
+
+  std::vector<CalibrationRow> rows;
+  console << fmt::format("{:<8} {:<7} {:>14} {:>14} {:>8} {:>10}\n", "engine", "loop", "harness ns/op",
+                         "native ns/op", "ratio", "min ratio");
+  for (const AdapterFactory* engine : engines) {
+    for (const char* workload : {"get", "scan", "insert"}) {
+      CalibrationRow row = CalibrateOne(*engine, workload, records, rounds, tmpl);
+      if (!row.error.empty()) {
+        console << fmt::format("{:<8} {:<7} failed: {}\n", row.engine, row.workload, row.error);
+      } else {
+        const bool over = row.workload == "get" && row.ratio > kCalibrationGetGoal;
+        console << fmt::format("{:<8} {:<7} {:>14.1f} {:>14.1f} {:>8.3f} {:>10.3f}{}\n", row.engine, row.workload,
+                               row.harness_ns_per_op, row.native_ns_per_op, row.ratio, row.min_ratio,
+                               over ? fmt::format("  over the {:.2f} goal for point reads", kCalibrationGetGoal) : "");
+      }
+      console.flush();
+      rows.push_back(std::move(row));
+    }
+  }
+  fs::remove_all(tmpl, ec);
+
+  bool failed = false;
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  for (const CalibrationRow& r : rows) {
+    failed = failed || !r.error.empty();
+    nlohmann::ordered_json j{{"engine", r.engine}, {"workload", r.workload}};
+    if (r.error.empty()) {
+      j["harness_ns_per_op"] = r.harness_ns_per_op;
+      j["native_ns_per_op"] = r.native_ns_per_op;
+      j["ratio"] = r.ratio;
+      j["min_ratio"] = r.min_ratio;
+    } else {
+      j["error"] = r.error;
+    }
+    out.push_back(std::move(j));
+  }
+  if (!args.out_path.empty()) {
+    nlohmann::ordered_json doc{{"records", records}, {"rounds", rounds}, {"get_goal", kCalibrationGetGoal},
+                               {"calibration", std::move(out)}};
+    Status st = WriteFileAtomically(args.out_path, doc.dump(2) + "\n");
+    if (!st.ok()) return BadInput(fmt::format("--out: {}", st.message()));
+  }
+  return failed ? CommandResult::Failed(kExitCodeFailure, "calibrate: a loop failed (see above)") : CommandResult::Ok();
+}
+
+}  // namespace dbxb

@@ -1,0 +1,61 @@
+// `dbx-bench calibrate`: how much the adapter and the harness add to each engine.
+//
+// For every engine and dbx-micro workload (get, insert, scan), the harness's loop (the dbx-micro
+// benchmark itself, through Adapter and Session) and the engine's native loop (adapters/native_loop.h:
+// the same loop against the library's own API, on the same database, same data and settings) run in
+// alternating rounds (ABBA), each round timed as a whole; the ratio of the medians, harness / native,
+// is what the harness adds (the ratio of the fastest rounds is reported too). The goal is at most
+// 1.05 for point reads (get).
+//
+//   dbx-bench calibrate [--engines A,B] [--records N] [--rounds R] [--out FILE]
+//
+// Exit codes: 0 every engine calibrated; 1 a loop failed (wrong value, engine error); 2 bad input.
+#pragma once
+
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "adapters/adapter.h"
+#include "common/status.h"
+#include "harness/command_result.h"
+
+namespace CLI {
+class App;
+}
+
+namespace dbxb {
+
+struct CalibrateArgs {
+  std::string engines;          ///< comma-separated; empty = every engine with a native loop
+  std::string records = "10000";
+  std::string rounds = "21";
+  std::string out_path;         ///< --out FILE: the ratios as JSON; empty = console only
+  std::string data_dir;         ///< where databases are created; empty = the system temp dir
+};
+
+/// One engine and workload: the median time per operation of each side and their ratio.
+struct CalibrationRow {
+  std::string engine;
+  std::string workload;
+  double harness_ns_per_op = 0;
+  double native_ns_per_op = 0;
+  double ratio = 0;      ///< harness / native, of the median rounds
+  double min_ratio = 0;  ///< of the fastest rounds (less sensitive to a busy machine)
+  std::string error;  ///< non-empty when the row failed
+};
+
+/// The goal for point reads: the harness adds at most 5 %.
+inline constexpr double kCalibrationGetGoal = 1.05;
+
+/// Runs both loops of `workload` ("get", "insert" or "scan") on `engine`, `rounds` times each.
+CalibrationRow CalibrateOne(const AdapterFactory& engine, const std::string& workload, uint64_t records,
+                            uint64_t rounds, const std::string& work_dir);
+
+CLI::App* AddCalibrateCommand(CLI::App* app, CalibrateArgs* args);
+
+/// Calibrates and prints a table to `console`; writes --out atomically.
+CommandResult RunCalibrate(const CalibrateArgs& args, std::ostream& console);
+
+}  // namespace dbxb

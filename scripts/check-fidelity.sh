@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# Fidelity check: RocksDB through dbx-bench against RocksDB's own db_bench, on the same library, side
+# by side. fillseq (every key in one WriteBatch, db_bench --batch_size=N, as dbx-micro's insert) and
+# readrandom (point reads of the loaded keys; dbx-micro's get reads every key once in a random order)
+# at 100k and 1M records: 16-byte keys, 100-byte values, WAL off, no sync, the same 64 MiB LRU block
+# cache, snappy, no bloom filter (the adapter's defaults), and both settle before reading (dbx-bench's
+# settle; db_bench's waitforcompaction). The two tools run alternately, --reps times (default 3), so
+# that a busy machine slows both alike; each side's figure is the median over its runs (dbx-bench: the
+# median iteration of each run; db_bench: every run's micros/op). Prints ns per operation and the
+# ratio dbx-bench / db_bench, and fails (exit 1) when a ratio is outside [1 - TOL, 1 + TOL].
+#
+# Runs Debian's db_bench (rocksdb-tools) against a dbx-bench linked with Debian's librocksdb; when
+# .rocksdb-release/ holds a release build with its own bin/db_bench and the dbx-bench build links it,
+# that pair is compared as well.
+#
+# Usage: scripts/check-fidelity.sh [--records 100000,1000000] [--tolerance 0.10] [--reps 3]
+# Environment: DBX_BENCH (default build/dbx-bench), DATA_DIR (default /tmp).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+records="100000,1000000"
+tol="0.10"
+reps=3
+usage() {
+  echo "check-fidelity.sh: $1" >&2
+  exit 2
+}
+while (($# > 0)); do
+  case "$1" in
+    --records) records="${2:-}"; shift 2 || usage "--records needs a list" ;;
+    --tolerance) tol="${2:-}"; shift 2 || usage "--tolerance needs a fraction" ;;
+    --reps) reps="${2:-}"; shift 2 || usage "--reps needs a count" ;;
+    *) usage "unknown argument '$1'" ;;
+  esac
+done
+[[ "$records" =~ ^[0-9]+(,[0-9]+)*$ ]] || usage "--records: '$records' is not a list of counts"
+[[ "$tol" =~ ^0?\.[0-9]+$ ]] || usage "--tolerance: '$tol' is not a fraction like 0.10"
+[[ "$reps" =~ ^[1-9][0-9]?$ ]] || usage "--reps: '$reps' is not a count from 1 to 99"
+
+dbx_bench="${DBX_BENCH:-build/dbx-bench}"
+[[ -x "$dbx_bench" ]] || usage "$dbx_bench not built (scripts/build.sh)"
+work="$(mktemp -d "${DATA_DIR:-/tmp}/dbxb-fidelity-XXXXXX")"
+trap 'rm -rf "$work"' EXIT
+
+failed=0
+
+# check_pair DB_BENCH LABEL: every record count, both benchmarks.
+check_pair() {
+  local db_bench="$1" label="$2"
+  echo "== $label: $("$dbx_bench" list | awk '$1 == "rocksdb"' | sed 's/  */ /g')"
+  printf '%-10s %-11s %16s %16s %8s\n' records benchmark "dbx-bench ns/op" "db_bench ns/op" ratio
+  local n rep
+  for n in ${records//,/ }; do
+    for ((rep = 1; rep <= reps; ++rep)); do
+      local out="$work/dbx-$n-$rep" db="$work/db_bench-$n"
+      "$dbx_bench" run --suite dbx-micro --engines rocksdb --workloads insert,get --records "$n" \
+        --key-size 16 --value-size 100 --durability none --cache-size 64MiB \
+        --warmup 0.5s --measurement 2s --samples 10 --resamples 1000 --no-overhead \
+        --data-dir "$work" --out "$out" --format json >"$out.log" 2>&1 \
+        || { echo "dbx-bench failed:"; cat "$out.log"; return 1; }
+      # Each fillseq starts from a fresh database: three of them, then the reads on the last one.
+      local benchmarks=fillseq,fillseq,fillseq,waitforcompaction,readrandom
+      "$db_bench" --benchmarks="$benchmarks" --num="$n" --reads="$n" --batch_size="$n" \
+        --key_size=16 --value_size=100 --disable_wal=1 --sync=0 --cache_size=$((64 << 20)) \
+        --compression_type=snappy --bloom_bits=0 --threads=1 --seed="$rep" --db="$db" \
+        >"$work/db_bench-$n-$rep.log" 2>&1 \
+        || { echo "db_bench failed:"; cat "$work/db_bench-$n-$rep.log"; return 1; }
+      rm -rf "$db"
+    done
+    python3 - "$work" "$n" "$tol" <<'PY' || failed=1
+import glob, json, re, statistics, sys
+work, n, tol = sys.argv[1], sys.argv[2], float(sys.argv[3])
+ours, theirs = {}, {}
+for path in glob.glob(f"{work}/dbx-{n}-*/results.json"):
+    for b in json.load(open(path))["benchmarks"]:
+        if b["error_occurred"]:
+            sys.exit(f"dbx-bench {b['workload']} failed: {b['error_message']}")
+        per_op = b["estimates"]["median"]["point"] / b["elements_per_iteration"]
+        ours.setdefault(b["workload"], []).append(per_op)
+for path in glob.glob(f"{work}/db_bench-{n}-*.log"):
+    for line in open(path):
+        m = re.match(r"^(\w+)\s*:\s*([0-9.]+) micros/op", line)
+        if m:
+            theirs.setdefault(m.group(1), []).append(float(m.group(2)) * 1000.0)
+bad = False
+for ours_name, their_name in (("insert", "fillseq"), ("get", "readrandom")):
+    if their_name not in theirs or ours_name not in ours:
+        sys.exit(f"no {their_name} / {ours_name} figures (see {work})")
+    a, b = statistics.median(ours[ours_name]), statistics.median(theirs[their_name])
+    ratio = a / b
+    ok = abs(ratio - 1.0) <= tol
+    bad = bad or not ok
+    print(f"{n:<10} {their_name:<11} {a:16.1f} {b:16.1f} {ratio:8.3f}{'' if ok else f'  outside ±{tol:.0%}'}")
+sys.exit(1 if bad else 0)
+PY
+  done
+}
+
+check_pair /usr/bin/db_bench "Debian's librocksdb and db_bench (rocksdb-tools)"
+release=.rocksdb-release
+if [[ -d "$release" ]]; then
+  if [[ -x "$release/bin/db_bench" ]] && "$dbx_bench" list | awk '$1 == "rocksdb"' | grep -q release; then
+    check_pair "$release/bin/db_bench" "release build in $release"
+  else
+    echo "== $release: skipped (needs $release/bin/db_bench and a dbx-bench build that links $release)"
+  fi
+fi
+if ((failed)); then
+  echo "FIDELITY: a ratio is outside ±$tol" >&2
+  exit 1
+fi
+echo "FIDELITY: every ratio within ±$tol"
