@@ -378,12 +378,13 @@ Status DBImpl::Compact() {
 }
 
 Status DBImpl::WaitForIdle() {
-  std::unique_lock<std::mutex> l(mu_);
+  MutexLock l(&mu_);
   if (closed_ || shutting_down_) return Status::InvalidArgument("database is closed");
   // A WOS being written is no longer "due" (sv_->wos is already its successor): wait for it too.
-  auto busy = [&] { return BackgroundWorkPending() || sv_->frozen_wos != nullptr; };
-  if (busy()) MaybeStartBackground();
-  while (bg_error_.ok() && !shutting_down_ && busy()) done_cv_.wait(l);
+  if (BackgroundWorkPending() || sv_->frozen_wos != nullptr) MaybeStartBackground();
+  while (bg_error_.ok() && !shutting_down_ && (BackgroundWorkPending() || sv_->frozen_wos != nullptr)) {
+    done_cv_.wait(l.native());
+  }
   return bg_error_;
 }
 
