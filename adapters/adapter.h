@@ -159,6 +159,9 @@ struct AdapterFactory {
   /// The AdapterOptions::native_options keys this engine applies, with their prefix
   /// ("sqlite.page_size"). Empty for an engine that takes none.
   std::vector<std::string> native_option_keys;
+  /// True when the engine's fsyncs happen in another process (a server it starts): the sync counts of
+  /// the dbx-bench process (harness/sync_interpose.cc) then do not include them.
+  bool syncs_out_of_process = false;
 };
 
 /// InvalidArgument naming the key when `options.native_options` holds a key without a "<engine>."

@@ -200,7 +200,13 @@ class PostgresAdapter final : public Adapter {
     s.emplace_back("table", "kv(k bytea PRIMARY KEY, v bytea)");
     s.emplace_back("statements", "prepared per connection; binary parameters and results");
     s.emplace_back("batch", "one transaction from Begin to Commit");
+    s.emplace_back("settle", "CHECKPOINT (the load's dirty buffers and WAL written out)");
     return s;
+  }
+
+  Status Settle() override {
+    if (control_ == nullptr) return Status::InvalidArgument("Settle: adapter is closed");
+    return control_->Query("CHECKPOINT", "Settle: CHECKPOINT").status();
   }
 
   Status Close() override {
@@ -228,6 +234,7 @@ std::string LibpqVersion() {
 AdapterFactory PostgresAdapterFactory() {
   AdapterFactory f;
   f.name = "postgres";
+  f.syncs_out_of_process = true;  // the server process syncs its WAL and data files
   f.description = "PostgreSQL: a private server per database (Unix socket), one libpq connection per session";
   f.library_version = [] { return postgres_internal::ServerProgramVersion() + ", libpq " + LibpqVersion(); };
   f.library_build = [] { return std::string("debian-package"); };

@@ -207,7 +207,17 @@ class WiredtigerAdapter final : public Adapter {
     s.emplace_back("table", std::string(kTable) + " key_format=u,value_format=u (row store)");
     s.emplace_back("isolation", "snapshot");
     s.emplace_back("batch", "one transaction from Begin to Commit");
+    s.emplace_back("settle", "WT_SESSION::checkpoint (eviction and log work of the load written out)");
     return s;
+  }
+
+  Status Settle() override {
+    if (conn_ == nullptr) return Status::InvalidArgument("Settle: adapter is closed");
+    WT_SESSION* session = nullptr;
+    DBXB_RETURN_IF_ERROR(FromWt(conn_->open_session(conn_, nullptr, nullptr, &session), "Settle: open_session"));
+    int rc = session->checkpoint(session, nullptr);
+    int close_rc = session->close(session, nullptr);
+    return FromWt(rc != 0 ? rc : close_rc, "Settle: checkpoint");
   }
 
   // WT_CONNECTION::close checkpoints every table: with logging off that is what keeps the data.

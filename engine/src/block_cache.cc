@@ -56,7 +56,7 @@ void BlockCache::Grow(Shard& s) {
 std::shared_ptr<const Block> BlockCache::Lookup(uint64_t file_id, uint64_t offset) {
   const uint64_t h = HashKey(file_id, offset);
   Shard& s = ShardFor(h);
-  std::lock_guard<std::mutex> l(s.mu);
+  MutexLock l(&s.mu);
   size_t i = Find(s, h, file_id, offset);
   if (i == s.slots.size()) {
     ++s.misses;
@@ -70,7 +70,7 @@ std::shared_ptr<const Block> BlockCache::Lookup(uint64_t file_id, uint64_t offse
 std::shared_ptr<const Block> BlockCache::Peek(uint64_t file_id, uint64_t offset) {
   const uint64_t h = HashKey(file_id, offset);
   Shard& s = ShardFor(h);
-  std::lock_guard<std::mutex> l(s.mu);
+  MutexLock l(&s.mu);
   size_t i = Find(s, h, file_id, offset);
   return i == s.slots.size() ? nullptr : s.slots[i].block;
 }
@@ -79,7 +79,7 @@ template <typename T>
 T BlockCache::SumOverShards(T Shard::*field) {
   T n = 0;
   for (Shard& s : shards_) {
-    std::lock_guard<std::mutex> l(s.mu);
+    MutexLock l(&s.mu);
     n += s.*field;
   }
   return n;
@@ -102,7 +102,7 @@ void BlockCache::Place(Shard& s, uint64_t hash, uint64_t file, uint64_t offset, 
 bool BlockCache::HasRoom(uint64_t file_id, uint64_t offset, size_t bytes) {
   if (capacity_ == 0) return false;
   Shard& s = ShardFor(HashKey(file_id, offset));
-  std::lock_guard<std::mutex> l(s.mu);
+  MutexLock l(&s.mu);
   return s.usage + bytes <= PerShard();
 }
 
@@ -110,7 +110,7 @@ bool BlockCache::InsertIfRoom(uint64_t file_id, uint64_t offset, std::shared_ptr
   if (capacity_ == 0 || file_id == 0) return false;
   const uint64_t h = HashKey(file_id, offset);
   Shard& s = ShardFor(h);
-  std::lock_guard<std::mutex> l(s.mu);
+  MutexLock l(&s.mu);
   if (Find(s, h, file_id, offset) != s.slots.size()) return true;
   if (s.usage + block->charge() > PerShard()) return false;
   Place(s, h, file_id, offset, std::move(block));
@@ -122,7 +122,7 @@ void BlockCache::Insert(uint64_t file_id, uint64_t offset, std::shared_ptr<const
   const uint64_t h = HashKey(file_id, offset);
   Shard& s = ShardFor(h);
   const size_t per_shard = PerShard();
-  std::lock_guard<std::mutex> l(s.mu);
+  MutexLock l(&s.mu);
   if (Find(s, h, file_id, offset) != s.slots.size()) return;
   Place(s, h, file_id, offset, std::move(block));
   const size_t mask = s.slots.size() - 1;
@@ -142,7 +142,7 @@ void BlockCache::Insert(uint64_t file_id, uint64_t offset, std::shared_ptr<const
 
 void BlockCache::EraseFile(uint64_t file_id) {
   for (Shard& s : shards_) {
-    std::lock_guard<std::mutex> l(s.mu);
+    MutexLock l(&s.mu);
     for (size_t i = 0; i < s.slots.size(); ++i) {
       while (s.slots[i].file == file_id) {  // the shift may move another of its blocks here
         s.usage -= s.slots[i].block->charge();

@@ -8,10 +8,11 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
-#include <mutex>
 #include <vector>
 
 #include "src/block.h"
+#include "src/mutex.h"
+#include "src/thread_annotations.h"
 
 namespace dbx {
 
@@ -27,7 +28,7 @@ class BlockCache {
   bool WithBlock(uint64_t file_id, uint64_t offset, Fn&& fn) {
     const uint64_t h = HashKey(file_id, offset);
     Shard& s = ShardFor(h);
-    std::lock_guard<std::mutex> l(s.mu);
+    MutexLock l(&s.mu);
     const size_t i = Find(s, h, file_id, offset);
     if (i == s.slots.size()) {
       ++s.misses;
@@ -67,22 +68,24 @@ class BlockCache {
     bool referenced = false;  // hit since the CLOCK hand last passed
   };
   struct alignas(64) Shard {
-    std::mutex mu;
-    std::vector<Slot> slots;  // GUARDED_BY(mu): a power of two in size, at most half full
-    size_t count = 0;         // GUARDED_BY(mu)
-    size_t hand = 0;          // GUARDED_BY(mu): the CLOCK hand, an index into slots
-    size_t usage = 0;         // GUARDED_BY(mu)
-    uint64_t hits = 0, misses = 0;  // GUARDED_BY(mu)
+    Mutex mu;
+    std::vector<Slot> slots GUARDED_BY(mu);  // a power of two in size, at most half full
+    size_t count GUARDED_BY(mu) = 0;
+    size_t hand GUARDED_BY(mu) = 0;  // the CLOCK hand, an index into slots
+    size_t usage GUARDED_BY(mu) = 0;
+    uint64_t hits GUARDED_BY(mu) = 0;
+    uint64_t misses GUARDED_BY(mu) = 0;
   };
   static uint64_t HashKey(uint64_t file, uint64_t offset);
   Shard& ShardFor(uint64_t hash) { return shards_[hash >> 60]; }  // kShards == 16
-  // The slot holding (file, offset), or slots.size() when absent. REQUIRES: s.mu held
-  static size_t Find(const Shard& s, uint64_t hash, uint64_t file, uint64_t offset);
-  // Empties slot i, moving later entries of its probe run back (no tombstones). REQUIRES: s.mu held
-  static void EraseAt(Shard& s, size_t i);
-  static void Grow(Shard& s);  // REQUIRES: s.mu held
-  // Stores a block known to be absent, marked. REQUIRES: s.mu held
-  static void Place(Shard& s, uint64_t hash, uint64_t file, uint64_t offset, std::shared_ptr<const Block> block);
+  // The slot holding (file, offset), or slots.size() when absent.
+  static size_t Find(const Shard& s, uint64_t hash, uint64_t file, uint64_t offset) REQUIRES(s.mu);
+  // Empties slot i, moving later entries of its probe run back (no tombstones).
+  static void EraseAt(Shard& s, size_t i) REQUIRES(s.mu);
+  static void Grow(Shard& s) REQUIRES(s.mu);
+  // Stores a block known to be absent, marked.
+  static void Place(Shard& s, uint64_t hash, uint64_t file, uint64_t offset, std::shared_ptr<const Block> block)
+      REQUIRES(s.mu);
   size_t PerShard() const { return capacity_ / kShards + 1; }
   // One counter added up over every shard, each read under its shard's lock.
   template <typename T>
