@@ -12,6 +12,7 @@ PACKAGES=(
   libbenchmark-dev libgtest-dev libgmock-dev
   libzstd-dev liblz4-dev zlib1g-dev
   python3 libbenchmark-tools python3-scipy
+  clang-format  # scripts/check-format.sh, run by scripts/test.sh
   libhdrhistogram-java openjdk-17-jdk-headless  # HdrHistogram's Java side of tests/hdr_interop_test.cc
 )
 # Extra packages for the sanitizer and fuzzing builds (scripts/test.sh --full).

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The test command (README, .ci/run): installs what is missing, then runs every test in four stages.
 #
-#   release  Release build in build/ (scripts/build.sh) and every CTest test: unit, conformance over
-#            every adapter, end-to-end, bad input, crash soak (10 iterations), fuzz corpus replay.
+#   release  clang-format check of every C++ file (scripts/check-format.sh), then a Release build in
+#            build/ (scripts/build.sh) and every CTest test: unit, conformance over every adapter, end-to-end, bad input, crash soak (10 iterations), fuzz corpus replay.
 #   asan     AddressSanitizer + UndefinedBehaviorSanitizer (+ LeakSanitizer) build in build-asan/
 #            (clang, -O1 -g; test targets only) and every CTest test again.
 #            Both clang builds check the engine's lock annotations: -Wthread-safety -Werror=thread-safety
@@ -110,6 +110,10 @@ if want asan || want tsan || want fuzz; then
 fi
 
 if want release; then
+  begin "format: every tracked .h/.cc as .clang-format says (scripts/check-format.sh)"
+  scripts/install-deps.sh
+  scripts/check-format.sh
+  finish format "clang-format: no file to change"
   begin "release: build (build/) and every test"
   scripts/build.sh
   finish release-build "build/ (Release, every target)"
