@@ -19,18 +19,25 @@ Status NativeLoopMismatch(uint64_t i, bool found) {
 
 std::string_view DurabilityName(Durability d) {
   switch (d) {
-    case Durability::kNone: return "none";
-    case Durability::kNormal: return "normal";
-    case Durability::kFull: return "full";
+    case Durability::kNone:
+      return "none";
+    case Durability::kNormal:
+      return "normal";
+    case Durability::kFull:
+      return "full";
   }
   return "unknown";
 }
 
 bool ParseDurability(std::string_view text, Durability* out) {
-  if (text == "none") *out = Durability::kNone;
-  else if (text == "normal") *out = Durability::kNormal;
-  else if (text == "full") *out = Durability::kFull;
-  else return false;
+  if (text == "none")
+    *out = Durability::kNone;
+  else if (text == "normal")
+    *out = Durability::kNormal;
+  else if (text == "full")
+    *out = Durability::kFull;
+  else
+    return false;
   return true;
 }
 
@@ -50,8 +57,8 @@ Status CheckNativeOptions(const AdapterFactory& engine, const AdapterOptions& op
 Status AdapterRegistry::Register(AdapterFactory factory) {
   if (Find(factory.name) != nullptr) return Status::InvalidArgument("engine registered twice: " + factory.name);
   // Checked here, once for every engine, so that no adapter can silently ignore a setting meant for it.
-  factory.open = [checked = factory, open = factory.open](const AdapterOptions& options)
-      -> Result<std::unique_ptr<Adapter>> {
+  factory.open = [checked = factory,
+                  open = factory.open](const AdapterOptions& options) -> Result<std::unique_ptr<Adapter>> {
     DBXB_RETURN_IF_ERROR(CheckNativeOptions(checked, options));
     return open(options);
   };

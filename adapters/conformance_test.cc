@@ -38,7 +38,7 @@ struct DurabilitySetting {
 
 struct EngineCase {
   const char* name;
-  bool allows_empty_key;            // false: Put("") is InvalidArgument
+  bool allows_empty_key;               // false: Put("") is InvalidArgument
   bool keeps_data_on_close_with_none;  // a clean Close persists even at durability none
   std::vector<DurabilitySetting> durability_settings;
   /// Native options the engine is opened with, and the case's name when they make it a variant.
@@ -49,16 +49,30 @@ struct EngineCase {
 const EngineCase kEngines[] = {
     {"dbx", true, true, {{"wal", "off", "on", "on"}, {"wal_sync", "never", "background", "per_commit_group"}}},
     {"sqlite", true, true, {{"journal_mode", "wal", "wal", "wal"}, {"synchronous", "off", "normal", "full"}}},
-    {"sqlite", true, true, {{"journal_mode", "wal", "wal", "wal"}, {"layout", "rowid", "rowid", "rowid"}},
-     {{"sqlite.layout", "rowid"}}, "sqlite_rowid"},
-    {"sqlite", true, true, {{"layout", "without-rowid", "without-rowid", "without-rowid"}},
-     {{"sqlite.layout", "without-rowid"}}, "sqlite_without_rowid"},
-    {"lmdb", false, true,
+    {"sqlite",
+     true,
+     true,
+     {{"journal_mode", "wal", "wal", "wal"}, {"layout", "rowid", "rowid", "rowid"}},
+     {{"sqlite.layout", "rowid"}},
+     "sqlite_rowid"},
+    {"sqlite",
+     true,
+     true,
+     {{"layout", "without-rowid", "without-rowid", "without-rowid"}},
+     {{"sqlite.layout", "without-rowid"}},
+     "sqlite_without_rowid"},
+    {"lmdb",
+     false,
+     true,
      {{"env_flags", "MDB_NOSYNC|MDB_NOMETASYNC|MDB_NOTLS", "MDB_NOMETASYNC|MDB_NOTLS", "MDB_NOTLS"}}},
-    {"rocksdb", true, true,
+    {"rocksdb",
+     true,
+     true,
      {{"write_options.disableWAL", "true", "false", "false"}, {"write_options.sync", "false", "false", "true"}}},
     {"leveldb", true, true, {{"write_options.sync", "false", "false", "true"}}},
-    {"wiredtiger", false, true,
+    {"wiredtiger",
+     false,
+     true,
      {{"log.enabled", "false", "true", "true"}, {"transaction_sync.enabled", "false", "false", "true"}}},
     {"postgres", true, true, {{"fsync", "off", "on", "on"}, {"synchronous_commit", "off", "off", "on"}}},
 };
@@ -435,9 +449,7 @@ TEST_P(ConformanceTest, ConcurrentSessions) {
   const std::string map_before = NativeSetting("map_size_bytes");
   constexpr int kWriters = 2, kReaders = 2, kKeysPerWriter = 200, kBatch = 10;
   auto key = [](int w, int i) { return Numbered(Numbered("w", w) + "-", 1000 + i); };
-  auto val = [](const std::string& k, int version) {
-    return ValueFor(k, version) + std::string(3000, 'p');
-  };
+  auto val = [](const std::string& k, int version) { return ValueFor(k, version) + std::string(3000, 'p'); };
   std::atomic<int> writers_done{0};
   std::vector<std::thread> threads;
   for (int w = 0; w < kWriters; ++w) {
@@ -674,8 +686,7 @@ std::string CaseName(const testing::TestParamInfo<std::tuple<EngineCase, Durabil
 
 INSTANTIATE_TEST_SUITE_P(AllEngines, ConformanceTest,
                          testing::Combine(testing::ValuesIn(kEngines),
-                                          testing::Values(Durability::kNone, Durability::kNormal,
-                                                          Durability::kFull)),
+                                          testing::Values(Durability::kNone, Durability::kNormal, Durability::kFull)),
                          CaseName);
 
 }  // namespace

@@ -90,11 +90,11 @@ TEST_F(NativeOptionsTest, SqliteLayoutFollowsTheRowSizeUnlessForced) {
     const char* table_has;
   };
   const Case cases[] = {
-      {31, {}, "without-rowid", "WITHOUT ROWID"},        // dbx-micro: 12 + 19 bytes
-      {203, {}, "without-rowid", "WITHOUT ROWID"},       // just under 4096 / 20
-      {204, {}, "rowid", "PRIMARY KEY NOT NULL"},        // at the threshold
-      {1047, {}, "rowid", "PRIMARY KEY NOT NULL"},       // a YCSB record
-      {0, {}, "rowid", "PRIMARY KEY NOT NULL"},          // unknown: SQLite's ordinary table
+      {31, {}, "without-rowid", "WITHOUT ROWID"},                               // dbx-micro: 12 + 19 bytes
+      {203, {}, "without-rowid", "WITHOUT ROWID"},                              // just under 4096 / 20
+      {204, {}, "rowid", "PRIMARY KEY NOT NULL"},                               // at the threshold
+      {1047, {}, "rowid", "PRIMARY KEY NOT NULL"},                              // a YCSB record
+      {0, {}, "rowid", "PRIMARY KEY NOT NULL"},                                 // unknown: SQLite's ordinary table
       {300, {{"sqlite.page_size", "8192"}}, "without-rowid", "WITHOUT ROWID"},  // 8192 / 20 = 409
       {1047, {{"sqlite.layout", "without-rowid"}}, "without-rowid", "WITHOUT ROWID"},
       {31, {{"sqlite.layout", "rowid"}}, "rowid", "PRIMARY KEY NOT NULL"},

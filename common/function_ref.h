@@ -16,8 +16,7 @@ class FunctionRef<R(Args...)> {
   /// The callable must outlive this reference.
   template <typename F, typename = std::enable_if_t<!std::is_same_v<std::decay_t<F>, FunctionRef>>>
   FunctionRef(F&& f)  // NOLINT: implicit by design
-      : obj_(const_cast<void*>(static_cast<const void*>(&f))),
-        call_([](void* obj, Args... args) -> R {
+      : obj_(const_cast<void*>(static_cast<const void*>(&f))), call_([](void* obj, Args... args) -> R {
           return (*static_cast<std::remove_reference_t<F>*>(obj))(std::forward<Args>(args)...);
         }) {}
 

@@ -14,7 +14,15 @@ namespace dbxb {
 class [[nodiscard]] Status {
  public:
   enum class Code {
-    kOk, kNotFound, kInvalidArgument, kIOError, kCorruption, kConflict, kNotSupported, kInternal, kInterrupted
+    kOk,
+    kNotFound,
+    kInvalidArgument,
+    kIOError,
+    kCorruption,
+    kConflict,
+    kNotSupported,
+    kInternal,
+    kInterrupted
   };
 
   Status() = default;
@@ -58,15 +66,24 @@ class [[nodiscard]] Status {
 
   static const char* CodeName(Code c) {
     switch (c) {
-      case Code::kOk: return "OK";
-      case Code::kNotFound: return "NotFound";
-      case Code::kInvalidArgument: return "InvalidArgument";
-      case Code::kIOError: return "IOError";
-      case Code::kCorruption: return "Corruption";
-      case Code::kConflict: return "Conflict";
-      case Code::kNotSupported: return "NotSupported";
-      case Code::kInternal: return "Internal";
-      case Code::kInterrupted: return "Interrupted";
+      case Code::kOk:
+        return "OK";
+      case Code::kNotFound:
+        return "NotFound";
+      case Code::kInvalidArgument:
+        return "InvalidArgument";
+      case Code::kIOError:
+        return "IOError";
+      case Code::kCorruption:
+        return "Corruption";
+      case Code::kConflict:
+        return "Conflict";
+      case Code::kNotSupported:
+        return "NotSupported";
+      case Code::kInternal:
+        return "Internal";
+      case Code::kInterrupted:
+        return "Interrupted";
     }
     return "Unknown";
   }
@@ -81,7 +98,7 @@ class [[nodiscard]] Status {
 template <typename T>
 class [[nodiscard]] Result {
  public:
-  Result(T value) : v_(std::move(value)) {}                         // NOLINT: implicit by design
+  Result(T value) : v_(std::move(value)) {}                                              // NOLINT: implicit by design
   Result(Status status) : v_(std::move(status)) { assert(!std::get<Status>(v_).ok()); }  // NOLINT
 
   bool ok() const { return std::holds_alternative<T>(v_); }
@@ -102,8 +119,8 @@ class [[nodiscard]] Result {
 }  // namespace dbxb
 
 /// Returns early from the enclosing function when `expr` yields a non-OK Status.
-#define DBXB_RETURN_IF_ERROR(expr)            \
-  do {                                        \
-    ::dbxb::Status _st = (expr);              \
-    if (!_st.ok()) return _st;                \
+#define DBXB_RETURN_IF_ERROR(expr) \
+  do {                             \
+    ::dbxb::Status _st = (expr);   \
+    if (!_st.ok()) return _st;     \
   } while (0)

@@ -5,10 +5,10 @@
 #include <cstdio>
 #include <cstdlib>
 
-#define FUZZ_CHECK(cond, what)                                                                   \
-  do {                                                                                           \
-    if (!(cond)) {                                                                               \
+#define FUZZ_CHECK(cond, what)                                                                     \
+  do {                                                                                             \
+    if (!(cond)) {                                                                                 \
       std::fprintf(stderr, "%s:%d: FUZZ_CHECK(%s) failed: %s\n", __FILE__, __LINE__, #cond, what); \
-      std::abort();                                                                              \
-    }                                                                                            \
+      std::abort();                                                                                \
+    }                                                                                              \
   } while (0)

@@ -19,8 +19,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   double sum = w.read_proportion + w.update_proportion + w.scan_proportion + w.insert_proportion +
                w.read_modify_write_proportion;
   FUZZ_CHECK(std::fabs(sum - 1.0) <= 1e-6 + 1e-12, "proportions sum to 1");
-  for (double p : {w.read_proportion, w.update_proportion, w.scan_proportion, w.insert_proportion,
-                   w.read_modify_write_proportion})
+  for (double p :
+       {w.read_proportion, w.update_proportion, w.scan_proportion, w.insert_proportion, w.read_modify_write_proportion})
     FUZZ_CHECK(p >= 0 && p <= 1, "each proportion in [0, 1]");
   FUZZ_CHECK(w.record_count >= 1, "recordcount >= 1");
   FUZZ_CHECK(w.insert_start <= w.record_count, "insertstart within recordcount");

@@ -5,9 +5,8 @@
 
 #include <filesystem>
 #include <fstream>
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "tests/tool_process.h"
 
@@ -17,8 +16,9 @@ namespace {
 namespace fs = std::filesystem;
 
 // Run arguments that finish in about a second per process.
-const std::string kRun = "--engines null --workloads get,scan --records 100 --samples 10 --warmup 10ms "
-                         "--measurement 50ms --resamples 1000 --no-overhead";
+const std::string kRun =
+    "--engines null --workloads get,scan --records 100 --samples 10 --warmup 10ms "
+    "--measurement 50ms --resamples 1000 --no-overhead";
 
 class AbCliTest : public ::testing::Test {
  protected:
@@ -40,10 +40,10 @@ class AbCliTest : public ::testing::Test {
 
 TEST_F(AbCliTest, RoundsInAbbaOrderAndTheirComparison) {
   // The wrapper logs which side ran, so the order of the processes is visible.
-  const std::string base = Wrapper("base.sh", "echo baseline >> " + (dir_ / "order").string() + "; exec " +
-                                                  std::string(DBXB_TOOL) + " \"$@\"");
-  const std::string cur = Wrapper("cur.sh", "echo current >> " + (dir_ / "order").string() + "; exec " +
-                                                std::string(DBXB_TOOL) + " \"$@\"");
+  const std::string base = Wrapper(
+      "base.sh", "echo baseline >> " + (dir_ / "order").string() + "; exec " + std::string(DBXB_TOOL) + " \"$@\"");
+  const std::string cur = Wrapper(
+      "cur.sh", "echo current >> " + (dir_ / "order").string() + "; exec " + std::string(DBXB_TOOL) + " \"$@\"");
   ToolResult r = Run("ab --baseline-bin " + base + " --current-bin " + cur +
                      " --rounds 3 --out ab --resamples 1000 --markdown ab.md --json ab.json -- " + kRun);
   ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
@@ -85,8 +85,8 @@ TEST_F(AbCliTest, ABinaryFailingARoundEndsTheRunNamingIt) {
       Wrapper("cur.sh", "echo x >> " + count + "; if [ $(wc -l < " + count +
                             ") -ge 2 ]; then echo 'dbx-bench: disk on fire' >&2; exit 1; fi; exec " +
                             std::string(DBXB_TOOL) + " \"$@\"");
-  ToolResult r = Run("ab --baseline-bin " + std::string(DBXB_TOOL) + " --current-bin " + cur +
-                     " --rounds 4 --out ab -- " + kRun);
+  ToolResult r =
+      Run("ab --baseline-bin " + std::string(DBXB_TOOL) + " --current-bin " + cur + " --rounds 4 --out ab -- " + kRun);
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_NE(r.err.find("round 2/4: current binary"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("exited with status 1: disk on fire"), std::string::npos) << r.err;
@@ -102,8 +102,8 @@ TEST_F(AbCliTest, SidesWithNothingInCommonAreBadInput) {
                                                 " run --engines null --workloads count --records 100 --samples 10 "
                                                 "--warmup 10ms --measurement 50ms --resamples 1000 --no-overhead "
                                                 "--out \"$out\"");
-  ToolResult r = Run("ab --baseline-bin " + std::string(DBXB_TOOL) + " --current-bin " + cur + " --rounds 2 --out ab -- " +
-                     kRun);
+  ToolResult r =
+      Run("ab --baseline-bin " + std::string(DBXB_TOOL) + " --current-bin " + cur + " --rounds 2 --out ab -- " + kRun);
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_NE(r.err.find("no benchmark in common"), std::string::npos) << r.err;
 }

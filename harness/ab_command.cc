@@ -1,6 +1,7 @@
 #include "harness/ab_command.h"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <spawn.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -13,7 +14,6 @@
 #include <cstring>
 #include <ctime>
 #include <filesystem>
-#include <fmt/format.h>
 #include <fstream>
 #include <sstream>
 
@@ -49,9 +49,8 @@ Status ParseOptions(const AbArgs& args, CompareOptions* o, uint64_t* rounds) {
   auto named = [](const char* option, Status st) { return st.WithContext(option); };
   DBXB_RETURN_IF_ERROR(ParseCount(args.rounds, "--rounds", rounds));
   if (*rounds < 2 || *rounds > kMaxRounds) {
-    return Status::InvalidArgument(
-        fmt::format("--rounds: {} is outside 2..{} (a paired comparison needs at least 2 rounds)", args.rounds,
-                    kMaxRounds));
+    return Status::InvalidArgument(fmt::format(
+        "--rounds: {} is outside 2..{} (a paired comparison needs at least 2 rounds)", args.rounds, kMaxRounds));
   }
   DBXB_RETURN_IF_ERROR(named("--max-regression", ParseFraction(args.max_regression, &o->max_regression)));
   DBXB_RETURN_IF_ERROR(named("--noise-threshold", ParseFraction(args.noise_threshold, &o->noise_threshold)));
@@ -185,12 +184,11 @@ Status ValidateAbRunArgs(const std::vector<std::string>& run_args) {
     }
     if (name == "--format") {
       const std::string value = a.find('=') != std::string::npos ? a.substr(a.find('=') + 1)
-                                : i + 1 < run_args.size()       ? run_args[i + 1]
-                                                                : "";
+                                : i + 1 < run_args.size()        ? run_args[i + 1]
+                                                                 : "";
       if (("," + value + ",").find(",json,") == std::string::npos) {
-        return Status::InvalidArgument(
-            fmt::format("run arguments: --format '{}' must include json (ab compares the rounds' results.json)",
-                        value));
+        return Status::InvalidArgument(fmt::format(
+            "run arguments: --format '{}' must include json (ab compares the rounds' results.json)", value));
       }
     }
   }

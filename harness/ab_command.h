@@ -34,8 +34,8 @@ struct AbArgs {
   std::string noise_threshold = "2%";
   std::string resamples = "100000";
   std::string seed = "0";
-  std::string markdown_path;  ///< --markdown FILE
-  std::string json_path;      ///< --json FILE
+  std::string markdown_path;          ///< --markdown FILE
+  std::string json_path;              ///< --json FILE
   std::vector<std::string> run_args;  ///< after --: the arguments of `dbx-bench run`
 };
 

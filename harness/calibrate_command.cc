@@ -1,9 +1,10 @@
 #include "harness/calibrate_command.h"
 
+#include <fmt/format.h>
+
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <filesystem>
-#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "harness/sampler.h"
@@ -105,7 +106,8 @@ CalibrationRow CalibrateOne(const AdapterFactory& engine, const std::string& wor
   for (uint64_t r = 0; st.ok() && r <= rounds; ++r) {
     double h = 0, n = 0;
     auto harness_side = [&] {
-      return TimedRound(bench, nothing, [&] { return bench.RunIteration(); }, [] {}, &h);
+      return TimedRound(
+          bench, nothing, [&] { return bench.RunIteration(); }, [] {}, &h);
     };
     auto native_side = [&] {
       auto body = [&] { return NativeRound(workload, *loop, **data, order, expected); };
@@ -179,8 +181,8 @@ CommandResult RunCalibrate(const CalibrateArgs& args, std::ostream& console) {
     return BadInput(fmt::format("--data-dir: cannot create a directory in {}", base.string()));
 
   std::vector<CalibrationRow> rows;
-  console << fmt::format("{:<8} {:<7} {:>14} {:>14} {:>8} {:>10}\n", "engine", "loop", "harness ns/op",
-                         "native ns/op", "ratio", "min ratio");
+  console << fmt::format("{:<8} {:<7} {:>14} {:>14} {:>8} {:>10}\n", "engine", "loop", "harness ns/op", "native ns/op",
+                         "ratio", "min ratio");
   for (const AdapterFactory* engine : engines) {
     for (const char* workload : {"get", "scan", "insert"}) {
       CalibrationRow row = CalibrateOne(*engine, workload, records, rounds, tmpl);
@@ -214,8 +216,8 @@ CommandResult RunCalibrate(const CalibrateArgs& args, std::ostream& console) {
     out.push_back(std::move(j));
   }
   if (!args.out_path.empty()) {
-    nlohmann::ordered_json doc{{"records", records}, {"rounds", rounds}, {"get_goal", kCalibrationGetGoal},
-                               {"calibration", std::move(out)}};
+    nlohmann::ordered_json doc{
+        {"records", records}, {"rounds", rounds}, {"get_goal", kCalibrationGetGoal}, {"calibration", std::move(out)}};
     Status st = WriteFileAtomically(args.out_path, doc.dump(2) + "\n");
     if (!st.ok()) return BadInput(fmt::format("--out: {}", st.message()));
   }

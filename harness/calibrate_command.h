@@ -28,11 +28,11 @@ class App;
 namespace dbxb {
 
 struct CalibrateArgs {
-  std::string engines;          ///< comma-separated; empty = every engine with a native loop
+  std::string engines;  ///< comma-separated; empty = every engine with a native loop
   std::string records = "10000";
   std::string rounds = "21";
-  std::string out_path;         ///< --out FILE: the ratios as JSON; empty = console only
-  std::string data_dir;         ///< where databases are created; empty = the system temp dir
+  std::string out_path;  ///< --out FILE: the ratios as JSON; empty = console only
+  std::string data_dir;  ///< where databases are created; empty = the system temp dir
 };
 
 /// One engine and workload: the median time per operation of each side and their ratio.
@@ -43,7 +43,7 @@ struct CalibrationRow {
   double native_ns_per_op = 0;
   double ratio = 0;      ///< harness / native, of the median rounds
   double min_ratio = 0;  ///< of the fastest rounds (less sensitive to a busy machine)
-  std::string error;  ///< non-empty when the row failed
+  std::string error;     ///< non-empty when the row failed
 };
 
 /// The goal for point reads: the harness adds at most 5 %.

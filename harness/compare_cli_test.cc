@@ -27,7 +27,8 @@ class CompareCliTest : public ::testing::Test {
 };
 
 TEST_F(CompareCliTest, SaveBaselineThenCompareByName) {
-  const std::string quick = "--engines null --workloads get --samples 10 --warmup 0.1s --measurement 0.2s --no-overhead";
+  const std::string quick =
+      "--engines null --workloads get --samples 10 --warmup 0.1s --measurement 0.2s --no-overhead";
   ToolResult run = Run("run " + quick + " --out results/main --save-baseline main");
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_NE(run.out.find("Saved baseline 'main' as results/baselines/main.json"), std::string::npos) << run.out;

@@ -1,11 +1,12 @@
 #include "harness/compare_command.h"
 
+#include <fmt/format.h>
+
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <filesystem>
-#include <fmt/format.h>
 #include <memory>
 #include <sstream>
 
@@ -49,16 +50,17 @@ Status ResolveInputs(const CompareArgs& args, std::vector<std::string>* baseline
   if (!args.baseline_name.empty()) {
     DBXB_RETURN_IF_ERROR(ValidateBaselineName(args.baseline_name).WithContext("--baseline"));
     if (args.files.size() != 1 || args.separator != std::string::npos) {
-      return Status::InvalidArgument(fmt::format(
-          "with --baseline {} give exactly one results file to compare (CURRENT), got {}", args.baseline_name,
-          args.files.size()));
+      return Status::InvalidArgument(
+          fmt::format("with --baseline {} give exactly one results file to compare (CURRENT), got {}",
+                      args.baseline_name, args.files.size()));
     }
     const std::string path = BaselinePath(args.results_root, args.baseline_name);
     std::error_code ec;
     if (!fs::exists(path, ec)) {
-      return Status::InvalidArgument(fmt::format("no baseline named '{}': {} does not exist (save one with "
-                                                 "`dbx-bench run --save-baseline {}`)",
-                                                 args.baseline_name, path, args.baseline_name));
+      return Status::InvalidArgument(
+          fmt::format("no baseline named '{}': {} does not exist (save one with "
+                      "`dbx-bench run --save-baseline {}`)",
+                      args.baseline_name, path, args.baseline_name));
     }
     *baseline = {path};
     *current = {ResolveResultsPath(args.files[0])};
@@ -76,9 +78,10 @@ Status ResolveInputs(const CompareArgs& args, std::vector<std::string>* baseline
     for (size_t i = 0; i < args.files.size(); ++i)
       (i < n ? baseline : current)->push_back(ResolveResultsPath(args.files[i]));
     if (baseline->empty() || current->empty()) {
-      return Status::InvalidArgument(fmt::format("give BASELINE... -- CURRENT... with at least one file on each side; "
-                                                 "got {} before -- and {} after",
-                                                 baseline->size(), current->size()));
+      return Status::InvalidArgument(
+          fmt::format("give BASELINE... -- CURRENT... with at least one file on each side; "
+                      "got {} before -- and {} after",
+                      baseline->size(), current->size()));
     }
     return Status::Ok();
   }
@@ -123,8 +126,8 @@ Status ParseFraction(std::string_view text, double* out) {
     return Status::InvalidArgument(fmt::format("'{}' is not a number (write 5% or 0.05)", text));
   if (v < 0) return Status::InvalidArgument(fmt::format("'{}' must not be negative", text));
   if (!percent && v > 1)
-    return Status::InvalidArgument(fmt::format("'{}' is ambiguous: write {}% for a percentage, or a fraction up to 1",
-                                               text, text));
+    return Status::InvalidArgument(
+        fmt::format("'{}' is ambiguous: write {}% for a percentage, or a fraction up to 1", text, text));
   *out = percent ? v / 100 : v;
   return Status::Ok();
 }
@@ -188,15 +191,15 @@ CLI::App* AddCompareCommand(CLI::App* app, CompareArgs* args) {
   // A positional that is never filled (every file goes to "files", which takes any number), hidden from
   // --help: while it waits for a value, CLI11 keeps a "--" inside `compare` instead of handing the rest
   // of the command line back to the top level after the first two files.
-  cmd->add_option_function<std::string>("current-files", [](const std::string&) {})
-      ->group("");
+  cmd->add_option_function<std::string>("current-files", [](const std::string&) {})->group("");
   cmd->add_flag("--paired", args->paired, "With BASE... -- CURRENT...: BASE[i] and CURRENT[i] are round i (as ab)");
   cmd->add_option("--noise-floor", args->noise_floor,
                   "One run per side: a regression must also be beyond this to fail the gate")
       ->capture_default_str();
   cmd->add_option("--aa-runs", args->aa_runs, "A/A runs (comma-separated) that calibrate a noise floor per row")
       ->delimiter(',');
-  cmd->add_option("--baseline", args->baseline_name, "Compare CURRENT with the baseline saved by run --save-baseline NAME");
+  cmd->add_option("--baseline", args->baseline_name,
+                  "Compare CURRENT with the baseline saved by run --save-baseline NAME");
   cmd->add_option("--results-root", args->results_root, "Where named baselines live: ROOT/baselines/NAME.json")
       ->capture_default_str();
   cmd->add_option("--max-regression", args->max_regression,
@@ -260,9 +263,9 @@ CommandResult RunCompare(const CompareArgs& args, std::ostream& console) {
 
   if (report.GateFailed()) {
     return CommandResult::Failed(
-        kExitCodeFailure, fmt::format("{} benchmark{} regressed by more than {}", report.RegressionsOverThreshold(),
-                                      report.RegressionsOverThreshold() == 1 ? "" : "s",
-                                      FormatPercent(options.max_regression)));
+        kExitCodeFailure,
+        fmt::format("{} benchmark{} regressed by more than {}", report.RegressionsOverThreshold(),
+                    report.RegressionsOverThreshold() == 1 ? "" : "s", FormatPercent(options.max_regression)));
   }
   return CommandResult::Ok();
 }

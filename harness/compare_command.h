@@ -35,7 +35,7 @@ struct CompareArgs {
   bool paired = false;  ///< --paired: BASE[i] and CURRENT[i] are round i of an `ab` run
   std::string noise_floor = "10%";
   std::vector<std::string> aa_runs;  ///< --aa-runs FILE,FILE...: A/A runs that calibrate the floor
-  std::string baseline_name;       ///< --baseline NAME
+  std::string baseline_name;         ///< --baseline NAME
   std::string results_root = "results";
   std::string max_regression = "5%";
   std::string significance = "0.05";
@@ -74,8 +74,7 @@ std::string BaselinePath(const std::string& results_root, const std::string& nam
 /// results.json, written atomically to BaselinePath(ResultsRootFor(out_dir), name), creating the
 /// baselines directory. Stores the path in *path. InvalidArgument for a bad name, IOError when the
 /// file cannot be written.
-Status SaveBaseline(const RunResults& results, const std::string& out_dir, const std::string& name,
-                    std::string* path);
+Status SaveBaseline(const RunResults& results, const std::string& out_dir, const std::string& name, std::string* path);
 
 /// `path` itself, or path/results.json when `path` is a directory.
 std::string ResolveResultsPath(const std::string& path);

@@ -27,11 +27,17 @@ using testdata::TestdataPath;
 // the gate), lmdb/get unchanged, sqlite/insert 10 % faster, lmdb/scan only in the baseline and
 // lmdb/insert only in the current run.
 TEST(CompareFixtures, DISABLED_WriteFixtures) {
-  RunResults base = SyntheticRun("ci-runner", {{"get", "sqlite", 1000, 0.02}, {"get", "lmdb", 400, 0.02},
-                                              {"insert", "sqlite", 50000, 0.03}, {"scan", "lmdb", 8000, 0.02}},
+  RunResults base = SyntheticRun("ci-runner",
+                                 {{"get", "sqlite", 1000, 0.02},
+                                  {"get", "lmdb", 400, 0.02},
+                                  {"insert", "sqlite", 50000, 0.03},
+                                  {"scan", "lmdb", 8000, 0.02}},
                                  1);
-  RunResults cur = SyntheticRun("ci-runner", {{"get", "sqlite", 1100, 0.02}, {"get", "lmdb", 400, 0.02},
-                                             {"insert", "sqlite", 45000, 0.03}, {"insert", "lmdb", 30000, 0.02}},
+  RunResults cur = SyntheticRun("ci-runner",
+                                {{"get", "sqlite", 1100, 0.02},
+                                 {"get", "lmdb", 400, 0.02},
+                                 {"insert", "sqlite", 45000, 0.03},
+                                 {"insert", "lmdb", 30000, 0.02}},
                                 101);
   cur.context.date_utc = "2026-12-01T10:30:00Z";
   ASSERT_TRUE(WriteResultsFile(TestdataPath("compare/baseline.json"), base).ok());
@@ -67,7 +73,8 @@ class CompareCommandTest : public ::testing::Test {
     return s;
   }
   static std::string Replace(std::string s, const std::string& from, const std::string& to) {
-    for (size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size())) s.replace(at, from.size(), to);
+    for (size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size()))
+      s.replace(at, from.size(), to);
     return s;
   }
 
@@ -140,7 +147,8 @@ TEST_F(CompareCommandTest, RegressionOverTheGateExitsOne) {
   EXPECT_NE(console.find("only in current"), std::string::npos);
   // The Markdown and JSON outputs, with the fixture paths made independent of the checkout.
   const std::string testdata = TestdataPath("");
-  testdata::ExpectMatchesGolden("compare/fixtures_compare.md", Replace(Slurp(a.markdown_path), testdata, "<testdata>/"));
+  testdata::ExpectMatchesGolden("compare/fixtures_compare.md",
+                                Replace(Slurp(a.markdown_path), testdata, "<testdata>/"));
   const nlohmann::json j = nlohmann::json::parse(Slurp(a.json_path));
   EXPECT_EQ(j["gate"]["failed"], true);
   ASSERT_EQ(j["benchmarks"].size(), 5u);

@@ -1,5 +1,6 @@
 #include "harness/context.h"
 
+#include <fmt/format.h>
 #include <sys/statfs.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -7,7 +8,6 @@
 #include <chrono>
 #include <cstdlib>
 #include <ctime>
-#include <fmt/format.h>
 #include <fstream>
 #include <thread>
 
@@ -91,12 +91,18 @@ std::string FileSystemType(const std::string& path) {
   struct statfs fs {};
   if (statfs(path.c_str(), &fs) != 0) return "unknown";
   switch (static_cast<unsigned long>(fs.f_type)) {
-    case 0xEF53: return "ext4";
-    case 0x01021994: return "tmpfs";
-    case 0x794c7630: return "overlay";
-    case 0x58465342: return "xfs";
-    case 0x9123683E: return "btrfs";
-    default: return fmt::format("0x{:x}", static_cast<unsigned long>(fs.f_type));
+    case 0xEF53:
+      return "ext4";
+    case 0x01021994:
+      return "tmpfs";
+    case 0x794c7630:
+      return "overlay";
+    case 0x58465342:
+      return "xfs";
+    case 0x9123683E:
+      return "btrfs";
+    default:
+      return fmt::format("0x{:x}", static_cast<unsigned long>(fs.f_type));
   }
 }
 

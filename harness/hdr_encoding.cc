@@ -1,21 +1,21 @@
 #include "harness/hdr_encoding.h"
 
+#include <fmt/format.h>
 #include <zlib.h>
 
 #include <algorithm>
-#include <cmath>
 #include <array>
 #include <bit>
+#include <cmath>
 #include <cstring>
-#include <fmt/format.h>
 #include <limits>
 
 namespace dbxb {
 namespace {
 
-constexpr uint32_t kV2Cookie = 0x1c849303 | 0x10;            // the low nibble of byte 3: word size 1 (LEB128)
+constexpr uint32_t kV2Cookie = 0x1c849303 | 0x10;  // the low nibble of byte 3: word size 1 (LEB128)
 constexpr uint32_t kV2CompressedCookie = 0x1c849304 | 0x10;
-constexpr uint32_t kCookieBaseMask = ~uint32_t{0xf0};          // HdrHistogram ignores the word-size nibble
+constexpr uint32_t kCookieBaseMask = ~uint32_t{0xf0};  // HdrHistogram ignores the word-size nibble
 constexpr size_t kHeaderBytes = 40;
 constexpr size_t kMaxInflatedBytes = 64u << 20;  // far above any real histogram (5 digits, 1 h: ~10 MiB)
 
@@ -106,7 +106,7 @@ struct ForeignLayout {
     }
     const int shift = static_cast<int>(bucket) + unit_magnitude;
     return shift >= 64 || (sub_bucket >> (64 - shift)) != 0 ? std::numeric_limits<uint64_t>::max()
-                                                             : sub_bucket << shift;
+                                                            : sub_bucket << shift;
   }
 };
 

@@ -72,8 +72,7 @@ TEST(HdrEncoding, StartsWithTheV2CompressedCookie) {
 // HdrHistogram (Java, 2.1.11) wrote this: new Histogram(1, 3600000000000L, 3) with the values 1, 2, 3,
 // 1000, 1000, 2048, 123456 and 10^9 recorded, encodeIntoCompressedByteBuffer, base64.
 // (tests/interop/HdrInterop.java `encode-vector` prints it.)
-constexpr char kJavaVector[] =
-    "HISTFAAAADF4nJNpmSzMwMAgyAABzFCaEch0M9ixgMH+A1SEiYnpOD/LWgGm/jimi+cZmQC5GQiN";
+constexpr char kJavaVector[] = "HISTFAAAADF4nJNpmSzMwMAgyAABzFCaEch0M9ixgMH+A1SEiYnpOD/LWgGm/jimi+cZmQC5GQiN";
 
 TEST(HdrEncoding, ReadsWhatHdrHistogramJavaWrote) {
   Result<LatencyHistogram> h = DecodeHdrBase64(kJavaVector);

@@ -1,10 +1,11 @@
 #include "harness/hdr_log.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <ctime>
-#include <fmt/format.h>
 
 #include "harness/hdr_encoding.h"
 
@@ -54,8 +55,8 @@ std::string FormatHdrLog(const HdrLog& log) {
   for (const std::string& c : log.comments) out += "#" + c + "\n";
   out += "#[Histogram log format version 1.3]\n";
   if (log.start_unix_s > 0) {
-    out += fmt::format("#[StartTime: {:.3f} (seconds since epoch), {}]\n", log.start_unix_s,
-                       JavaDate(log.start_unix_s));
+    out +=
+        fmt::format("#[StartTime: {:.3f} (seconds since epoch), {}]\n", log.start_unix_s, JavaDate(log.start_unix_s));
     out += fmt::format("#[BaseTime: {:.3f} (seconds since epoch)]\n", log.start_unix_s);
   }
   out += kLegend;
@@ -80,9 +81,7 @@ Result<HdrLog> ParseHdrLog(std::string_view text) {
     ++line_no;
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     if (line.empty()) continue;
-    auto bad = [&](std::string_view what) {
-      return Status::Corruption(fmt::format("line {}: {}", line_no, what));
-    };
+    auto bad = [&](std::string_view what) { return Status::Corruption(fmt::format("line {}: {}", line_no, what)); };
     if (line[0] == '#') {
       double v = 0;
       if (HeaderNumber(line, "#[StartTime: ", &v)) {

@@ -1,7 +1,8 @@
 #include "harness/hdr_log_writer.h"
 
-#include <filesystem>
 #include <fmt/format.h>
+
+#include <filesystem>
 
 #include "harness/hdr_log.h"
 #include "harness/output_dir.h"

@@ -14,7 +14,7 @@ namespace {
 
 void OnSignal(int) {
   if (internal::g_interrupt_requested.exchange(true)) {  // the second request: leave now
-    KillProcessesOnExitList();  // private database servers must not outlive the run
+    KillProcessesOnExitList();                           // private database servers must not outlive the run
     _exit(130);
   }
   static const char kMessage[] =

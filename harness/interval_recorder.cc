@@ -1,7 +1,8 @@
 #include "harness/interval_recorder.h"
 
-#include <cassert>
 #include <fmt/format.h>
+
+#include <cassert>
 
 namespace dbxb {
 

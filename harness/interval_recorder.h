@@ -54,9 +54,9 @@ class IntervalRecorder {
 
   /// What the time-series charts plot, per interval.
   struct Point {
-    double start_s = 0;        ///< interval start, seconds since start_ns()
-    uint64_t operations = 0;   ///< operations completed in the interval
-    double ops_per_sec = 0;    ///< operations / interval length
+    double start_s = 0;       ///< interval start, seconds since start_ns()
+    uint64_t operations = 0;  ///< operations completed in the interval
+    double ops_per_sec = 0;   ///< operations / interval length
     uint64_t p50_ns = 0;
     uint64_t p99_ns = 0;
     uint64_t max_ns = 0;

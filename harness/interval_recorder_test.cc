@@ -11,7 +11,7 @@ constexpr uint64_t kStart = 5 * kSec + 123;  // an arbitrary clock origin
 TEST(IntervalRecorderTest, PutsEachCompletionInItsSecond) {
   IntervalRecorder r(kStart);
   for (int i = 0; i < 100; ++i) r.Record(kStart + i * (kSec / 100), 1000);  // second 0: 100 ops of 1 us
-  for (int i = 0; i < 50; ++i) r.Record(kStart + kSec + i, 2000);          // second 1: 50 ops of 2 us
+  for (int i = 0; i < 50; ++i) r.Record(kStart + kSec + i, 2000);           // second 1: 50 ops of 2 us
   r.Record(kStart + 3 * kSec + 1, 1'000'000);                               // second 3: 1 op; second 2 empty
   ASSERT_EQ(r.IntervalCount(), 4u);
   const auto series = r.Series();

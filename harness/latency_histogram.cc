@@ -192,7 +192,8 @@ bool LatencyHistogram::PercentileIterator::Next(PercentilePoint* point) {
       // Halve the remaining distance to 100 % every ticks_ steps: the step is 100 / (ticks * 2^k) with
       // 2^k the power of two just above 100 / (100 - level).
       const double remaining = 100.0 - percentile_to_iterate_to_;
-      const int64_t halvings = remaining > 0 ? std::min<int64_t>(62, static_cast<int64_t>(std::log2(100.0 / remaining)) + 1) : 62;
+      const int64_t halvings =
+          remaining > 0 ? std::min<int64_t>(62, static_cast<int64_t>(std::log2(100.0 / remaining)) + 1) : 62;
       const double ticks = static_cast<double>(ticks_) * static_cast<double>(int64_t{1} << halvings);
       percentile_to_iterate_to_ += 100.0 / ticks;
       return true;

@@ -94,8 +94,8 @@ class LatencyHistogram {
 
   /// One point of the percentile curve.
   struct PercentilePoint {
-    double percentile = 0;       ///< the percentile level this point reports
-    uint64_t value = 0;          ///< highest equivalent value of the bucket reaching that level
+    double percentile = 0;  ///< the percentile level this point reports
+    uint64_t value = 0;     ///< highest equivalent value of the bucket reaching that level
     uint64_t count_at_or_below = 0;
   };
 
@@ -131,8 +131,7 @@ class LatencyHistogram {
   size_t CountsIndex(uint64_t v) const {
     const int bucket = BucketIndex(v);
     const uint64_t sub_bucket = v >> bucket;
-    return (static_cast<size_t>(bucket + 1) << sub_bucket_half_count_magnitude_) + sub_bucket -
-           sub_bucket_half_count_;
+    return (static_cast<size_t>(bucket + 1) << sub_bucket_half_count_magnitude_) + sub_bucket - sub_bucket_half_count_;
   }
   uint64_t ValueFromIndex(size_t index) const;
   bool SameLayout(const LatencyHistogram& other) const {

@@ -1,11 +1,11 @@
 // dbx-bench: the command line. Every error becomes one line on stderr and an exit code:
 // 0 success, 1 a benchmark failed (wrong result or engine error) or compare found a regression over
 // the gate, 2 bad input, 130 interrupted.
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <exception>
-#include <fmt/format.h>
 #include <iostream>
 
 #include "adapters/adapter.h"
@@ -84,7 +84,8 @@ int RunCommand(const RunArgs& args, const std::string& save_baseline, const std:
     return Fail(kExitInterrupted, fmt::format("interrupted: {} written to {}, marked incomplete", what, plan.out_dir));
   }
   for (const auto& b : results.benchmarks)
-    if (b.error_occurred) return Fail(kExitFailed, fmt::format("{}/{}/{} failed: {}", b.suite, b.workload, b.engine, b.error_message));
+    if (b.error_occurred)
+      return Fail(kExitFailed, fmt::format("{}/{}/{} failed: {}", b.suite, b.workload, b.engine, b.error_message));
   for (const auto& p : results.phases)
     if (p.error_occurred) return Fail(kExitFailed, fmt::format("{} failed: {}", PhaseName(p), p.error_message));
   if (!save_baseline.empty()) {
@@ -117,8 +118,8 @@ CLI::App* AddRunCommand(CLI::App* app, const SuiteRegistry& suites, RunArgs* run
   std::string suite_names, durabilities, quick;
   for (const auto& s : suites.suites()) {
     suite_names += (suite_names.empty() ? "" : ", ") + std::string(s->name());
-    durabilities += fmt::format("{}{} {}", durabilities.empty() ? "" : ", ", s->name(),
-                                DurabilityName(s->default_durability()));
+    durabilities +=
+        fmt::format("{}{} {}", durabilities.empty() ? "" : ", ", s->name(), DurabilityName(s->default_durability()));
     quick += fmt::format("; {}: {}", s->name(), s->quick_summary());
   }
   cmd->add_option("--suite", run->suite,
@@ -159,8 +160,9 @@ int Main(int argc, char** argv) {
   RunArgs run;
   CLI::App* run_cmd = AddRunCommand(&app, BuiltinSuites(), &run);
   std::string save_baseline;
-  run_cmd->add_option("--save-baseline", save_baseline,
-                      "After a successful run, keep results.json as baseline NAME: <parent of --out>/baselines/NAME.json");
+  run_cmd->add_option(
+      "--save-baseline", save_baseline,
+      "After a successful run, keep results.json as baseline NAME: <parent of --out>/baselines/NAME.json");
 
   CompareArgs compare;
   CLI::App* compare_cmd = AddCompareCommand(&app, &compare);

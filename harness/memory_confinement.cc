@@ -1,5 +1,3 @@
-#include "harness/memory_limit.h"
-
 #include <fcntl.h>
 #include <poll.h>
 #include <sys/eventfd.h>
@@ -16,6 +14,7 @@
 #include <new>
 
 #include "harness/memory_files.h"
+#include "harness/memory_limit.h"
 
 // Confining this process to a child cgroup with a memory limit, and the v1 OOM guard.
 namespace dbxb {
@@ -136,8 +135,10 @@ Result<std::unique_ptr<MemoryConfinement>> MemoryConfinement::Enter(const Memory
   if (s.ok() && !v2) {
     // Started before the process moves in, so that the helper stays outside.
     Result<std::unique_ptr<OomGuard>> guard = OomGuard::Start(c->path_);
-    if (guard.ok()) c->guard_ = std::move(guard.value());
-    else guard_note = " (no OOM guard: " + guard.status().ToString() + ")";
+    if (guard.ok())
+      c->guard_ = std::move(guard.value());
+    else
+      guard_note = " (no OOM guard: " + guard.status().ToString() + ")";
   }
   if (s.ok()) s = WriteFile(c->path_ + "/cgroup.procs", std::to_string(getpid()));  // every thread
   if (!s.ok()) {

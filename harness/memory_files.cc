@@ -4,12 +4,12 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cctype>
 #include <cerrno>
 #include <charconv>
 #include <cstring>
 #include <fstream>
 #include <sstream>
-#include <cctype>
 
 namespace dbxb::memory_internal {
 
@@ -30,7 +30,8 @@ Status WriteFile(const std::string& path, const std::string& text) {
   ssize_t n = write(fd, text.data(), text.size());
   int err = errno;
   close(fd);
-  if (n != static_cast<ssize_t>(text.size())) return Status::IOError("write '" + text + "' to " + path + ": " + ErrnoText(err));
+  if (n != static_cast<ssize_t>(text.size()))
+    return Status::IOError("write '" + text + "' to " + path + ": " + ErrnoText(err));
   return Status::Ok();
 }
 
@@ -38,7 +39,6 @@ std::string Trim(std::string s) {
   while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
   return s;
 }
-
 
 Status ParseDecimal(std::string_view text, const std::string& what, uint64_t* out) {
   while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) text.remove_prefix(1);

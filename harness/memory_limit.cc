@@ -37,10 +37,12 @@ class LabeledPhase final : public Phase {
   Status TearDown() override {
     Status s = inner_->TearDown();
     if (OomEvents() != oom_before_)
-      return Status::Internal("the process's own memory (engine caches and buffers, not the page cache) exceeded "
-                              "the memory limit of " + std::to_string(limit_) +
-                              " bytes; the limit was lifted so the run could go on, so this phase was not "
-                              "confined: raise --memory-limit");
+      return Status::Internal(
+          "the process's own memory (engine caches and buffers, not the page cache) exceeded "
+          "the memory limit of " +
+          std::to_string(limit_) +
+          " bytes; the limit was lifted so the run could go on, so this phase was not "
+          "confined: raise --memory-limit");
     return s;
   }
 
@@ -98,11 +100,9 @@ class MemoryLimitedSequence final : public PhaseSequence {
         method += "; " + std::to_string(evicted->resident_after) + " of " + std::to_string(evicted->bytes) +
                   " bytes still cached after eviction";
     }
-    return std::unique_ptr<Phase>(new LabeledPhase(std::move(phase.value()),
-                                                   {{"memory_limit_bytes", std::to_string(limit_)},
-                                                    {kMemoryMethodParameter, method}},
-                                                   confinement_.get(), limit_,
-                                                   confinement_ == nullptr ? evict_dir_ : std::string()));
+    return std::unique_ptr<Phase>(new LabeledPhase(
+        std::move(phase.value()), {{"memory_limit_bytes", std::to_string(limit_)}, {kMemoryMethodParameter, method}},
+        confinement_.get(), limit_, confinement_ == nullptr ? evict_dir_ : std::string()));
   }
 
   Settings engine_settings() const override { return inner_->engine_settings(); }

@@ -237,7 +237,9 @@ class NoopPhase final : public Phase {
     spec_.parameters = {{"own", "parameter"}};
   }
   const PhaseSpec& spec() const override { return spec_; }
-  Result<std::unique_ptr<PhaseWorker>> NewWorker(uint32_t) override { return std::unique_ptr<PhaseWorker>(new NoopWorker); }
+  Result<std::unique_ptr<PhaseWorker>> NewWorker(uint32_t) override {
+    return std::unique_ptr<PhaseWorker>(new NoopWorker);
+  }
 
  private:
   PhaseSpec spec_;
@@ -284,8 +286,8 @@ TEST(WithMemoryLimitTest, EvictionFallbackLabelsPhasesAndEvictsBeforeEach) {
   WriteFile(dir.path() + "/data.dat", 4, 9);
   std::vector<std::string> log;
   MemoryLimitProbe eviction;  // forced fallback
-  auto seq = WithMemoryLimit(std::make_unique<FakeSequence>("disk-bound", dir.path(), &log), 1 << 30, dir.path(),
-                             eviction);
+  auto seq =
+      WithMemoryLimit(std::make_unique<FakeSequence>("disk-bound", dir.path(), &log), 1 << 30, dir.path(), eviction);
   ASSERT_TRUE(seq->Open().ok());
   for (int i = 0; i < 2; ++i) {
     auto phase = seq->NextPhase();
@@ -314,7 +316,8 @@ TEST(WithMemoryLimitTest, CgroupMethodConfinesFromOpenToClose) {
   WriteFile(dir.path() + "/data.dat", 1, 9);
   std::vector<std::string> log;
   const std::string outside = OwnMemoryCgroupLine();
-  auto seq = WithMemoryLimit(std::make_unique<FakeSequence>("disk-bound", dir.path(), &log), 256 << 20, dir.path(), probe);
+  auto seq =
+      WithMemoryLimit(std::make_unique<FakeSequence>("disk-bound", dir.path(), &log), 256 << 20, dir.path(), probe);
   ASSERT_TRUE(seq->Open().ok());
   auto phase = seq->NextPhase();
   ASSERT_TRUE(phase.ok() && *phase != nullptr);
@@ -324,8 +327,8 @@ TEST(WithMemoryLimitTest, CgroupMethodConfinesFromOpenToClose) {
                         std::to_string(256 << 20));
   EXPECT_TRUE(seq->Close().ok());
   ASSERT_EQ(log.size(), 2u);
-  EXPECT_NE(log[0], "open in " + outside);   // opened inside the child cgroup
-  EXPECT_NE(log[1], "close in " + outside);  // and closed inside it
+  EXPECT_NE(log[0], "open in " + outside);    // opened inside the child cgroup
+  EXPECT_NE(log[1], "close in " + outside);   // and closed inside it
   EXPECT_EQ(OwnMemoryCgroupLine(), outside);  // back afterwards
 }
 
@@ -397,7 +400,8 @@ TEST(WithMemoryLimitTest, APhaseWhoseOwnMemoryOverrunsTheLimitFailsAndTheRunGoes
     if (!(*worker)->NextOp(&op).ok()) _exit(14);
     worker->reset();
     Status torn = (*phase)->TearDown();
-    if (torn.code() != Status::Code::kInternal || torn.message().find("exceeded the memory limit") == std::string::npos) _exit(15);
+    if (torn.code() != Status::Code::kInternal || torn.message().find("exceeded the memory limit") == std::string::npos)
+      _exit(15);
     if (seq->NextPhase().ok()) _exit(16);  // the sequence refuses to go on unconfined
     if (!seq->Close().ok()) _exit(17);
     _exit(0);

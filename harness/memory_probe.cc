@@ -1,5 +1,3 @@
-#include "harness/memory_limit.h"
-
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -8,6 +6,7 @@
 #include <sstream>
 
 #include "harness/memory_files.h"
+#include "harness/memory_limit.h"
 
 // Which memory limit works here: the cgroup v2 or v1 hierarchy this process lives in, tried with an
 // empty child, or the page-cache eviction fallback.
@@ -22,7 +21,8 @@ struct CgroupMount {
 };
 
 // Finds the mount of the cgroup2 hierarchy (v2 = true) or of the v1 hierarchy carrying the memory
-// controller, from /proc/self/mountinfo: "<id> <parent> <dev> <root> <mount point> <opts> ... - <fstype> <src> <super opts>".
+// controller, from /proc/self/mountinfo: "<id> <parent> <dev> <root> <mount point> <opts> ... - <fstype> <src> <super
+// opts>".
 bool FindCgroupMount(bool v2, CgroupMount* out) {
   std::ifstream in("/proc/self/mountinfo");
   std::string line;
@@ -34,8 +34,8 @@ bool FindCgroupMount(bool v2, CgroupMount* out) {
     }
     std::string fstype, source, super_opts;
     s >> fstype >> source >> super_opts;
-    bool match = v2 ? fstype == "cgroup2"
-                    : fstype == "cgroup" && ("," + super_opts + ",").find(",memory,") != std::string::npos;
+    bool match =
+        v2 ? fstype == "cgroup2" : fstype == "cgroup" && ("," + super_opts + ",").find(",memory,") != std::string::npos;
     if (match) {
       *out = {mount_point, root};
       return true;
@@ -52,8 +52,8 @@ bool OwnCgroupPath(bool v2, std::string* out) {
     size_t c1 = line.find(':'), c2 = line.find(':', c1 + 1);
     if (c1 == std::string::npos || c2 == std::string::npos) continue;
     std::string hierarchy = line.substr(0, c1), controllers = line.substr(c1 + 1, c2 - c1 - 1);
-    bool match = v2 ? hierarchy == "0" && controllers.empty()
-                    : ("," + controllers + ",").find(",memory,") != std::string::npos;
+    bool match =
+        v2 ? hierarchy == "0" && controllers.empty() : ("," + controllers + ",").find(",memory,") != std::string::npos;
     if (match) {
       *out = line.substr(c2 + 1);
       return true;
@@ -64,7 +64,9 @@ bool OwnCgroupPath(bool v2, std::string* out) {
 
 std::string CgroupDir(const CgroupMount& mount, std::string path) {
   if (mount.root != "/" && path.compare(0, mount.root.size(), mount.root) == 0) path = path.substr(mount.root.size());
-  return (std::filesystem::path(mount.mount_point) / std::filesystem::path(path).relative_path()).lexically_normal().string();
+  return (std::filesystem::path(mount.mount_point) / std::filesystem::path(path).relative_path())
+      .lexically_normal()
+      .string();
 }
 
 // Creates an empty child, sets a limit on it, reads it back and removes it: proves the method works here.
@@ -75,8 +77,10 @@ Status TryChild(const std::string& dir, bool v2) {
   Status s = WriteFile(child + "/" + file, "268435456");
   if (s.ok()) {
     Result<std::string> back = ReadFile(child + "/" + file);
-    if (!back.ok()) s = back.status();
-    else if (Trim(*back) != "268435456") s = Status::IOError(std::string(file) + " reads back as '" + Trim(*back) + "'");
+    if (!back.ok())
+      s = back.status();
+    else if (Trim(*back) != "268435456")
+      s = Status::IOError(std::string(file) + " reads back as '" + Trim(*back) + "'");
   }
   rmdir(child.c_str());
   return s;
@@ -144,9 +148,12 @@ MemoryLimitProbe Probe() {
 
 std::string MemoryLimitMethodName(MemoryLimitMethod method) {
   switch (method) {
-    case MemoryLimitMethod::kCgroupV2: return "cgroup-v2";
-    case MemoryLimitMethod::kCgroupV1: return "cgroup-v1";
-    case MemoryLimitMethod::kFadviseEviction: return "fadvise-dontneed eviction";
+    case MemoryLimitMethod::kCgroupV2:
+      return "cgroup-v2";
+    case MemoryLimitMethod::kCgroupV1:
+      return "cgroup-v1";
+    case MemoryLimitMethod::kFadviseEviction:
+      return "fadvise-dontneed eviction";
   }
   return "unknown";
 }

@@ -1,8 +1,9 @@
 #include "harness/merge_command.h"
 
+#include <fmt/format.h>
+
 #include <CLI/CLI.hpp>
 #include <filesystem>
-#include <fmt/format.h>
 #include <map>
 
 #include "harness/compare_command.h"
@@ -31,8 +32,8 @@ std::string SummaryLine(const LatencySummary& s) {
                      FormatDuration(s.p999_ns), FormatDuration(s.max_ns));
 }
 
-CommandResult MergeResults(const MergeArgs& args, const std::vector<std::string>& paths,
-                           std::vector<std::string> texts, const std::string& out_path, std::ostream& console) {
+CommandResult MergeResults(const MergeArgs& args, const std::vector<std::string>& paths, std::vector<std::string> texts,
+                           const std::string& out_path, std::ostream& console) {
   std::vector<MergeInput> inputs;
   for (size_t i = 0; i < paths.size(); ++i) {
     MergeInput in;

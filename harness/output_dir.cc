@@ -1,13 +1,13 @@
 #include "harness/output_dir.h"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
-#include <fmt/format.h>
 
 namespace dbxb {
 
@@ -25,9 +25,12 @@ int WriteProbe(const std::string& dir, size_t bytes) {
   int err = 0;
   for (size_t done = 0; done < bytes && err == 0;) {
     ssize_t n = write(fd, block.data(), std::min(block.size(), bytes - done));
-    if (n > 0) done += static_cast<size_t>(n);
-    else if (n == 0) err = EIO;
-    else if (errno != EINTR) err = errno;
+    if (n > 0)
+      done += static_cast<size_t>(n);
+    else if (n == 0)
+      err = EIO;
+    else if (errno != EINTR)
+      err = errno;
   }
   // tmpfs and some network file systems report a full disk only here.
   if (err == 0 && fsync(fd) != 0) err = errno;

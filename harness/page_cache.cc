@@ -1,5 +1,3 @@
-#include "harness/memory_limit.h"
-
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -11,6 +9,7 @@
 #include <vector>
 
 #include "harness/memory_files.h"
+#include "harness/memory_limit.h"
 
 // The page cache: how much of a file is resident (mincore), and dropping it (fsync + fadvise).
 namespace dbxb {
@@ -80,7 +79,8 @@ Result<EvictionStats> EvictFromPageCache(const std::string& dir) {
     const uint64_t size = s.ok() ? static_cast<uint64_t>(st.st_size) : 0;
     if (s.ok()) {
       Result<uint64_t> before = ResidentOf(fd, size, file);
-      if (fsync(fd) != 0) s = Status::IOError("fsync " + file + ": " + ErrnoText(errno));
+      if (fsync(fd) != 0)
+        s = Status::IOError("fsync " + file + ": " + ErrnoText(errno));
       else if (int rc = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED); rc != 0)
         s = Status::IOError("posix_fadvise " + file + ": " + ErrnoText(rc));
       Result<uint64_t> after = ResidentOf(fd, size, file);

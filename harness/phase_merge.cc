@@ -1,8 +1,9 @@
 #include "harness/phase_merge.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
-#include <fmt/format.h>
 #include <map>
 #include <set>
 #include <tuple>
@@ -20,10 +21,23 @@ PhaseKey KeyOf(const PhaseResult& p) { return {p.suite, p.workload, p.phase, p.e
 
 // Configuration that may differ between the clients of one test or between repeated runs.
 const std::set<std::string>& MayDiffer() {
-  static const std::set<std::string> keys = {
-      "out_dir",  "data_dir", "data_dir_filesystem", "raw_latencies", "hdr_log",    "seed",
-      "formats",  "baseline", "latency_clock",       "threads",       "readers",    "writers",
-      "operations", "duration_seconds", "target_rate", "phase_warmup_seconds", "workload_files"};
+  static const std::set<std::string> keys = {"out_dir",
+                                             "data_dir",
+                                             "data_dir_filesystem",
+                                             "raw_latencies",
+                                             "hdr_log",
+                                             "seed",
+                                             "formats",
+                                             "baseline",
+                                             "latency_clock",
+                                             "threads",
+                                             "readers",
+                                             "writers",
+                                             "operations",
+                                             "duration_seconds",
+                                             "target_rate",
+                                             "phase_warmup_seconds",
+                                             "workload_files"};
   return keys;
 }
 
@@ -152,8 +166,8 @@ Result<PhaseResult> MergePhase(const std::vector<const PhaseResult*>& parts, con
     sum_duration += p.duration_ns;
     sum_rate += p.throughput_ops_per_sec;
     const std::string host = inputs[i].results.context.host_name;
-    m.merged_from.push_back({inputs[i].file, host, p.start_unix_s, p.duration_ns, p.threads, p.operations,
-                             p.throughput_ops_per_sec});
+    m.merged_from.push_back(
+        {inputs[i].file, host, p.start_unix_s, p.duration_ns, p.threads, p.operations, p.throughput_ops_per_sec});
   }
   // Concurrent when some instant lies inside every input's measured time (and every start is known).
   bool starts_known = true;
@@ -172,8 +186,7 @@ Result<PhaseResult> MergePhase(const std::vector<const PhaseResult*>& parts, con
     o.service_time = op_service[op].Summary();
     o.count = o.service_time.count;
     if (first.per_op[op].latency_from_intended_start) o.latency_from_intended_start = op_intended[op].Summary();
-    o.throughput_ops_per_sec =
-        concurrent ? op_rates[op] : (seconds > 0 ? static_cast<double>(o.count) / seconds : 0);
+    o.throughput_ops_per_sec = concurrent ? op_rates[op] : (seconds > 0 ? static_cast<double>(o.count) / seconds : 0);
   }
   return m;
 }
@@ -187,9 +200,10 @@ Result<RunResults> MergeRuns(const std::vector<MergeInput>& inputs) {
   for (size_t i = 0; i < inputs.size(); ++i) {
     const RunResults& r = inputs[i].results;
     if (!r.benchmarks.empty())
-      return Mismatch(fmt::format("{} holds dbx-micro benchmarks (sampled, no histograms); merge combines the phase "
-                                  "suites (ycsb, sqlite-vps)",
-                                  inputs[i].file));
+      return Mismatch(
+          fmt::format("{} holds dbx-micro benchmarks (sampled, no histograms); merge combines the phase "
+                      "suites (ycsb, sqlite-vps)",
+                      inputs[i].file));
     if (r.phases.empty()) return Mismatch(fmt::format("{} holds no phases", inputs[i].file));
     if (i > 0) DBXB_RETURN_IF_ERROR(CheckRuns(inputs[0], inputs[i]));
     for (const PhaseResult& p : r.phases) {

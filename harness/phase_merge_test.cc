@@ -34,9 +34,9 @@ PhaseResult Phase(uint64_t seed, uint64_t n, double start_unix_s, double seconds
   p.duration_ns = seconds * 1e9;
   p.throughput_ops_per_sec = static_cast<double>(n) / seconds;
   p.service_time = SummarizeLatency(total);
-  p.per_op = {{"read", read.Count(), static_cast<double>(read.Count()) / seconds, SummarizeLatency(read), std::nullopt},
-              {"write", write.Count(), static_cast<double>(write.Count()) / seconds, SummarizeLatency(write),
-               std::nullopt}};
+  p.per_op = {
+      {"read", read.Count(), static_cast<double>(read.Count()) / seconds, SummarizeLatency(read), std::nullopt},
+      {"write", write.Count(), static_cast<double>(write.Count()) / seconds, SummarizeLatency(write), std::nullopt}};
   return p;
 }
 
@@ -111,8 +111,9 @@ TEST(MergeRuns, MismatchesAreOneLineNamingTheDifference) {
   MergeInput b = a();
   b.file = "b.json";
   b.results.phases[0].parameters = {{"records", "10000"}};
-  expect_error(b, "merge: phase sqlite-vps/cached/mixed-oltp/lmdb: parameter records is '20000' in a.json, '10000' in "
-                  "b.json");
+  expect_error(b,
+               "merge: phase sqlite-vps/cached/mixed-oltp/lmdb: parameter records is '20000' in a.json, '10000' in "
+               "b.json");
   b = a();
   b.file = "b.json";
   b.results.phases[0].phase = "select-pk";
@@ -124,14 +125,16 @@ TEST(MergeRuns, MismatchesAreOneLineNamingTheDifference) {
   b = a();
   b.file = "b.json";
   b.results.phases[0].service_time.hdr_histogram.clear();
-  expect_error(b, "merge: b.json: phase sqlite-vps/cached/mixed-oltp/lmdb: service_time: no histogram recorded (a "
-                  "results file from before dbx-bench kept histograms)");
+  expect_error(b,
+               "merge: b.json: phase sqlite-vps/cached/mixed-oltp/lmdb: service_time: no histogram recorded (a "
+               "results file from before dbx-bench kept histograms)");
   b = a();
   b.file = "b.json";
   b.results.phases[0].error_occurred = true;
   b.results.phases[0].error_message = "IOError: disk full";
-  expect_error(b, "merge: b.json: phase sqlite-vps/cached/mixed-oltp/lmdb failed (IOError: disk full); there is "
-                  "nothing to merge");
+  expect_error(b,
+               "merge: b.json: phase sqlite-vps/cached/mixed-oltp/lmdb failed (IOError: disk full); there is "
+               "nothing to merge");
   b = a();
   b.file = "b.json";
   b.results.phases[0].latency_from_intended_start = b.results.phases[0].service_time;
@@ -142,8 +145,7 @@ TEST(MergeRuns, MismatchesAreOneLineNamingTheDifference) {
   Result<RunResults> corrupt = MergeRuns({a(), b});
   ASSERT_FALSE(corrupt.ok());
   const std::string prefix = "merge: b.json: phase sqlite-vps/cached/mixed-oltp/lmdb: service_time: ";
-  EXPECT_EQ(corrupt.status().message().rfind(prefix, 0), 0u)
-      << corrupt.status().message();
+  EXPECT_EQ(corrupt.status().message().rfind(prefix, 0), 0u) << corrupt.status().message();
   EXPECT_FALSE(MergeRuns({a()}).ok());
 }
 

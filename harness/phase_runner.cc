@@ -6,13 +6,14 @@
 #include <immintrin.h>
 #endif
 
-#include <atomic>
+#include <fmt/format.h>
+
 #include <algorithm>
-#include <cerrno>
+#include <atomic>
 #include <barrier>
+#include <cerrno>
 #include <cmath>
 #include <cstdlib>
-#include <fmt/format.h>
 #include <limits>
 #include <mutex>
 #include <optional>
@@ -33,13 +34,12 @@
 // runner's own bookkeeping for it (histogram record, interval record, raw append: a few ns, measured
 // by harness/bench/op_path_bench). The clock is the calibrated time-stamp counter where it is invariant
 // and the kernel trusts it (harness/tsc_clock.h: a third of clock_gettime's cost on a VM), else
-// CLOCK_MONOTONIC; PhaseClockDescription() says which, and the run records it. Open loop (PhaseSpec::target_rate > 0): thread i of T issues its
-// operation n at the intended time start + (n + i/T) * T / target_rate (the threads interleave
-// evenly), sleeping until then (clock_nanosleep with a 1 ns timer slack, re-checked against the clock) when it is ahead;
-// when it is behind it issues at once. Each operation then records its service time (completion -
-// actual issue) and its latency from the intended start (completion - intended), which keeps the
-// queueing delay a slow operation causes for its successors (coordinated omission corrected).
-// Warm-up always runs closed loop.
+// CLOCK_MONOTONIC; PhaseClockDescription() says which, and the run records it. Open loop (PhaseSpec::target_rate > 0):
+// thread i of T issues its operation n at the intended time start + (n + i/T) * T / target_rate (the threads interleave
+// evenly), sleeping until then (clock_nanosleep with a 1 ns timer slack, re-checked against the clock) when it is
+// ahead; when it is behind it issues at once. Each operation then records its service time (completion - actual issue)
+// and its latency from the intended start (completion - intended), which keeps the queueing delay a slow operation
+// causes for its successors (coordinated omission corrected). Warm-up always runs closed loop.
 //
 // Stopping. A thread stops after its share of PhaseSpec::operations (OperationsForThread), when its
 // last completion passes the duration bound (open loop: also when the next intended start would), when
@@ -188,7 +188,8 @@ Status ClosedLoop(Clock& clock, Shared& sh, ThreadState& ts, PhaseWorker& worker
     uint32_t op = 0;
     st = worker.NextOp(&op);
     const uint64_t end = clock.Now();
-    if (!st.ok()) [[unlikely]] break;
+    if (!st.ok()) [[unlikely]]
+      break;
     if (op >= types) [[unlikely]] {
       st = BadOpIndex(op, types);
       break;
@@ -237,7 +238,8 @@ Status OpenLoop(Clock& clock, Shared& sh, ThreadState& ts, PhaseWorker& worker, 
     uint32_t op = 0;
     st = worker.NextOp(&op);
     const uint64_t end = clock.Now();
-    if (!st.ok()) [[unlikely]] break;
+    if (!st.ok()) [[unlikely]]
+      break;
     if (op >= types) [[unlikely]] {
       st = BadOpIndex(op, types);
       break;
@@ -317,7 +319,8 @@ Status MeasuredLoop(Clock& clock, Shared& sh, uint32_t index, ThreadState& ts, P
 Status CheckSpec(const PhaseSpec& spec) {
   if (spec.threads == 0) return Status::InvalidArgument("phase spec: threads must be at least 1");
   if (spec.op_types.empty() || spec.op_types.size() > 255)
-    return Status::InvalidArgument(fmt::format("phase spec: {} operation types (1 to 255 allowed)", spec.op_types.size()));
+    return Status::InvalidArgument(
+        fmt::format("phase spec: {} operation types (1 to 255 allowed)", spec.op_types.size()));
   if (spec.operations == 0 && !(spec.duration_seconds > 0))
     return Status::InvalidArgument("phase spec: neither an operation count nor a duration bounds the phase");
   if (!(spec.duration_seconds >= 0) || !(spec.warmup_seconds >= 0) || !(spec.target_rate >= 0) ||
@@ -543,16 +546,21 @@ PhaseRun RunPhase(const PhaseIdentity& identity, Phase& phase, const PhaseRunOpt
     std::vector<std::unique_ptr<PhaseWorker>> workers;
     for (uint32_t i = 0; i < spec.threads && st.ok(); ++i) {
       auto w = phase.NewWorker(i);
-      if (w.ok()) workers.push_back(std::move(w.value()));
-      else st = w.status().WithContext(fmt::format("thread {}: new worker", i));
+      if (w.ok())
+        workers.push_back(std::move(w.value()));
+      else
+        st = w.status().WithContext(fmt::format("thread {}: new worker", i));
     }
     if (st.ok()) {
       std::vector<std::unique_ptr<ThreadState>> states;
       for (uint32_t i = 0; i < spec.threads; ++i) states.push_back(std::make_unique<ThreadState>());
       const TscClock* tsc = ProcessTscClock();
-      if (options.test_clock != nullptr) RunThreads(TestClockAdapter{options.test_clock}, sh, workers, states);
-      else if (tsc != nullptr) RunThreads(TscPhaseClock{tsc}, sh, workers, states);
-      else RunThreads(MonotonicClock{}, sh, workers, states);
+      if (options.test_clock != nullptr)
+        RunThreads(TestClockAdapter{options.test_clock}, sh, workers, states);
+      else if (tsc != nullptr)
+        RunThreads(TscPhaseClock{tsc}, sh, workers, states);
+      else
+        RunThreads(MonotonicClock{}, sh, workers, states);
       Summarize(spec, sh, states, options, &run);
       WriteTally written = Written(workers);
       written.commits -= sh.written_at_start.commits;

@@ -46,8 +46,8 @@ struct PhaseRunOptions {
 /// Whose phase it is: the labels RunPhase copies into its record.
 struct PhaseIdentity {
   std::string suite;
-  std::string workload;       ///< "" when the suite has a single workload
-  std::string dataset;        ///< "" when the suite has no data sets
+  std::string workload;  ///< "" when the suite has a single workload
+  std::string dataset;   ///< "" when the suite has no data sets
   std::string engine;
   KeyValues engine_settings;  ///< the adapter's native settings as applied
 };

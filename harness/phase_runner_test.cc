@@ -376,7 +376,8 @@ TEST(PhaseRunner, RawLatenciesCsvHasOneRowPerOperation) {
   ASSERT_EQ(run.raw_latencies.size(), 2u);
   EXPECT_EQ(run.raw_latencies[0]->size() + run.raw_latencies[1]->size(), 501u);
 
-  std::string path = (std::filesystem::temp_directory_path() / ("dbxb_raw_" + std::to_string(::getpid()) + ".csv")).string();
+  std::string path =
+      (std::filesystem::temp_directory_path() / ("dbxb_raw_" + std::to_string(::getpid()) + ".csv")).string();
   RawLatencyWriter writer;
   ASSERT_TRUE(writer.Open(path).ok());
   std::vector<const RawLatencyBuffer*> buffers = {run.raw_latencies[0].get(), run.raw_latencies[1].get()};

@@ -4,8 +4,8 @@
 
 #include <cerrno>
 #include <cstdio>
-#include <filesystem>
 #include <cstring>
+#include <filesystem>
 #include <iterator>
 
 namespace dbxb {

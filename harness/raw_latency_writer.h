@@ -30,7 +30,7 @@
 namespace dbxb {
 
 struct RawLatency {
-  uint64_t start_ns;     ///< since the measured start
+  uint64_t start_ns;  ///< since the measured start
   uint64_t latency_ns;
   uint64_t intended_ns;  ///< since the measured start
   uint32_t op;

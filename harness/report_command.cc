@@ -1,8 +1,9 @@
 #include "harness/report_command.h"
 
+#include <fmt/format.h>
+
 #include <CLI/CLI.hpp>
 #include <filesystem>
-#include <fmt/format.h>
 
 #include "harness/compare_command.h"
 #include "reports/atomic_file.h"
@@ -46,7 +47,8 @@ CommandResult RunReport(const ReportArgs& args, std::ostream& console) {
       for (const auto& b : run.results.benchmarks) known |= b.engine == args.baseline_engine;
       for (const auto& p : run.results.phases) known |= p.engine == args.baseline_engine;
     }
-    if (!known) return BadInput(fmt::format("--baseline: engine '{}' is in none of the results files", args.baseline_engine));
+    if (!known)
+      return BadInput(fmt::format("--baseline: engine '{}' is in none of the results files", args.baseline_engine));
   }
 
   std::error_code ec;

@@ -48,9 +48,10 @@ TEST_F(ReportCommandTest, WritesMarkdownAndChartsIntoANewDirectory) {
   EXPECT_NE(md.find("## bench-host"), std::string::npos);
   EXPECT_NE(md.find("## arm-host"), std::string::npos);
   EXPECT_NE(md.find("`" + Path("arm-run/results.json") + "`"), std::string::npos) << "sources are named";
-  for (const char* svg : {"bench-host-dbx-micro-insert.svg", "bench-host-dbx-micro-get.svg",
-                          "arm-host-dbx-micro-insert.svg", "arm-host-dbx-micro-get.svg",
-                          "bench-host-dbx-micro-insert-amplification.svg", "arm-host-dbx-micro-get-amplification.svg"}) {
+  for (const char* svg :
+       {"bench-host-dbx-micro-insert.svg", "bench-host-dbx-micro-get.svg", "arm-host-dbx-micro-insert.svg",
+        "arm-host-dbx-micro-get.svg", "bench-host-dbx-micro-insert-amplification.svg",
+        "arm-host-dbx-micro-get-amplification.svg"}) {
     EXPECT_TRUE(fs::is_regular_file(Path(std::string("site/report/") + svg))) << svg;
     EXPECT_NE(md.find(std::string("](") + svg + ")"), std::string::npos) << svg;
   }

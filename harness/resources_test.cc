@@ -3,8 +3,8 @@
 #include "harness/resources.h"
 
 #include <gtest/gtest.h>
-#include <sys/statfs.h>
 #include <linux/magic.h>
+#include <sys/statfs.h>
 
 #include <atomic>
 #include <filesystem>

@@ -187,7 +187,8 @@ Status ValidateRunArgs(const RunArgs& args, const AdapterRegistry& registry, con
     Status st = ParseBytes(args.cache_size, &c.cache_bytes);
     if (!st.ok()) return OptionError("cache-size", st);
     if (c.cache_bytes < (1ull << 20) || c.cache_bytes > (1ull << 40))
-      return Status::InvalidArgument(fmt::format("--cache-size: '{}' is out of range (1 MiB to 1 TiB)", args.cache_size));
+      return Status::InvalidArgument(
+          fmt::format("--cache-size: '{}' is out of range (1 MiB to 1 TiB)", args.cache_size));
   }
   DBXB_RETURN_IF_ERROR(CountOption("seed", args.seed, 0, UINT64_MAX, &c.seed));
   c.quick = args.quick;

@@ -15,12 +15,12 @@ namespace dbxb {
 
 /// What the user typed (strings, so that every value is validated by us with one clear message).
 struct RunArgs {
-  std::string suite;      ///< empty = the suite the options imply (ycsb with --workload), else the first registered
-  std::string engines;    ///< comma-separated; empty = every engine but null
+  std::string suite;       ///< empty = the suite the options imply (ycsb with --workload), else the first registered
+  std::string engines;     ///< comma-separated; empty = every engine but null
   std::string durability;  ///< empty = the suite's default
   std::string cache_size;  ///< empty = 64MiB (a suite may size its caches itself)
-  std::string out_dir;   ///< empty = results/<UTC time>
-  std::string data_dir;  ///< empty = a fresh directory under the system temp directory
+  std::string out_dir;     ///< empty = results/<UTC time>
+  std::string data_dir;    ///< empty = a fresh directory under the system temp directory
   std::string seed = "1";
   std::string formats = "json,md";
   std::string baseline;  ///< engine the Markdown compares against; empty = the first engine

@@ -41,8 +41,8 @@ class TestSuite final : public Suite {
 class RunOptionsTest : public testing::Test {
  protected:
   RunOptionsTest() {
-    suites_.Register(std::make_unique<TestSuite>("alpha", std::vector<SuiteOption>{{"size", "Size", "3"}},
-                                                 Durability::kNone));
+    suites_.Register(
+        std::make_unique<TestSuite>("alpha", std::vector<SuiteOption>{{"size", "Size", "3"}}, Durability::kNone));
     suites_.Register(std::make_unique<TestSuite>(
         "beta", std::vector<SuiteOption>{{"size", "Size", "3"}, {"depth", "Depth", "1"}}, Durability::kFull));
     args_.engines = "null";

@@ -1,12 +1,11 @@
 #include "harness/runner.h"
 
-#include <sys/stat.h>
-
+#include <fmt/format.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <filesystem>
-#include <fmt/format.h>
 #include <fstream>
 #include <functional>
 #include <sstream>
@@ -107,12 +106,13 @@ class WorkDir {
       if (fs::exists(base, ec) && !fs::is_directory(base, ec))
         return Status::InvalidArgument(fmt::format("--data-dir: '{}' is not a directory", base_option));
       fs::create_directories(base, ec);
-      if (ec) return Status::InvalidArgument(fmt::format("--data-dir: cannot create '{}': {}", base_option, ec.message()));
+      if (ec)
+        return Status::InvalidArgument(fmt::format("--data-dir: cannot create '{}': {}", base_option, ec.message()));
     }
     std::string templ = (base / "dbx-bench-XXXXXX").string();
     if (mkdtemp(templ.data()) == nullptr)
-      return Status::InvalidArgument(fmt::format("--data-dir: cannot create a directory in '{}': {}", base.string(),
-                                                 std::strerror(errno)));
+      return Status::InvalidArgument(
+          fmt::format("--data-dir: cannot create a directory in '{}': {}", base.string(), std::strerror(errno)));
     // Searchable, not readable, by others: postgres's server runs as another account when we are root.
     (void)chmod(templ.c_str(), 0711);
     path_ = templ;
@@ -224,7 +224,9 @@ class NoopPhase final : public Phase {
     spec_.warmup_operations = 10000;
   }
   const PhaseSpec& spec() const override { return spec_; }
-  Result<std::unique_ptr<PhaseWorker>> NewWorker(uint32_t) override { return std::unique_ptr<PhaseWorker>(new NoopWorker); }
+  Result<std::unique_ptr<PhaseWorker>> NewWorker(uint32_t) override {
+    return std::unique_ptr<PhaseWorker>(new NoopWorker);
+  }
 
  private:
   PhaseSpec spec_;
@@ -244,11 +246,11 @@ struct PhaseRunContext {
   const std::string& suite;
   const RunEnvironment& env;
   ConsoleReporter* console;
-  ProgressLine* progress;     // may be null
-  RawLatencyWriter* raw;      // null = no raw latencies
+  ProgressLine* progress;          // may be null
+  RawLatencyWriter* raw;           // null = no raw latencies
   const std::string& hdr_log_dir;  // empty = no HdrHistogram interval logs
   RunResults* results;
-  std::string work_dir;       // holds the one database a sequence has open
+  std::string work_dir;  // holds the one database a sequence has open
 };
 
 PhaseResult FailedStep(const std::string& suite, const PhaseSequence* seq, const AdapterFactory& engine,
@@ -337,7 +339,11 @@ class HarnessRunner final : public SuiteRunner {
  public:
   HarnessRunner(const RunPlan& plan, const RunEnvironment& env, RawLatencyWriter* raw, ProgressLine* progress,
                 RunResults* results, const std::string& work_dir)
-      : plan_(plan), env_(env), progress_(progress), results_(results), console_(plan.baseline),
+      : plan_(plan),
+        env_(env),
+        progress_(progress),
+        results_(results),
+        console_(plan.baseline),
         phases_{plan.common.suite, env, &console_, progress, raw, plan.work->hdr_log, results, work_dir} {}
 
   bool interrupted() const override { return InterruptRequested(); }

@@ -1,10 +1,10 @@
 #include "harness/sampler.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <string>
-
-#include <fmt/format.h>
 
 #include "reports/estimates.h"
 
@@ -133,8 +133,8 @@ Result<SampledRun> RunSampling(Routine& routine, const SamplingConfig& config, c
       break;
     }
     if (batch >= kMaxWarmupBatch)
-      return Status::InvalidArgument(fmt::format("warm-up measured no time after {} iterations",
-                                                 run.warmup_iterations));
+      return Status::InvalidArgument(
+          fmt::format("warm-up measured no time after {} iterations", run.warmup_iterations));
     batch *= 2;
     // Do not let one doubled batch overshoot the wall-time limit by much: a routine with slow setup
     // would otherwise warm up for up to twice the limit.

@@ -102,10 +102,10 @@ struct SampledRun {
   double warmup_ns = 0;       ///< timed
   double warmup_wall_ns = 0;  ///< timed plus untimed
   uint64_t samples_planned = 0;
-  std::vector<Sample> samples;           ///< in the order taken; may stop short of samples_planned
-  double expected_measurement_ns = 0;    ///< planned wall time of the measurement
+  std::vector<Sample> samples;         ///< in the order taken; may stop short of samples_planned
+  double expected_measurement_ns = 0;  ///< planned wall time of the measurement
   double measurement_wall_ns = 0;
-  std::vector<std::string> notes;        ///< caveats, one sentence each (see RunSampling)
+  std::vector<std::string> notes;  ///< caveats, one sentence each (see RunSampling)
 };
 
 /// Ratio of wall time to target at which a phase is cut short (see RunSampling).

@@ -183,8 +183,8 @@ TEST(SamplerTest, ProgressReportsPhasesInOrder) {
   FakeClock clock;
   FakeRoutine routine(&clock, 1e6);
   std::vector<SamplingProgress> events;
-  Result<SampledRun> r =
-      RunSampling(routine, Config(0.1, 1.0, 10), [&](const SamplingProgress& p) { events.push_back(p); }, &clock);
+  Result<SampledRun> r = RunSampling(
+      routine, Config(0.1, 1.0, 10), [&](const SamplingProgress& p) { events.push_back(p); }, &clock);
   ASSERT_TRUE(r.ok());
   ASSERT_EQ(events.size(), 1 + 7 + 1 + 10u);  // warm-up start, 7 batches, measuring start, 10 samples
   EXPECT_EQ(events[0].phase, SamplingProgress::Phase::kWarmingUp);

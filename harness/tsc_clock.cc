@@ -1,9 +1,9 @@
 #include "harness/tsc_clock.h"
 
+#include <fmt/format.h>
 #include <time.h>
 
 #include <cmath>
-#include <fmt/format.h>
 #include <fstream>
 #include <sstream>
 
@@ -78,8 +78,8 @@ Status TscClock::Usable() {
   }
   const std::string source = CurrentClocksource();
   if (source != "tsc")
-    return Status::NotSupported(fmt::format(
-        "the kernel's clocksource is '{}', not tsc (it does not trust the TSC across CPUs)", source));
+    return Status::NotSupported(
+        fmt::format("the kernel's clocksource is '{}', not tsc (it does not trust the TSC across CPUs)", source));
   return Status::Ok();
 #endif
 }

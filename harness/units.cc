@@ -35,7 +35,8 @@ Status SplitNumber(std::string_view text, bool allow_fraction, std::string_view*
 Status ScaleInteger(std::string_view text, std::string_view number, uint64_t scale, uint64_t* out) {
   uint64_t v = 0;
   auto [ptr, ec] = std::from_chars(number.data(), number.data() + number.size(), v);
-  if (ec == std::errc::result_out_of_range || (ec == std::errc() && scale != 0 && v > std::numeric_limits<uint64_t>::max() / scale))
+  if (ec == std::errc::result_out_of_range ||
+      (ec == std::errc() && scale != 0 && v > std::numeric_limits<uint64_t>::max() / scale))
     return Status::InvalidArgument(Quote(text) + " is too large");
   if (ec != std::errc() || ptr != number.data() + number.size())
     return Status::InvalidArgument(Quote(text) + " is not a whole number");
@@ -49,11 +50,16 @@ Status ParseCount(std::string_view text, uint64_t* out) {
   std::string_view number, unit;
   DBXB_RETURN_IF_ERROR(SplitNumber(text, false, &number, &unit));
   uint64_t scale;
-  if (unit.empty()) scale = 1;
-  else if (unit == "k" || unit == "K") scale = 1000;
-  else if (unit == "M") scale = 1000000;
-  else if (unit == "G") scale = 1000000000;
-  else return Status::InvalidArgument(Quote(text) + " has an unknown suffix (use k, M or G)");
+  if (unit.empty())
+    scale = 1;
+  else if (unit == "k" || unit == "K")
+    scale = 1000;
+  else if (unit == "M")
+    scale = 1000000;
+  else if (unit == "G")
+    scale = 1000000000;
+  else
+    return Status::InvalidArgument(Quote(text) + " has an unknown suffix (use k, M or G)");
   return ScaleInteger(text, number, scale, out);
 }
 
@@ -62,12 +68,18 @@ Status ParseBytes(std::string_view text, uint64_t* out) {
   DBXB_RETURN_IF_ERROR(SplitNumber(text, false, &number, &unit_raw));
   std::string unit = Lower(unit_raw);
   uint64_t scale;
-  if (unit.empty() || unit == "b") scale = 1;
-  else if (unit == "k" || unit == "kib" || unit == "kb") scale = 1ull << 10;
-  else if (unit == "m" || unit == "mib" || unit == "mb") scale = 1ull << 20;
-  else if (unit == "g" || unit == "gib" || unit == "gb") scale = 1ull << 30;
-  else if (unit == "t" || unit == "tib" || unit == "tb") scale = 1ull << 40;
-  else return Status::InvalidArgument(Quote(text) + " has an unknown size unit (use B, KiB, MiB, GiB or TiB)");
+  if (unit.empty() || unit == "b")
+    scale = 1;
+  else if (unit == "k" || unit == "kib" || unit == "kb")
+    scale = 1ull << 10;
+  else if (unit == "m" || unit == "mib" || unit == "mb")
+    scale = 1ull << 20;
+  else if (unit == "g" || unit == "gib" || unit == "gb")
+    scale = 1ull << 30;
+  else if (unit == "t" || unit == "tib" || unit == "tb")
+    scale = 1ull << 40;
+  else
+    return Status::InvalidArgument(Quote(text) + " has an unknown size unit (use B, KiB, MiB, GiB or TiB)");
   return ScaleInteger(text, number, scale, out);
 }
 
@@ -79,13 +91,20 @@ Status ParseDuration(std::string_view text, double* seconds) {
   if (ec != std::errc() || ptr != number.data() + number.size() || !std::isfinite(v))
     return Status::InvalidArgument(Quote(text) + " is not a duration");
   double scale;
-  if (unit.empty() || unit == "s") scale = 1;
-  else if (unit == "ms") scale = 1e-3;
-  else if (unit == "us") scale = 1e-6;
-  else if (unit == "ns") scale = 1e-9;
-  else if (unit == "m" || unit == "min") scale = 60;
-  else if (unit == "h") scale = 3600;
-  else return Status::InvalidArgument(Quote(text) + " has an unknown time unit (use ns, us, ms, s, m or h)");
+  if (unit.empty() || unit == "s")
+    scale = 1;
+  else if (unit == "ms")
+    scale = 1e-3;
+  else if (unit == "us")
+    scale = 1e-6;
+  else if (unit == "ns")
+    scale = 1e-9;
+  else if (unit == "m" || unit == "min")
+    scale = 60;
+  else if (unit == "h")
+    scale = 3600;
+  else
+    return Status::InvalidArgument(Quote(text) + " has an unknown time unit (use ns, us, ms, s, m or h)");
   if (v * scale > 7 * 24 * 3600.0) return Status::InvalidArgument(Quote(text) + " is longer than a week");
   *seconds = v * scale;
   return Status::Ok();

@@ -49,7 +49,8 @@ TEST(ParseDuration, Units) {
   EXPECT_DOUBLE_EQ(s, 1.5);
   ASSERT_TRUE(ParseDuration("2m", &s).ok());
   EXPECT_DOUBLE_EQ(s, 120);
-  for (const char* bad : {"5x", "", "-1s", "s", "1..5", "nan", "inf", "9999h"}) EXPECT_FALSE(ParseDuration(bad, &s).ok()) << bad;
+  for (const char* bad : {"5x", "", "-1s", "s", "1..5", "nan", "inf", "9999h"})
+    EXPECT_FALSE(ParseDuration(bad, &s).ok()) << bad;
 }
 
 }  // namespace

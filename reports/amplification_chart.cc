@@ -1,9 +1,9 @@
 #include "reports/amplification_chart.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
-
-#include <fmt/format.h>
 
 #include "reports/svg_chart.h"
 
@@ -47,15 +47,16 @@ std::string RenderAmplificationChart(const AmplificationChart& chart) {
 
   std::string desc;
   for (const AmplificationEntry& e : chart.entries)
-    desc += fmt::format("{}: write {}, space {}. ", e.label, Value(e.write_amplification),
-                        Value(e.space_amplification));
+    desc +=
+        fmt::format("{}: write {}, space {}. ", e.label, Value(e.write_amplification), Value(e.space_amplification));
   std::string svg = fmt::format(
       "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{0:.0f}\" height=\"{1:.0f}\" viewBox=\"0 0 {0:.0f} {1:.0f}\" "
       "font-family=\"sans-serif\" font-size=\"12\">\n",
       kWidth, height);
   svg += fmt::format("<title>{}</title>\n<desc>{}</desc>\n", XmlEscape(chart.title), XmlEscape(desc));
   svg += fmt::format("<rect width=\"{:.0f}\" height=\"{:.0f}\" fill=\"#ffffff\"/>\n", kWidth, height);
-  svg += fmt::format("<text x=\"10\" y=\"22\" font-size=\"16\" font-weight=\"bold\">{}</text>\n", XmlEscape(chart.title));
+  svg +=
+      fmt::format("<text x=\"10\" y=\"22\" font-size=\"16\" font-weight=\"bold\">{}</text>\n", XmlEscape(chart.title));
   svg += fmt::format("<text x=\"10\" y=\"42\" fill=\"#555555\">{}</text>\n", XmlEscape(chart.subtitle));
   for (double t = 0; t <= axis_max + step / 2; t += step) {
     svg += fmt::format("<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{0:.1f}\" y2=\"{2:.1f}\" stroke=\"#dddddd\"/>\n", x(t),
@@ -64,7 +65,8 @@ std::string RenderAmplificationChart(const AmplificationChart& chart) {
                        plot_bottom + 16, t);
   }
   svg += fmt::format(
-      "<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{0:.1f}\" y2=\"{2:.1f}\" stroke=\"#333333\" stroke-dasharray=\"4 3\"/>\n",
+      "<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{0:.1f}\" y2=\"{2:.1f}\" stroke=\"#333333\" stroke-dasharray=\"4 "
+      "3\"/>\n",
       x(1), kTop - 4, plot_bottom);
   double y = kTop;
   for (const AmplificationEntry& e : chart.entries) {

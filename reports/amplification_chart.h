@@ -9,8 +9,8 @@
 namespace dbxb {
 
 struct AmplificationEntry {
-  std::string label;   ///< "sqlite" or "update / sqlite"
-  std::string engine;  ///< picks the colour (EngineColor)
+  std::string label;                          ///< "sqlite" or "update / sqlite"
+  std::string engine;                         ///< picks the colour (EngineColor)
   std::optional<double> write_amplification;  ///< absent: drawn as "n/a"
   std::optional<double> space_amplification;
 };

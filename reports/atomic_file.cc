@@ -1,14 +1,13 @@
 #include "reports/atomic_file.h"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <string>
-
-#include <fmt/format.h>
 
 namespace dbxb {
 namespace {
@@ -66,7 +65,8 @@ Status FsyncDirectory(const std::string& dir) {
 }  // namespace
 
 Status WriteFileAtomically(const std::string& path, std::string_view contents) {
-  if (path.empty() || path.back() == '/') return Status::InvalidArgument("WriteFileAtomically: no file name in '" + path + "'");
+  if (path.empty() || path.back() == '/')
+    return Status::InvalidArgument("WriteFileAtomically: no file name in '" + path + "'");
   std::string tmp;
   int fd = -1;
   for (int attempt = 0; attempt < 8 && fd < 0; ++attempt) {

@@ -44,8 +44,7 @@ struct WeightedSums {
   double xx = 0;
 };
 
-WeightedSums SumWeighted(const uint32_t* count, const double* value, const double* xy, const double* xx,
-                         uint64_t n) {
+WeightedSums SumWeighted(const uint32_t* count, const double* value, const double* xy, const double* xx, uint64_t n) {
   WeightedSums s;
   for (uint64_t p = 0; p < n; ++p) {
     const auto c = static_cast<double>(count[p]);

@@ -44,7 +44,7 @@ Interval Bootstrap(const std::vector<double>& values, FunctionRef<double(const s
 
 /// Bootstrap distributions of the statistics Criterion estimates, one entry per resample.
 struct SampleDistributions {
-  std::vector<double> mean;            ///< of the per-iteration times
+  std::vector<double> mean;  ///< of the per-iteration times
   std::vector<double> median;
   std::vector<double> std_dev;
   std::vector<double> median_abs_dev;  ///< scaled by kMadNormalScale

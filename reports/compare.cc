@@ -1,13 +1,13 @@
 #include "reports/compare.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
 #include <utility>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "reports/compare_counters.h"
 #include "reports/compare_stats.h"
@@ -68,7 +68,8 @@ Status TimesOf(const RunSide& side, const BenchmarkResult& b, std::vector<double
   for (size_t i = 0; i < b.samples.size(); ++i) {
     const Sample& s = b.samples[i];
     if (s.iterations == 0)
-      return Status::InvalidArgument(fmt::format("{}: {}: samples[{}] has zero iterations", side.name, BenchmarkName(b), i));
+      return Status::InvalidArgument(
+          fmt::format("{}: {}: samples[{}] has zero iterations", side.name, BenchmarkName(b), i));
     const double t = s.total_ns / static_cast<double>(s.iterations);
     if (!std::isfinite(t) || !(t > 0)) {
       return Status::InvalidArgument(fmt::format("{}: {}: samples[{}] has a time that is not finite and positive ({})",
@@ -105,14 +106,15 @@ std::vector<std::string> CompareWarnings(const RunResults& baseline, const RunRe
   const RunContext& a = baseline.context;
   const RunContext& b = current.context;
   if (a.host_name != b.host_name || a.cpu_model != b.cpu_model) {
-    warnings->push_back(fmt::format("⚠️ The runs come from different machines (baseline: {}, {}; current: {}, {}): "
-                                    "every change includes the difference of machines.",
-                                    a.host_name, a.cpu_model, b.host_name, b.cpu_model));
+    warnings->push_back(
+        fmt::format("⚠️ The runs come from different machines (baseline: {}, {}; current: {}, {}): "
+                    "every change includes the difference of machines.",
+                    a.host_name, a.cpu_model, b.host_name, b.cpu_model));
   }
   if (a.build_type != b.build_type || a.compiler != b.compiler || a.compiler_flags != b.compiler_flags) {
-    warnings->push_back(fmt::format("⚠️ dbx-bench was built differently (baseline: {} {} `{}`; current: {} {} `{}`).",
-                                    a.build_type, a.compiler, a.compiler_flags, b.build_type, b.compiler,
-                                    b.compiler_flags));
+    warnings->push_back(
+        fmt::format("⚠️ dbx-bench was built differently (baseline: {} {} `{}`; current: {} {} `{}`).", a.build_type,
+                    a.compiler, a.compiler_flags, b.build_type, b.compiler, b.compiler_flags));
   }
   for (const LibraryInfo& lib : b.libraries) {
     for (const LibraryInfo& old : a.libraries) {
@@ -122,8 +124,10 @@ std::vector<std::string> CompareWarnings(const RunResults& baseline, const RunRe
       }
     }
   }
-  if (a.incomplete) warnings->push_back("⚠️ The baseline run was interrupted: it holds only the benchmarks that finished.");
-  if (b.incomplete) warnings->push_back("⚠️ The current run was interrupted: it holds only the benchmarks that finished.");
+  if (a.incomplete)
+    warnings->push_back("⚠️ The baseline run was interrupted: it holds only the benchmarks that finished.");
+  if (b.incomplete)
+    warnings->push_back("⚠️ The current run was interrupted: it holds only the benchmarks that finished.");
   return out;
 }
 
@@ -249,8 +253,8 @@ void ComparePhaseMetric(const PhaseSeries& base, const PhaseSeries& cur, const C
   row->current_count = cur.numerator.size();
   const std::vector<double> b = BlockBootstrapRatioOfSums(base.numerator, base.denominator,
                                                           BlockLength(base.numerator.size()), options.resamples, seed);
-  const std::vector<double> c = BlockBootstrapRatioOfSums(cur.numerator, cur.denominator,
-                                                          BlockLength(cur.numerator.size()), options.resamples, seed + 1);
+  const std::vector<double> c = BlockBootstrapRatioOfSums(
+      cur.numerator, cur.denominator, BlockLength(cur.numerator.size()), options.resamples, seed + 1);
   const double point = cur.point / base.point;
   std::vector<double> change(options.resamples);
   uint64_t below = 0, above = 0;
@@ -263,8 +267,10 @@ void ComparePhaseMetric(const PhaseSeries& base, const PhaseSeries& cur, const C
   row->mean_change = SummarizeDistribution(point - 1, &change, options.confidence_level);
   row->median_change = row->mean_change;
   row->t = kNaN;
-  row->p_value = std::min(1.0, 2.0 * static_cast<double>(std::min(below, above)) / static_cast<double>(options.resamples));
-  row->verdict = Classify(row->p_value, row->mean_change, row->direction, options.significance, options.noise_threshold);
+  row->p_value =
+      std::min(1.0, 2.0 * static_cast<double>(std::min(below, above)) / static_cast<double>(options.resamples));
+  row->verdict =
+      Classify(row->p_value, row->mean_change, row->direction, options.significance, options.noise_threshold);
   row->over_threshold = ExceedsGate(row->verdict, row->mean_change, row->direction, options.max_regression);
 }
 
@@ -312,21 +318,30 @@ std::string BenchmarkKey::Name() const {
 
 const char* VerdictName(Verdict verdict) {
   switch (verdict) {
-    case Verdict::kNoChange: return "no change";
-    case Verdict::kWithinNoise: return "change within noise threshold";
-    case Verdict::kImproved: return "improved";
-    case Verdict::kRegressed: return "regressed";
+    case Verdict::kNoChange:
+      return "no change";
+    case Verdict::kWithinNoise:
+      return "change within noise threshold";
+    case Verdict::kImproved:
+      return "improved";
+    case Verdict::kRegressed:
+      return "regressed";
   }
   return "unknown";
 }
 
 const char* OutcomeName(Outcome outcome) {
   switch (outcome) {
-    case Outcome::kCompared: return "compared";
-    case Outcome::kOnlyInBaseline: return "only in baseline";
-    case Outcome::kOnlyInCurrent: return "only in current";
-    case Outcome::kFailed: return "failed";
-    case Outcome::kInsufficientData: return "insufficient data";
+    case Outcome::kCompared:
+      return "compared";
+    case Outcome::kOnlyInBaseline:
+      return "only in baseline";
+    case Outcome::kOnlyInCurrent:
+      return "only in current";
+    case Outcome::kFailed:
+      return "failed";
+    case Outcome::kInsufficientData:
+      return "insufficient data";
   }
   return "unknown";
 }
@@ -353,9 +368,12 @@ bool ExceedsGate(Verdict verdict, const Interval& change, Direction direction, d
 
 const char* CompareMethodName(CompareMethod method) {
   switch (method) {
-    case CompareMethod::kSamples: return "samples";
-    case CompareMethod::kRuns: return "runs";
-    case CompareMethod::kPairedRounds: return "paired rounds";
+    case CompareMethod::kSamples:
+      return "samples";
+    case CompareMethod::kRuns:
+      return "runs";
+    case CompareMethod::kPairedRounds:
+      return "paired rounds";
   }
   return "unknown";
 }
@@ -372,8 +390,8 @@ uint64_t ComparisonSeed(uint64_t options_seed, const BenchmarkKey& key, const st
   return Finalize(h ^ Finalize(options_seed));
 }
 
-void CompareMetric(const std::vector<double>& baseline, const std::vector<double>& current, const CompareOptions& options,
-                   uint64_t seed, MetricComparison* row) {
+void CompareMetric(const std::vector<double>& baseline, const std::vector<double>& current,
+                   const CompareOptions& options, uint64_t seed, MetricComparison* row) {
   row->outcome = Outcome::kCompared;
   SetSide(baseline, &row->baseline_mean, &row->baseline_median, &row->baseline_count);
   SetSide(current, &row->current_mean, &row->current_median, &row->current_count);
@@ -384,7 +402,8 @@ void CompareMetric(const std::vector<double>& baseline, const std::vector<double
   const TTestResult t = BootstrapTTest(current, baseline, options.resamples, seed + 2);
   row->t = t.t;
   row->p_value = t.p_value;
-  row->verdict = Classify(row->p_value, row->mean_change, row->direction, options.significance, options.noise_threshold);
+  row->verdict =
+      Classify(row->p_value, row->mean_change, row->direction, options.significance, options.noise_threshold);
   row->over_threshold = ExceedsGate(row->verdict, row->mean_change, row->direction, options.max_regression);
 }
 

@@ -23,12 +23,12 @@
 namespace dbxb {
 
 struct CompareOptions {
-  double significance = 0.05;     ///< alpha of the t-test: p < significance means "the mean changed"
-  double noise_threshold = 0.02;  ///< changes whose interval reaches into +-2 % are noise
-  double max_regression = 0.05;   ///< the gate: fail when even the favourable bound is worse than +5 %
-  double confidence_level = 0.95; ///< of the change intervals
-  uint64_t resamples = 100000;    ///< bootstrap resamples of the t-test and of each interval
-  uint64_t seed = 0;              ///< mixed with each benchmark's identity, so results do not depend on order
+  double significance = 0.05;      ///< alpha of the t-test: p < significance means "the mean changed"
+  double noise_threshold = 0.02;   ///< changes whose interval reaches into +-2 % are noise
+  double max_regression = 0.05;    ///< the gate: fail when even the favourable bound is worse than +5 %
+  double confidence_level = 0.95;  ///< of the change intervals
+  uint64_t resamples = 100000;     ///< bootstrap resamples of the t-test and of each interval
+  uint64_t seed = 0;               ///< mixed with each benchmark's identity, so results do not depend on order
   /// One run per side only: a regression fails the gate only when its favourable bound is also beyond
   /// this floor (the between-run noise one run per side cannot measure); else it is "unconfirmed".
   double noise_floor = 0.10;
@@ -77,7 +77,7 @@ enum class Outcome {
   kCompared,
   kOnlyInBaseline,
   kOnlyInCurrent,
-  kFailed,  ///< error_occurred on either side: reported, not compared
+  kFailed,            ///< error_occurred on either side: reported, not compared
   kInsufficientData,  ///< too few values to compare (a phase shorter than 2 seconds): reported
 };
 
@@ -138,8 +138,8 @@ bool ExceedsGate(Verdict verdict, const Interval& mean_change, Direction directi
 /// with seed + 2), verdict and over_threshold, and sets outcome to kCompared.
 /// REQUIRES: ValidateCompareOptions(options) is OK; both sides have >= 2 finite values >= 0, and the
 /// baseline's mean and median are > 0.
-void CompareMetric(const std::vector<double>& baseline, const std::vector<double>& current, const CompareOptions& options,
-                   uint64_t seed, MetricComparison* row);
+void CompareMetric(const std::vector<double>& baseline, const std::vector<double>& current,
+                   const CompareOptions& options, uint64_t seed, MetricComparison* row);
 
 /// The name of a row for matching across reports and noise floors: Name() of the key, its sorted
 /// parameters, and the metric, e.g. "dbx-micro/get/lmdb [key_size=12, records=10000] time".

@@ -53,13 +53,16 @@ void CompareCounter(double baseline, double current, const CompareOptions& optio
   row->current_mean = row->current_median = current;
   row->baseline_count = row->current_count = 1;
   double change = 0;
-  if (baseline > 0) change = current / baseline - 1;
-  else if (current > 0) change = std::numeric_limits<double>::infinity();
+  if (baseline > 0)
+    change = current / baseline - 1;
+  else if (current > 0)
+    change = std::numeric_limits<double>::infinity();
   row->mean_change = Interval{change, change, change, 0};
   row->median_change = row->mean_change;
   row->t = 0;
   row->p_value = current == baseline ? 1 : 0;
-  row->verdict = Classify(row->p_value, row->mean_change, row->direction, options.significance, options.noise_threshold);
+  row->verdict =
+      Classify(row->p_value, row->mean_change, row->direction, options.significance, options.noise_threshold);
   row->over_threshold = ExceedsGate(row->verdict, row->mean_change, row->direction, options.max_regression);
 }
 

@@ -1,11 +1,11 @@
 #include "reports/compare_runs.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <utility>
-
-#include <fmt/format.h>
 
 #include "reports/markdown_methodology.h"
 #include "reports/markdown_phases.h"
@@ -43,9 +43,9 @@ Status Collect(const std::vector<std::vector<RowEstimate>>& side, const RunSet& 
   for (size_t i = 0; i < side.size(); ++i) {
     const long j = Find(side[i], row.key, row.metric);
     if (j < 0) {
-      return Status::InvalidArgument(fmt::format(
-          "{} has no {} ({}), which {} run 1 has: the runs of one side must be runs of the same command",
-          RunName(side_name, paired, i, set.sources[i]), row.key.Name(), row.metric, side_name));
+      return Status::InvalidArgument(
+          fmt::format("{} has no {} ({}), which {} run 1 has: the runs of one side must be runs of the same command",
+                      RunName(side_name, paired, i, set.sources[i]), row.key.Name(), row.metric, side_name));
     }
     const RowEstimate& e = side[i][static_cast<size_t>(j)];
     if (e.failed && out->failure.empty()) {
@@ -129,11 +129,11 @@ Status RunEstimates(const RunResults& run, const std::string& side, std::vector<
     return Status::Ok();
   };
   for (const BenchmarkResult& b : run.benchmarks) {
-    RowEstimate e{BenchmarkKey::Of(b), "time", Direction::kLowerIsBetter, TypicalTime(b).point, b.error_occurred,
-                  b.error_message};
+    RowEstimate e{BenchmarkKey::Of(b),  "time",           Direction::kLowerIsBetter,
+                  TypicalTime(b).point, b.error_occurred, b.error_message};
     if (!e.failed && !Positive(e.value)) {
-      return Status::InvalidArgument(fmt::format("{}: {}: time estimate {} is not finite and positive", side,
-                                                 BenchmarkName(b), e.value));
+      return Status::InvalidArgument(
+          fmt::format("{}: {}: time estimate {} is not finite and positive", side, BenchmarkName(b), e.value));
     }
     DBXB_RETURN_IF_ERROR(add(std::move(e)));
   }
@@ -155,9 +155,10 @@ Status CompareRunSets(const RunSet& baseline, const RunSet& current, bool paired
                       ComparisonReport* report) {
   DBXB_RETURN_IF_ERROR(ValidateCompareOptions(options));
   if (baseline.runs.size() < 2 || current.runs.size() < 2) {
-    return Status::InvalidArgument(fmt::format("{} baseline and {} current {}: at least 2 per side are needed to "
-                                               "compare runs",
-                                               baseline.runs.size(), current.runs.size(), paired ? "rounds" : "runs"));
+    return Status::InvalidArgument(
+        fmt::format("{} baseline and {} current {}: at least 2 per side are needed to "
+                    "compare runs",
+                    baseline.runs.size(), current.runs.size(), paired ? "rounds" : "runs"));
   }
   if (paired && baseline.runs.size() != current.runs.size()) {
     return Status::InvalidArgument(fmt::format("{} baseline rounds but {} current rounds: rounds come in pairs",
@@ -179,10 +180,10 @@ Status CompareRunSets(const RunSet& baseline, const RunSet& current, bool paired
     for (size_t i = 1; i < side->size(); ++i) {
       for (const RowEstimate& e : (*side)[i]) {
         if (Find((*side)[0], e.key, e.metric) < 0) {
-          return Status::InvalidArgument(fmt::format(
-              "{} has {} ({}), which {} 1 has not: the runs of one side must be runs of the same command",
-              RunName(is_base ? "baseline" : "current", paired, i, set.sources[i]), e.key.Name(), e.metric,
-              paired ? "round" : "run"));
+          return Status::InvalidArgument(
+              fmt::format("{} has {} ({}), which {} 1 has not: the runs of one side must be runs of the same command",
+                          RunName(is_base ? "baseline" : "current", paired, i, set.sources[i]), e.key.Name(), e.metric,
+                          paired ? "round" : "run"));
         }
       }
     }
@@ -217,8 +218,8 @@ Status CompareRunSets(const RunSet& baseline, const RunSet& current, bool paired
     if (base.unusable || cur.unusable) {
       MetricComparison row = EmptyRow(e, Outcome::kInsufficientData);
       const char* which = base.unusable && cur.unusable ? "baseline and a current"
-                          : base.unusable                 ? "baseline"
-                                                          : "current";
+                          : base.unusable               ? "baseline"
+                                                        : "current";
       row.note = fmt::format("a {} run measured no operations", which);
       out.rows.push_back(std::move(row));
       continue;
@@ -250,8 +251,8 @@ Status CompareRunSets(const RunSet& baseline, const RunSet& current, bool paired
 
 Status CalibrateNoiseFloors(const RunSet& aa_runs, std::vector<std::pair<std::string, double>>* floors) {
   if (aa_runs.runs.size() < 2)
-    return Status::InvalidArgument(fmt::format("{} A/A run given: at least 2 are needed to calibrate a noise floor",
-                                               aa_runs.runs.size()));
+    return Status::InvalidArgument(
+        fmt::format("{} A/A run given: at least 2 are needed to calibrate a noise floor", aa_runs.runs.size()));
   std::vector<std::vector<RowEstimate>> rows(aa_runs.runs.size());
   for (size_t i = 0; i < aa_runs.runs.size(); ++i)
     DBXB_RETURN_IF_ERROR(RunEstimates(aa_runs.runs[i], fmt::format("A/A run {}", aa_runs.sources[i]), &rows[i]));

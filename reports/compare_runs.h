@@ -26,7 +26,7 @@ struct RowEstimate {
   double value = 0;     ///< ns per iteration, ops/s or ns; meaningful unless failed or !usable
   bool failed = false;  ///< error_occurred in the run
   std::string error;
-  bool usable = true;   ///< false for a phase with no operations (nothing to estimate)
+  bool usable = true;  ///< false for a phase with no operations (nothing to estimate)
 };
 
 /// The estimates of `run` in report order: each benchmark's time, then each phase's throughput and

@@ -76,7 +76,8 @@ ComparisonReport Paired(const RunSet& base, const RunSet& cur) {
 TEST(CompareRunSets, DriftBetweenRoundsIsNotARegression) {
   // The machine slows by 4 % a round (a neighbour's build ramping up): 6 rounds span +20 %.
   RunSet base, cur;
-  Rounds(6, 0, 0.01, 1, [](size_t r) { return 1 + 0.04 * static_cast<double>(r); }, &base, &cur);
+  Rounds(
+      6, 0, 0.01, 1, [](size_t r) { return 1 + 0.04 * static_cast<double>(r); }, &base, &cur);
   const ComparisonReport report = Paired(base, cur);
   EXPECT_EQ(report.method, CompareMethod::kPairedRounds);
   EXPECT_EQ(report.Count(Outcome::kCompared), 4u);
@@ -90,7 +91,8 @@ TEST(CompareRunSets, DriftBetweenRoundsIsNotARegression) {
 TEST(CompareRunSets, StepChangeOfTheMachineIsNotARegression) {
   // Halfway, the machine becomes 30 % slower for both sides (another job lands on the host).
   RunSet base, cur;
-  Rounds(6, 0, 0.01, 2, [](size_t r) { return r < 3 ? 1.0 : 1.3; }, &base, &cur);
+  Rounds(
+      6, 0, 0.01, 2, [](size_t r) { return r < 3 ? 1.0 : 1.3; }, &base, &cur);
   const ComparisonReport report = Paired(base, cur);
   EXPECT_FALSE(report.GateFailed());
   for (const MetricComparison& row : report.rows) EXPECT_NE(row.verdict, Verdict::kRegressed) << row.key.Name();
@@ -103,7 +105,8 @@ TEST(CompareRunSets, StepChangeOfTheMachineIsNotARegression) {
 
 TEST(CompareRunSets, TrueTenPercentShiftFailsTheGate) {
   RunSet base, cur;
-  Rounds(6, 0.10, 0.02, 3, [](size_t r) { return 1 + 0.02 * static_cast<double>(r % 2); }, &base, &cur);
+  Rounds(
+      6, 0.10, 0.02, 3, [](size_t r) { return 1 + 0.02 * static_cast<double>(r % 2); }, &base, &cur);
   const ComparisonReport report = Paired(base, cur);
   EXPECT_TRUE(report.GateFailed());
   EXPECT_EQ(report.RegressionsOverThreshold(), 4u);
@@ -122,7 +125,8 @@ TEST(CompareRunSets, TrueTenPercentShiftFailsTheGate) {
 TEST(CompareRunSets, SingleOutlierRoundDoesNotFailTheGate) {
   // Round 4's current run met a burst of load: 60 % slower on every benchmark; otherwise equal.
   RunSet base, cur;
-  Rounds(6, 0, 0.01, 4, [](size_t) { return 1.0; }, &base, &cur);
+  Rounds(
+      6, 0, 0.01, 4, [](size_t) { return 1.0; }, &base, &cur);
   for (BenchmarkResult& b : cur.runs[3].benchmarks) b.estimates.mean.point *= 1.6;
   const ComparisonReport report = Paired(base, cur);
   EXPECT_FALSE(report.GateFailed());
@@ -132,7 +136,8 @@ TEST(CompareRunSets, SingleOutlierRoundDoesNotFailTheGate) {
 TEST(CompareRunSets, SmallShiftBelowTheThresholdIsNotOverTheGate) {
   // A true 2 % slowdown with tiny noise is a regression, but not one over 5 %.
   RunSet base, cur;
-  Rounds(8, 0.02, 0.002, 5, [](size_t) { return 1.0; }, &base, &cur);
+  Rounds(
+      8, 0.02, 0.002, 5, [](size_t) { return 1.0; }, &base, &cur);
   const ComparisonReport report = Paired(base, cur);
   EXPECT_FALSE(report.GateFailed());
 }
@@ -143,7 +148,8 @@ TEST(CompareRunSets, AaFalseAlarmsOverManySeededInvocations) {
   int failures = 0;
   for (uint64_t seed = 100; seed < 300; ++seed) {
     RunSet base, cur;
-    Rounds(6, 0, 0.03, seed, [](size_t r) { return 1 + 0.05 * std::sin(static_cast<double>(r)); }, &base, &cur);
+    Rounds(
+        6, 0, 0.03, seed, [](size_t r) { return 1 + 0.05 * std::sin(static_cast<double>(r)); }, &base, &cur);
     ComparisonReport report;
     CompareOptions o = Options();
     o.resamples = 1000;
@@ -157,7 +163,8 @@ TEST(CompareRunSets, DetectsTenPercentInMostSeededInvocations) {
   int detected = 0;
   for (uint64_t seed = 300; seed < 340; ++seed) {
     RunSet base, cur;
-    Rounds(6, 0.10, 0.02, seed, [](size_t r) { return 1 + 0.05 * std::sin(static_cast<double>(r)); }, &base, &cur);
+    Rounds(
+        6, 0.10, 0.02, seed, [](size_t r) { return 1 + 0.05 * std::sin(static_cast<double>(r)); }, &base, &cur);
     ComparisonReport report;
     CompareOptions o = Options();
     o.resamples = 1000;
@@ -169,7 +176,8 @@ TEST(CompareRunSets, DetectsTenPercentInMostSeededInvocations) {
 
 TEST(CompareRunSets, FailedRoundIsReportedNotCompared) {
   RunSet base, cur;
-  Rounds(3, 0, 0.01, 6, [](size_t) { return 1.0; }, &base, &cur);
+  Rounds(
+      3, 0, 0.01, 6, [](size_t) { return 1.0; }, &base, &cur);
   cur.runs[1].benchmarks[0].error_occurred = true;
   cur.runs[1].benchmarks[0].error_message = "wrong value for key_00000042";
   const ComparisonReport report = Paired(base, cur);
@@ -181,7 +189,8 @@ TEST(CompareRunSets, FailedRoundIsReportedNotCompared) {
 
 TEST(CompareRunSets, RunsOfOneSideMustHoldTheSameRows) {
   RunSet base, cur;
-  Rounds(3, 0, 0.01, 7, [](size_t) { return 1.0; }, &base, &cur);
+  Rounds(
+      3, 0, 0.01, 7, [](size_t) { return 1.0; }, &base, &cur);
   cur.runs[2].benchmarks.pop_back();
   ComparisonReport report;
   Status st = CompareRunSets(base, cur, true, Options(), &report);
@@ -191,7 +200,8 @@ TEST(CompareRunSets, RunsOfOneSideMustHoldTheSameRows) {
 
 TEST(CompareRunSets, RejectsTooFewOrUnpairedRounds) {
   RunSet base, cur;
-  Rounds(2, 0, 0.01, 8, [](size_t) { return 1.0; }, &base, &cur);
+  Rounds(
+      2, 0, 0.01, 8, [](size_t) { return 1.0; }, &base, &cur);
   RunSet one = cur;
   one.runs.pop_back();
   one.sources.pop_back();
@@ -207,7 +217,8 @@ TEST(CompareRunSets, RejectsTooFewOrUnpairedRounds) {
 
 TEST(CompareRunSets, NothingInCommonIsAnError) {
   RunSet base, cur;
-  Rounds(2, 0, 0.01, 9, [](size_t) { return 1.0; }, &base, &cur);
+  Rounds(
+      2, 0, 0.01, 9, [](size_t) { return 1.0; }, &base, &cur);
   for (RunResults& r : cur.runs)
     for (BenchmarkResult& b : r.benchmarks) b.engine = "rocksdb-" + b.workload;
   ComparisonReport report;

@@ -23,8 +23,8 @@ namespace dbxb {
 double WelchT(const std::vector<double>& a, const std::vector<double>& b);
 
 struct TTestResult {
-  double t = 0;        ///< WelchT(current, baseline) of the data
-  double p_value = 1;  ///< two-tailed, in [0, 1]
+  double t = 0;                   ///< WelchT(current, baseline) of the data
+  double p_value = 1;             ///< two-tailed, in [0, 1]
   uint64_t finite_resamples = 0;  ///< resamples whose t was finite (the others are left out)
 };
 

@@ -110,7 +110,8 @@ TEST(BootstrapMeanAndMedianTest, EqualsResamplingTheSortedValues) {
     std::vector<double> sorted = values;
     std::sort(sorted.begin(), sorted.end());
     const MeanMedianDistributions d = BootstrapMeanAndMedian(values, 500, 9);
-    const std::vector<double> means = BootstrapDistribution(sorted, 500, 9, [](const std::vector<double>& v) { return Mean(v); });
+    const std::vector<double> means =
+        BootstrapDistribution(sorted, 500, 9, [](const std::vector<double>& v) { return Mean(v); });
     const std::vector<double> medians =
         BootstrapDistribution(sorted, 500, 9, [](const std::vector<double>& v) { return Median(v); });
     ASSERT_EQ(d.mean.size(), 500u);
@@ -134,8 +135,8 @@ TEST(BootstrapRelativeChangeTest, PointEstimatesAreExactRatios) {
 
 TEST(BootstrapRelativeChangeTest, IntervalWidthFollowsTheNoise) {
   const auto base = LognormalTimes(1000, 0.01, 100, 21);
-  const RelativeChange quiet = BootstrapRelativeChange(Scaled(LognormalTimes(1000, 0.01, 100, 22), 1.1), base,
-                                                       BootstrapOptions{2000, 0.95, 1});
+  const RelativeChange quiet =
+      BootstrapRelativeChange(Scaled(LognormalTimes(1000, 0.01, 100, 22), 1.1), base, BootstrapOptions{2000, 0.95, 1});
   // SE of the ratio of two means of 100 values with CV 1 %: about 0.01 * sqrt(2 / 100) = 0.14 %.
   EXPECT_NEAR(quiet.mean.point, 0.1, 0.006);
   EXPECT_NEAR(quiet.mean.upper - quiet.mean.lower, 2 * 1.96 * 0.0014 * 1.1, 0.002);

@@ -1,5 +1,4 @@
 #include "reports/compare.h"
-#include "reports/paired_stats.h"
 
 #include <gtest/gtest.h>
 
@@ -9,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "reports/paired_stats.h"
 #include "reports/testdata/compare/synthetic_runs.h"
 
 namespace dbxb {
@@ -30,7 +30,7 @@ Interval Change(double lower, double point, double upper) { return Interval{poin
 
 TEST(ClassifyTest, CriterionVerdictsForTimes) {
   const auto d = Direction::kLowerIsBetter;
-  EXPECT_EQ(Classify(0.2, Change(0.08, 0.1, 0.12), d, 0.05, 0.02), Verdict::kNoChange);  // p decides first
+  EXPECT_EQ(Classify(0.2, Change(0.08, 0.1, 0.12), d, 0.05, 0.02), Verdict::kNoChange);   // p decides first
   EXPECT_EQ(Classify(0.05, Change(0.08, 0.1, 0.12), d, 0.05, 0.02), Verdict::kNoChange);  // p == alpha
   EXPECT_EQ(Classify(0.01, Change(0.08, 0.1, 0.12), d, 0.05, 0.02), Verdict::kRegressed);
   EXPECT_EQ(Classify(0.01, Change(-0.12, -0.1, -0.08), d, 0.05, 0.02), Verdict::kImproved);
@@ -50,8 +50,8 @@ TEST(ClassifyTest, HigherIsBetterSwapsTheSides) {
 TEST(ExceedsGateTest, OnlyWhenEvenTheFavourableBoundIsOverTheThreshold) {
   const auto t = Direction::kLowerIsBetter;
   EXPECT_TRUE(ExceedsGate(Verdict::kRegressed, Change(0.06, 0.1, 0.14), t, 0.05));
-  EXPECT_FALSE(ExceedsGate(Verdict::kRegressed, Change(0.03, 0.08, 0.13), t, 0.05));  // point over, bound not
-  EXPECT_FALSE(ExceedsGate(Verdict::kRegressed, Change(0.05, 0.08, 0.13), t, 0.05));  // strictly worse
+  EXPECT_FALSE(ExceedsGate(Verdict::kRegressed, Change(0.03, 0.08, 0.13), t, 0.05));   // point over, bound not
+  EXPECT_FALSE(ExceedsGate(Verdict::kRegressed, Change(0.05, 0.08, 0.13), t, 0.05));   // strictly worse
   EXPECT_FALSE(ExceedsGate(Verdict::kWithinNoise, Change(0.06, 0.1, 0.14), t, 0.05));  // must have regressed
   EXPECT_FALSE(ExceedsGate(Verdict::kNoChange, Change(0.06, 0.1, 0.14), t, 0.05));
   const auto h = Direction::kHigherIsBetter;
@@ -377,8 +377,8 @@ TEST(PhaseMatcherTest, ThroughputDropAndLatencyRiseAreRegressions) {
   RunResults base = PhaseRun({SyntheticPhase("run", "sqlite", 20000, 150000, 0.02, 60, 1),
                               SyntheticPhase("run", "lmdb", 50000, 40000, 0.02, 60, 3),
                               SyntheticPhase("load", "lmdb", 90000, 20000, 0.02, 60, 5)});
-  RunResults cur = PhaseRun({SyntheticPhase("run", "sqlite", 18000, 150000, 0.02, 60, 11),   // 10 % fewer ops/s
-                             SyntheticPhase("run", "lmdb", 55000, 44000, 0.02, 60, 13),      // faster, but p99 +10 %
+  RunResults cur = PhaseRun({SyntheticPhase("run", "sqlite", 18000, 150000, 0.02, 60, 11),  // 10 % fewer ops/s
+                             SyntheticPhase("run", "lmdb", 55000, 44000, 0.02, 60, 13),     // faster, but p99 +10 %
                              SyntheticPhase("load", "lmdb", 90000, 20000, 0.02, 60, 15)});  // unchanged
   ComparisonReport report;
   ASSERT_TRUE(CompareRuns(base, cur, FastOptions(), &report).ok());

@@ -1,11 +1,11 @@
 #include "reports/compare_writer.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "reports/format.h"
 #include "reports/markdown_methodology.h"
@@ -132,7 +132,8 @@ std::string MethodNote(const ComparisonReport& report) {
       "p: adjusted by Holm's method over the {} compared rows. Verdicts as Criterion.rs gives them, on the adjusted "
       "p: significance {:g}, noise threshold ±{}. The gate fails on a regression whose favourable bound is still more "
       "than {} worse",
-      report.Count(Outcome::kCompared), o.significance, FormatPercent(o.noise_threshold), FormatPercent(o.max_regression));
+      report.Count(Outcome::kCompared), o.significance, FormatPercent(o.noise_threshold),
+      FormatPercent(o.max_regression));
   switch (report.method) {
     case CompareMethod::kPairedRounds:
       return fmt::format(
@@ -218,9 +219,10 @@ Status WriteCompareConsole(const ComparisonReport& report, std::ostream& out) {
   out << "Current:  " << Describe(report.current) << "\n\n";
   std::vector<std::vector<std::string>> table;
   const bool runs = report.method != CompareMethod::kSamples;
-  table.push_back({"Benchmark", "Baseline", "Current",
-                   std::string(runs ? "Change" : "Mean change") + " [" + ConfidenceHeader(report.options.confidence_level) + "]",
-                   "Median change", "p (Holm)", "Verdict"});
+  table.push_back(
+      {"Benchmark", "Baseline", "Current",
+       std::string(runs ? "Change" : "Mean change") + " [" + ConfidenceHeader(report.options.confidence_level) + "]",
+       "Median change", "p (Holm)", "Verdict"});
   std::vector<const MetricComparison*> not_compared;
   for (const MetricComparison& row : report.rows) {
     if (row.outcome != Outcome::kCompared) {

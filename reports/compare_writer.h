@@ -3,10 +3,9 @@
 // and the gate are decided in reports/compare.h.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <ostream>
 #include <string>
-
-#include <nlohmann/json.hpp>
 
 #include "common/status.h"
 #include "reports/compare.h"
@@ -31,7 +30,8 @@ std::string FormatPValue(double p);
 ///   Current:  results/pr/results.json (host, 2026-12-01T09:00:00Z, commit 89abcde)
 ///
 ///   Benchmark             Baseline   Current    Mean change [95 % CI]       Median change  p        Verdict
-///   dbx-micro/get/sqlite  1.2100 µs  1.3310 µs  +10.00% [+8.12%, +11.95%]   +9.87%         < 0.001  regressed, over the 5.00% gate
+///   dbx-micro/get/sqlite  1.2100 µs  1.3310 µs  +10.00% [+8.12%, +11.95%]   +9.87%         < 0.001  regressed, over
+///   the 5.00% gate
 ///
 /// then the benchmarks that were not compared and why, the warnings, and one closing line with the
 /// gate's result. Columns are padded by display width (UTF-8 aware).

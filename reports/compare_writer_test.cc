@@ -36,20 +36,25 @@ MetricComparison Row(const std::string& workload, const std::string& engine, dou
 // A report with every kind of row, built by hand: the writers only format.
 ComparisonReport SampleReport() {
   ComparisonReport r;
-  r.baseline = RunLabel{"results/baselines/main.json", "ci-runner", "2026-11-30T15:34:56Z",
-                        "0123456789abcdef0123456789abcdef01234567", false, "0.1.0 (0123456)"};
-  r.current = RunLabel{"results/pr/results.json", "ci-runner", "2026-12-01T09:00:00Z",
-                       "89abcdef0123456789abcdef0123456789abcdef", true, "0.1.0 (89abcde, dirty)"};
-  r.rows.push_back(Row("get", "sqlite", 1210, 1331, Interval{0.1, 0.0812, 0.1195, 0.0098}, 0.00002,
-                       Verdict::kRegressed, true));
-  r.rows.push_back(Row("get", "lmdb", 403.5, 415.6, Interval{0.03, 0.021, 0.039, 0.0046}, 0.012, Verdict::kRegressed,
-                       false));
-  r.rows.push_back(Row("insert", "sqlite", 35.92e6, 32.33e6, Interval{-0.1, -0.114, -0.087, 0.007}, 0,
-                       Verdict::kImproved, false));
+  r.baseline = RunLabel{"results/baselines/main.json",
+                        "ci-runner",
+                        "2026-11-30T15:34:56Z",
+                        "0123456789abcdef0123456789abcdef01234567",
+                        false,
+                        "0.1.0 (0123456)"};
+  r.current = RunLabel{
+      "results/pr/results.json", "ci-runner", "2026-12-01T09:00:00Z", "89abcdef0123456789abcdef0123456789abcdef", true,
+      "0.1.0 (89abcde, dirty)"};
+  r.rows.push_back(
+      Row("get", "sqlite", 1210, 1331, Interval{0.1, 0.0812, 0.1195, 0.0098}, 0.00002, Verdict::kRegressed, true));
+  r.rows.push_back(
+      Row("get", "lmdb", 403.5, 415.6, Interval{0.03, 0.021, 0.039, 0.0046}, 0.012, Verdict::kRegressed, false));
+  r.rows.push_back(
+      Row("insert", "sqlite", 35.92e6, 32.33e6, Interval{-0.1, -0.114, -0.087, 0.007}, 0, Verdict::kImproved, false));
   r.rows.push_back(Row("insert", "lmdb", 2.822e6, 2.85e6, Interval{0.0099, 0.004, 0.016, 0.003}, 0.021,
                        Verdict::kWithinNoise, false));
-  r.rows.push_back(Row("scan", "lmdb", 88.1e3, 88.0e3, Interval{-0.0011, -0.006, 0.004, 0.0025}, 0.6412,
-                       Verdict::kNoChange, false));
+  r.rows.push_back(
+      Row("scan", "lmdb", 88.1e3, 88.0e3, Interval{-0.0011, -0.006, 0.004, 0.0025}, 0.6412, Verdict::kNoChange, false));
   MetricComparison failed = Row("scan", "sqlite", 120e3, kNaN, Interval{}, 1, Verdict::kNoChange, false);
   failed.outcome = Outcome::kFailed;
   failed.note = "failed in current: Corruption: wrong value | key_00000042";
@@ -61,8 +66,8 @@ ComparisonReport SampleReport() {
   only_base.key.parameters[1].second = "20000";
   only_base.outcome = Outcome::kOnlyInBaseline;
   r.rows.push_back(only_base);
-  MetricComparison phase = Row("workloada", "lmdb", 18000, 19980, Interval{0.11, 0.093, 0.128, 0.009}, 0,
-                                Verdict::kImproved, false);
+  MetricComparison phase =
+      Row("workloada", "lmdb", 18000, 19980, Interval{0.11, 0.093, 0.128, 0.009}, 0, Verdict::kImproved, false);
   phase.key = BenchmarkKey{"ycsb", "workloada", "lmdb", {{"threads", "4"}}, "run", "cached"};
   phase.metric = "throughput";
   phase.direction = Direction::kHigherIsBetter;
@@ -123,9 +128,10 @@ TEST(CompareWriterTest, MarkdownMarksEachVerdict) {
   EXPECT_NE(md.find("| ✅ change within noise threshold |"), std::string::npos);
   EXPECT_NE(md.find("| ✅ no change |"), std::string::npos);
   EXPECT_NE(md.find("| ⚠️ failed |"), std::string::npos);
-  EXPECT_NE(md.find("| ycsb/workloada/cached/run/lmdb (throughput) | 18.000 Kop/s | 19.980 Kop/s | +11.00% [+9.30%, +12.80%] "
-                    "| < 0.001 | ✅ improved |"),
-            std::string::npos)
+  EXPECT_NE(
+      md.find("| ycsb/workloada/cached/run/lmdb (throughput) | 18.000 Kop/s | 19.980 Kop/s | +11.00% [+9.30%, +12.80%] "
+              "| < 0.001 | ✅ improved |"),
+      std::string::npos)
       << md;
   EXPECT_NE(md.find("| ⚠️ insufficient data |"), std::string::npos);
   EXPECT_NE(md.find("wrong value \\| key"), std::string::npos) << "cells are escaped";

@@ -1,14 +1,14 @@
 #include "reports/console_reporter.h"
 
+#include <fmt/format.h>
+
 #include <string>
 #include <utility>
 #include <vector>
 
-#include <fmt/format.h>
-
 #include "reports/format.h"
-#include "reports/markdown_phases.h"
 #include "reports/markdown_methodology.h"
+#include "reports/markdown_phases.h"
 #include "reports/markdown_reporter.h"
 #include "reports/markdown_resources.h"
 
@@ -29,8 +29,10 @@ void WriteOutliers(const BenchmarkResult& b, std::ostream& out) {
   auto share = [&](uint64_t count) { return n > 0 ? static_cast<double>(count) / n : 0.0; };
   out << fmt::format("Found {} outlier{} among {} measurements ({})\n", total, total == 1 ? "" : "s", b.samples.size(),
                      FormatPercent(share(total)));
-  const std::pair<uint64_t, const char*> kinds[] = {
-      {o.low_severe, "low severe"}, {o.low_mild, "low mild"}, {o.high_mild, "high mild"}, {o.high_severe, "high severe"}};
+  const std::pair<uint64_t, const char*> kinds[] = {{o.low_severe, "low severe"},
+                                                    {o.low_mild, "low mild"},
+                                                    {o.high_mild, "high mild"},
+                                                    {o.high_severe, "high severe"}};
   for (const auto& [count, kind] : kinds) {
     if (count > 0) out << fmt::format("  {} ({}) {}\n", count, FormatPercent(share(count)), kind);
   }
@@ -46,8 +48,8 @@ void ConsoleReporter::ReportBenchmark(const BenchmarkResult& b, std::ostream& ou
     out << name << ": FAILED: " << b.error_message << "\n";
     return;
   }
-  const Interval& time = b.estimates.slope && b.sampling_mode == SamplingMode::kLinear ? *b.estimates.slope
-                                                                                      : b.estimates.mean;
+  const Interval& time =
+      b.estimates.slope && b.sampling_mode == SamplingMode::kLinear ? *b.estimates.slope : b.estimates.mean;
   out << name << "\n";
   out << fmt::format("{}time:   [{} {} {}]\n", kIndent, FormatDuration(time.lower, kDigits),
                      FormatDuration(time.point, kDigits), FormatDuration(time.upper, kDigits));
@@ -86,8 +88,10 @@ void ProgressLine::WarmingUp(std::string_view name, double seconds) {
 
 void ProgressLine::Collecting(std::string_view name, uint64_t done, uint64_t total) {
   std::string key = fmt::format("{}\n{}", name, "collect");
-  if (is_tty_) Show(key, fmt::format("{}: Collecting {} samples ... {}/{}", name, total, done, total));
-  else Show(key, fmt::format("{}: Collecting {} samples", name, total));
+  if (is_tty_)
+    Show(key, fmt::format("{}: Collecting {} samples ... {}/{}", name, total, done, total));
+  else
+    Show(key, fmt::format("{}: Collecting {} samples", name, total));
 }
 
 void ProgressLine::Analyzing(std::string_view name) {

@@ -76,7 +76,7 @@ class ProgressLine {
 
   std::ostream& out_;
   bool is_tty_;
-  bool showing_ = false;   // a line is on screen (terminal only)
+  bool showing_ = false;    // a line is on screen (terminal only)
   std::string last_phase_;  // name + phase of the last plain line (not a terminal)
 };
 

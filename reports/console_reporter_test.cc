@@ -1,9 +1,9 @@
 #include "reports/console_reporter.h"
 
+#include <gtest/gtest.h>
+
 #include <sstream>
 #include <string>
-
-#include <gtest/gtest.h>
 
 #include "reports/markdown_reporter.h"
 #include "reports/testdata/golden.h"
@@ -52,7 +52,8 @@ TEST(ConsoleReporter, NoThroughputWithoutElementsAndOneOutlier) {
 }
 
 TEST(ConsoleReporter, FailureIsOneLine) {
-  EXPECT_EQ(Report(testdata::SampleRunResults().benchmarks[6]), "dbx-micro/get/lmdb: FAILED: wrong value for key_00000042\n");
+  EXPECT_EQ(Report(testdata::SampleRunResults().benchmarks[6]),
+            "dbx-micro/get/lmdb: FAILED: wrong value for key_00000042\n");
 }
 
 TEST(ConsoleReporter, SamplingNotesFollowTheSummary) {

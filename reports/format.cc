@@ -1,11 +1,11 @@
 #include "reports/format.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <string>
-
-#include <fmt/format.h>
 
 namespace dbxb {
 namespace {

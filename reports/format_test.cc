@@ -1,8 +1,8 @@
 #include "reports/format.h"
 
-#include <limits>
-
 #include <gtest/gtest.h>
+
+#include <limits>
 
 namespace dbxb {
 namespace {

@@ -161,9 +161,13 @@ void AddPhase(const PhaseResult& p, const Instance& in, Json* out) {
   AddTimes(&e, p.operations, p.service_time.mean_ns);
   e["items_per_second"] = Number(p.throughput_ops_per_sec);
   const LatencySummary& l = p.service_time;
-  for (const auto& [key, value] : {std::pair<const char*, double>{"p50_ns", l.p50_ns}, {"p90_ns", l.p90_ns},
-                                   {"p95_ns", l.p95_ns}, {"p99_ns", l.p99_ns}, {"p999_ns", l.p999_ns},
-                                   {"p9999_ns", l.p9999_ns}, {"max_ns", l.max_ns}}) {
+  for (const auto& [key, value] : {std::pair<const char*, double>{"p50_ns", l.p50_ns},
+                                   {"p90_ns", l.p90_ns},
+                                   {"p95_ns", l.p95_ns},
+                                   {"p99_ns", l.p99_ns},
+                                   {"p999_ns", l.p999_ns},
+                                   {"p9999_ns", l.p9999_ns},
+                                   {"max_ns", l.max_ns}}) {
     e[key] = Number(value);
   }
   out->push_back(std::move(e));

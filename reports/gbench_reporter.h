@@ -22,9 +22,8 @@
 //   p99_ns, p999_ns, p9999_ns, max_ns (service time). A failed phase is an error entry.
 #pragma once
 
-#include <ostream>
-
 #include <nlohmann/json.hpp>
+#include <ostream>
 
 #include "common/status.h"
 #include "reports/reporter.h"

@@ -8,19 +8,18 @@
 // run on two of our files (skipped otherwise).
 #include "reports/gbench_reporter.h"
 
+#include <benchmark/benchmark.h>
+#include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <set>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
-
-#include <benchmark/benchmark.h>
-#include <gtest/gtest.h>
 
 #include "reports/testdata/golden.h"
 #include "reports/testdata/sample_phases.h"
@@ -59,14 +58,12 @@ Json RealGbenchOutput() {
                                })
       ->Repetitions(2)
       ->Iterations(10);
-  benchmark::RegisterBenchmark("probe/get/failing",
-                               [](benchmark::State& state) {
-                                 for (auto _ : state) {
-                                   state.SkipWithError("broken");
-                                   break;
-                                 }
-                               })
-      ->Iterations(1);
+  benchmark::RegisterBenchmark("probe/get/failing", [](benchmark::State& state) {
+    for (auto _ : state) {
+      state.SkipWithError("broken");
+      break;
+    }
+  })->Iterations(1);
   std::ostringstream out, err;
   benchmark::JSONReporter reporter;
   reporter.SetOutputStream(&out);

@@ -9,10 +9,12 @@ template <typename Record, typename Same>
 std::vector<RecordGroup<Record>> GroupBy(const std::vector<Record>& records, Same same) {
   std::vector<RecordGroup<Record>> groups;
   for (const Record& r : records) {
-    auto it = std::find_if(groups.begin(), groups.end(),
-                           [&](const RecordGroup<Record>& g) { return same(g.first(), r); });
-    if (it == groups.end()) groups.push_back(RecordGroup<Record>{{&r}});
-    else it->members.push_back(&r);
+    auto it =
+        std::find_if(groups.begin(), groups.end(), [&](const RecordGroup<Record>& g) { return same(g.first(), r); });
+    if (it == groups.end())
+      groups.push_back(RecordGroup<Record>{{&r}});
+    else
+      it->members.push_back(&r);
   }
   return groups;
 }

@@ -1,11 +1,11 @@
 #include "reports/json_results.h"
 
+#include <fmt/format.h>
+
 #include <cmath>
 #include <exception>
 #include <string>
 #include <utility>
-
-#include <fmt/format.h>
 
 #include "reports/atomic_file.h"
 #include "reports/resources_json.h"
@@ -78,7 +78,8 @@ Json ContextToJson(const RunContext& c) {
 
 Json BenchmarkToJson(const BenchmarkResult& b) {
   Json samples = Json::array();
-  for (const Sample& s : b.samples) samples.push_back(Json{{"iterations", s.iterations}, {"total_ns", Number(s.total_ns)}});
+  for (const Sample& s : b.samples)
+    samples.push_back(Json{{"iterations", s.iterations}, {"total_ns", Number(s.total_ns)}});
   const Estimates& e = b.estimates;
   Json estimates{{"mean", IntervalToJson(e.mean)},
                  {"median", IntervalToJson(e.median)},
@@ -86,7 +87,10 @@ Json BenchmarkToJson(const BenchmarkResult& b) {
                  {"median_abs_dev", IntervalToJson(e.median_abs_dev)},
                  {"slope", e.slope ? IntervalToJson(*e.slope) : Json(nullptr)}};
   const OutlierCounts& o = b.outliers;
-  Json outliers{{"low_severe", o.low_severe}, {"low_mild", o.low_mild}, {"high_mild", o.high_mild}, {"high_severe", o.high_severe}};
+  Json outliers{{"low_severe", o.low_severe},
+                {"low_mild", o.low_mild},
+                {"high_mild", o.high_mild},
+                {"high_severe", o.high_severe}};
   return Json{{"suite", b.suite},
               {"workload", b.workload},
               {"engine", b.engine},
@@ -109,11 +113,20 @@ Json BenchmarkToJson(const BenchmarkResult& b) {
 
 Json LatencyToJson(const LatencySummary& l) {
   Json curve = Json::array();
-  for (const auto& [percentile, ns] : l.percentile_curve) curve.push_back(Json::array({Number(percentile), Number(ns)}));
-  return Json{{"count", l.count},          {"mean_ns", Number(l.mean_ns)}, {"stddev_ns", Number(l.stddev_ns)},
-              {"min_ns", Number(l.min_ns)}, {"p50_ns", Number(l.p50_ns)},   {"p90_ns", Number(l.p90_ns)},
-              {"p95_ns", Number(l.p95_ns)}, {"p99_ns", Number(l.p99_ns)},   {"p999_ns", Number(l.p999_ns)},
-              {"p9999_ns", Number(l.p9999_ns)}, {"max_ns", Number(l.max_ns)}, {"percentile_curve", std::move(curve)},
+  for (const auto& [percentile, ns] : l.percentile_curve)
+    curve.push_back(Json::array({Number(percentile), Number(ns)}));
+  return Json{{"count", l.count},
+              {"mean_ns", Number(l.mean_ns)},
+              {"stddev_ns", Number(l.stddev_ns)},
+              {"min_ns", Number(l.min_ns)},
+              {"p50_ns", Number(l.p50_ns)},
+              {"p90_ns", Number(l.p90_ns)},
+              {"p95_ns", Number(l.p95_ns)},
+              {"p99_ns", Number(l.p99_ns)},
+              {"p999_ns", Number(l.p999_ns)},
+              {"p9999_ns", Number(l.p9999_ns)},
+              {"max_ns", Number(l.max_ns)},
+              {"percentile_curve", std::move(curve)},
               {"hdr_histogram", l.hdr_histogram}};
 }
 
@@ -192,7 +205,8 @@ std::string SerializeResults(const RunResults& results) {
 }
 
 Status ParseResults(std::string_view text, RunResults* results) {
-  if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) return Status::Corruption("not valid JSON: the file is empty");
+  if (text.find_first_not_of(" \t\r\n") == std::string_view::npos)
+    return Status::Corruption("not valid JSON: the file is empty");
   Json json;
   try {
     json = Json::parse(text);

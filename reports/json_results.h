@@ -7,11 +7,10 @@
 // are ignored, so newer files with additions still read). No function here throws.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <ostream>
 #include <string>
 #include <string_view>
-
-#include <nlohmann/json.hpp>
 
 #include "common/status.h"
 #include "reports/reporter.h"

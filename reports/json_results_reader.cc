@@ -1,14 +1,14 @@
 // The strict reader of results.json (the writer is json_results.cc). Each function checks one level
 // of the document and names a failing field by its path ("benchmarks[3].samples[0].iterations"), so
 // that a hand-edited or damaged file can be fixed.
+#include <fmt/format.h>
+
 #include <cmath>
 #include <exception>
 #include <limits>
 #include <optional>
 #include <string>
 #include <utility>
-
-#include <fmt/format.h>
 
 #include "reports/json_results.h"
 #include "reports/resources_json.h"
@@ -33,9 +33,7 @@ std::string Describe(const Json& j) {
 
 // Parsed files hold non-negative integers as unsigned; documents built in memory may hold them as
 // signed (`j["n"] = 2`), which is the same value.
-bool IsUnsigned(const Json& j) {
-  return j.is_number_unsigned() || (j.is_number_integer() && j.get<int64_t>() >= 0);
-}
+bool IsUnsigned(const Json& j) { return j.is_number_unsigned() || (j.is_number_integer() && j.get<int64_t>() >= 0); }
 
 Status TypeError(const std::string& path, std::string_view expected, const Json& got) {
   return Status::InvalidArgument(fmt::format("{}: expected {}, got {}", path, expected, Describe(got)));
@@ -75,10 +73,14 @@ Status AsDouble(const Json& j, const std::string& path, double* out) {
   }
   if (j.is_string()) {
     const std::string& s = j.get_ref<const std::string&>();
-    if (s == "NaN") *out = std::numeric_limits<double>::quiet_NaN();
-    else if (s == "Infinity") *out = std::numeric_limits<double>::infinity();
-    else if (s == "-Infinity") *out = -std::numeric_limits<double>::infinity();
-    else return Status::InvalidArgument(fmt::format("{}: expected number, got string \"{}\"", path, s));
+    if (s == "NaN")
+      *out = std::numeric_limits<double>::quiet_NaN();
+    else if (s == "Infinity")
+      *out = std::numeric_limits<double>::infinity();
+    else if (s == "-Infinity")
+      *out = -std::numeric_limits<double>::infinity();
+    else
+      return Status::InvalidArgument(fmt::format("{}: expected number, got string \"{}\"", path, s));
     return Status::Ok();
   }
   return TypeError(path, "number", j);
@@ -155,9 +157,12 @@ Status GetOptionalDouble(const Json& obj, const std::string& path, std::string_v
 Status ParseSamplingMode(const Json& j, const std::string& path, SamplingMode* out) {
   if (!j.is_string()) return TypeError(path, "\"linear\" or \"flat\"", j);
   const std::string& s = j.get_ref<const std::string&>();
-  if (s == "linear") *out = SamplingMode::kLinear;
-  else if (s == "flat") *out = SamplingMode::kFlat;
-  else return Status::InvalidArgument(fmt::format("{}: expected \"linear\" or \"flat\", got \"{}\"", path, s));
+  if (s == "linear")
+    *out = SamplingMode::kLinear;
+  else if (s == "flat")
+    *out = SamplingMode::kFlat;
+  else
+    return Status::InvalidArgument(fmt::format("{}: expected \"linear\" or \"flat\", got \"{}\"", path, s));
   return Status::Ok();
 }
 
@@ -381,7 +386,8 @@ Status GetUint32(const Json& obj, const std::string& path, std::string_view key,
   uint64_t v;
   DBXB_RETURN_IF_ERROR(GetUint(obj, path, key, &v));
   if (v > UINT32_MAX)
-    return Status::InvalidArgument(fmt::format("{}: {} is out of range (at most {})", Member(path, key), v, UINT32_MAX));
+    return Status::InvalidArgument(
+        fmt::format("{}: {} is out of range (at most {})", Member(path, key), v, UINT32_MAX));
   *out = static_cast<uint32_t>(v);
   return Status::Ok();
 }
@@ -467,7 +473,8 @@ Status ResultsFromJson(const Json& j, RunResults* r) {
   if (!j.is_object()) return TypeError("(top level)", "object", j);
   const Json* version;
   DBXB_RETURN_IF_ERROR(Find(j, "", "schema_version", true, &version));
-  if (version == nullptr) return Status::InvalidArgument("schema_version: missing field (not a dbx-bench results file?)");
+  if (version == nullptr)
+    return Status::InvalidArgument("schema_version: missing field (not a dbx-bench results file?)");
   if (!IsUnsigned(*version)) return TypeError("schema_version", "unsigned integer", *version);
   if (version->get<uint64_t>() != kResultsSchemaVersion) {
     return Status::InvalidArgument(fmt::format("schema_version: unsupported version {} (this build reads version {})",

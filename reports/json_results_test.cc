@@ -1,18 +1,17 @@
 #include "reports/json_results.h"
 
+#include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <functional>
-#include <sstream>
 #include <limits>
 #include <random>
 #include <set>
+#include <sstream>
 #include <string>
-
-#include <gtest/gtest.h>
 
 #include "reports/atomic_file.h"
 #include "reports/testdata/golden.h"
@@ -165,12 +164,14 @@ TEST(JsonResults, EveryWrongTypeIsNamedByItsPath) {
 
 TEST(JsonResults, EveryMissingRequiredFieldIsNamed) {
   const Json good = ToJson(testdata::SampleRunResults());
-  const std::set<std::string> optional = {"slope", "harness_overhead_ns_per_op", "forced_sampling_mode", "phases",
-                                          "merged_files", "resources", "settle_ns"};
+  const std::set<std::string> optional = {
+      "slope",    "harness_overhead_ns_per_op", "forced_sampling_mode", "phases", "merged_files", "resources",
+      "settle_ns"};
   const std::set<std::string> free_form = {"parameters", "engine_settings", "configuration"};
   int checked = 0;
   // Walk every object of the document that has a fixed set of fields.
-  std::function<void(const Json&, const Json::json_pointer&)> walk = [&](const Json& node, const Json::json_pointer& ptr) {
+  std::function<void(const Json&, const Json::json_pointer&)> walk = [&](const Json& node,
+                                                                         const Json::json_pointer& ptr) {
     if (node.is_array()) {
       for (size_t i = 0; i < node.size(); ++i) walk(node[i], ptr / i);
       return;
@@ -242,7 +243,8 @@ TEST(JsonResults, BadEnumValueAndNegativeCount) {
   EXPECT_EQ(FromJson(j, &out).message(), "benchmarks[2].sampling_mode: expected \"linear\" or \"flat\", got \"auto\"");
   j = ToJson(testdata::SampleRunResults());
   j["benchmarks"][0]["outliers"]["high_mild"] = -1;
-  EXPECT_EQ(FromJson(j, &out).message(), "benchmarks[0].outliers.high_mild: expected unsigned integer, got negative integer");
+  EXPECT_EQ(FromJson(j, &out).message(),
+            "benchmarks[0].outliers.high_mild: expected unsigned integer, got negative integer");
   j["benchmarks"][0]["outliers"]["high_mild"] = 1.5;
   EXPECT_EQ(FromJson(j, &out).message(),
             "benchmarks[0].outliers.high_mild: expected unsigned integer, got floating-point number");

@@ -30,7 +30,7 @@ TEST(CollapseTableTest, PairsCachedWithDiskBoundAndDivides) {
       Phase("range-scan", "sqlite", "cached", 40'000, 20'000, 50'000),
       Phase("select-pk", "lmdb", "cached", 300'000, 3'000, 6'000),
       Phase("select-pk", "sqlite", "disk-bound", 3'600, 265'000, 715'000),
-      Phase("select-pk", "lmdb", "disk-bound", 0, 0, 0),  // measured nothing: no ratio
+      Phase("select-pk", "lmdb", "disk-bound", 0, 0, 0),     // measured nothing: no ratio
       Phase("update", "sqlite", "disk-bound", 3'000, 1, 1),  // no cached partner: left out
   };
   phases[4].error_occurred = true;

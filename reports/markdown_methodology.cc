@@ -1,12 +1,12 @@
 #include "reports/markdown_methodology.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cctype>
 #include <string>
 #include <utility>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "reports/format.h"
 #include "reports/grouping.h"
@@ -70,16 +70,20 @@ void WriteEngines(const RunResults& results, std::ostream& out) {
       if (b.engine != engine) continue;
       std::string s = JoinKeyValues(b.engine_settings);
       auto it = std::find_if(sets.begin(), sets.end(), [&](const auto& p) { return p.first == s; });
-      if (it == sets.end()) sets.push_back({s, {b.workload}});
-      else AddUnique(&it->second, b.workload);
+      if (it == sets.end())
+        sets.push_back({s, {b.workload}});
+      else
+        AddUnique(&it->second, b.workload);
     }
     for (const PhaseResult& p : results.phases) {
       if (p.engine != engine) continue;
       std::string s = JoinKeyValues(p.engine_settings);
       std::string label = p.workload.empty() ? p.dataset : p.workload + (p.dataset.empty() ? "" : "/" + p.dataset);
       auto it = std::find_if(sets.begin(), sets.end(), [&](const auto& x) { return x.first == s; });
-      if (it == sets.end()) sets.push_back({s, {label}});
-      else AddUnique(&it->second, label);
+      if (it == sets.end())
+        sets.push_back({s, {label}});
+      else
+        AddUnique(&it->second, label);
     }
     std::vector<std::string> described;
     for (const auto& [settings, workloads] : sets) {
@@ -87,8 +91,9 @@ void WriteEngines(const RunResults& results, std::ostream& out) {
       described.push_back(sets.size() == 1 ? text : Join(workloads, ", ") + ": " + text);
     }
     const LibraryInfo* lib = FindLibrary(results.context, engine);
-    out << fmt::format("| {} | {} | {} | {} |\n", EscapeTableCell(engine), EscapeTableCell(lib ? lib->version : "unknown"),
-                       EscapeTableCell(lib ? lib->build : "unknown"), EscapeTableCell(Join(described, "; ")));
+    out << fmt::format("| {} | {} | {} | {} |\n", EscapeTableCell(engine),
+                       EscapeTableCell(lib ? lib->version : "unknown"), EscapeTableCell(lib ? lib->build : "unknown"),
+                       EscapeTableCell(Join(described, "; ")));
   }
   out << "\n";
 }
@@ -97,10 +102,10 @@ void WriteSampling(const RunResults& results, std::ostream& out) {
   if (results.benchmarks.empty()) return;  // a run of phases only: nothing was sampled
   const SamplingConfig& s = results.context.sampling;
   out << "### Sampling\n\n";
-  out << fmt::format("- Each benchmark: warm-up for {} s, then {} samples over about {} s of measurement "
-                     "(wall-clock time).\n",
-                     FormatFixed(s.warmup_seconds, 1), FormatInteger(s.sample_count),
-                     FormatFixed(s.measurement_seconds, 1));
+  out << fmt::format(
+      "- Each benchmark: warm-up for {} s, then {} samples over about {} s of measurement "
+      "(wall-clock time).\n",
+      FormatFixed(s.warmup_seconds, 1), FormatInteger(s.sample_count), FormatFixed(s.measurement_seconds, 1));
   // Sampling mode per workload, or per benchmark where the engines of a workload differ.
   std::vector<std::string> modes;
   std::vector<std::string> seen;
@@ -143,8 +148,10 @@ void WriteDataShape(const RunResults& results, std::ostream& out) {
   auto add = [&](const KeyValues& kvs) {
     for (const auto& [key, value] : kvs) {
       auto it = std::find_if(params.begin(), params.end(), [&k = key](const auto& p) { return p.first == k; });
-      if (it == params.end()) params.push_back({key, {value}});
-      else AddUnique(&it->second, value);
+      if (it == params.end())
+        params.push_back({key, {value}});
+      else
+        AddUnique(&it->second, value);
     }
   };
   for (const BenchmarkResult& b : results.benchmarks) add(b.parameters);
@@ -228,9 +235,12 @@ std::string JoinKeyValues(const KeyValues& kvs) {
 std::string EscapeTableCell(const std::string& text) {
   std::string out;
   for (char ch : text) {
-    if (ch == '|') out += "\\|";
-    else if (ch == '\n' || ch == '\r') out += ' ';
-    else out += ch;
+    if (ch == '|')
+      out += "\\|";
+    else if (ch == '\n' || ch == '\r')
+      out += ' ';
+    else
+      out += ch;
   }
   return out;
 }
@@ -243,25 +253,29 @@ std::vector<std::string> ReadingWarnings(const RunResults& results) {
     const LibraryInfo* lib = FindLibrary(c, engine);
     if (lib == nullptr) continue;
     if (Contains(lib->build, "assertions enabled")) {
-      w.push_back(fmt::format("⚠️ {} ({}) was built with assertions enabled ({}): its times include the "
-                              "checks and read slower than a release build would.",
-                              engine, lib->version, lib->build));
+      w.push_back(
+          fmt::format("⚠️ {} ({}) was built with assertions enabled ({}): its times include the "
+                      "checks and read slower than a release build would.",
+                      engine, lib->version, lib->build));
     } else if (Contains(lib->build, "debug")) {
       w.push_back(fmt::format("⚠️ {} ({}) is a debug build ({}): its times are not those of a release build.",
                               engine, lib->version, lib->build));
     }
   }
   if (!OptimisedBuild(c.build_type)) {
-    w.push_back(fmt::format("⚠️ dbx-bench was built as \"{}\", not an optimised build: the harness and DBX run slower "
-                            "than in a Release build.",
-                            c.build_type));
+    w.push_back(
+        fmt::format("⚠️ dbx-bench was built as \"{}\", not an optimised build: the harness and DBX run slower "
+                    "than in a Release build.",
+                    c.build_type));
   }
   if (c.git_dirty) w.push_back("⚠️ dbx-bench was built from a working tree with uncommitted changes.");
-  if (c.cpu_scaling_enabled) w.push_back("⚠️ CPU frequency scaling was enabled: times depend on the clock of the moment.");
+  if (c.cpu_scaling_enabled)
+    w.push_back("⚠️ CPU frequency scaling was enabled: times depend on the clock of the moment.");
   if (!c.load_avg.empty() && c.num_cpus > 0 && c.load_avg[0] >= 0.5 * static_cast<double>(c.num_cpus)) {
-    w.push_back(fmt::format("⚠️ The machine was busy when the run started (load average {} on {} cores): other "
-                            "work may have slowed some benchmarks.",
-                            FormatFixed(c.load_avg[0], 2), c.num_cpus));
+    w.push_back(
+        fmt::format("⚠️ The machine was busy when the run started (load average {} on {} cores): other "
+                    "work may have slowed some benchmarks.",
+                    FormatFixed(c.load_avg[0], 2), c.num_cpus));
   }
   std::vector<std::string> failed;
   for (const BenchmarkResult& b : results.benchmarks) {
@@ -269,8 +283,8 @@ std::vector<std::string> ReadingWarnings(const RunResults& results) {
     for (const std::string& note : b.sampling_notes) w.push_back(fmt::format("⚠️ {}: {}", BenchmarkName(b), note));
   }
   if (!failed.empty()) {
-    w.push_back(fmt::format("⚠️ {} benchmark{} failed and {} not ranked: {}.", failed.size(), failed.size() == 1 ? "" : "s",
-                            failed.size() == 1 ? "is" : "are", Join(failed, ", ")));
+    w.push_back(fmt::format("⚠️ {} benchmark{} failed and {} not ranked: {}.", failed.size(),
+                            failed.size() == 1 ? "" : "s", failed.size() == 1 ? "is" : "are", Join(failed, ", ")));
   }
   for (std::string& p : PhaseWarnings(results)) w.push_back(std::move(p));
   return w;
@@ -288,9 +302,10 @@ void WriteMethodology(const RunResults& results, std::ostream& out) {
   WriteMachine(c, out);
   out << "### Harness overhead\n\n";
   if (c.harness_overhead_ns_per_op && results.benchmarks.empty() && !results.phases.empty()) {
-    out << fmt::format("- {} per operation: the phase runner's own cost (clock read, histogram and time-series "
-                       "records, loop), measured with a worker that does nothing.\n\n",
-                       FormatDuration(*c.harness_overhead_ns_per_op));
+    out << fmt::format(
+        "- {} per operation: the phase runner's own cost (clock read, histogram and time-series "
+        "records, loop), measured with a worker that does nothing.\n\n",
+        FormatDuration(*c.harness_overhead_ns_per_op));
   } else if (c.harness_overhead_ns_per_op) {
     out << fmt::format("- {} per operation, measured with the null adapter.\n\n",
                        FormatDuration(*c.harness_overhead_ns_per_op));

@@ -1,11 +1,11 @@
 #include "reports/markdown_phases.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <set>
 #include <string>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "reports/format.h"
 #include "reports/grouping.h"
@@ -24,9 +24,7 @@ std::string JoinNonEmpty(const std::vector<std::string>& parts, std::string_view
   return out;
 }
 
-std::string RowName(const PhaseResult& p) {
-  return EscapeTableCell(p.phase) + (p.incomplete ? " (incomplete)" : "");
-}
+std::string RowName(const PhaseResult& p) { return EscapeTableCell(p.phase) + (p.incomplete ? " (incomplete)" : ""); }
 
 std::string Latencies(const LatencySummary& l) {
   return fmt::format("{} | {} | {} | {}", FormatDuration(l.p50_ns), FormatDuration(l.p95_ns), FormatDuration(l.p99_ns),
@@ -39,19 +37,21 @@ std::vector<std::string> GroupNotes(const PhaseGroup& g) {
   for (const PhaseResult* p : g.members) {
     if (p->error_occurred) continue;
     std::string name = EscapeTableCell(p->phase);
-    std::string note = fmt::format("{}: {} thread{}, {} operation{} in {}", name, p->threads, p->threads == 1 ? "" : "s",
-                                   FormatInteger(p->operations), p->operations == 1 ? "" : "s",
-                                   FormatDuration(p->duration_ns));
+    std::string note =
+        fmt::format("{}: {} thread{}, {} operation{} in {}", name, p->threads, p->threads == 1 ? "" : "s",
+                    FormatInteger(p->operations), p->operations == 1 ? "" : "s", FormatDuration(p->duration_ns));
     if (p->rows_per_operation > 1) {
-      note += fmt::format("; one operation is a batch of up to {} rows ({} rows/s)", FormatInteger(p->rows_per_operation),
-                          FormatCount(p->throughput_ops_per_sec * static_cast<double>(p->rows_per_operation)));
+      note +=
+          fmt::format("; one operation is a batch of up to {} rows ({} rows/s)", FormatInteger(p->rows_per_operation),
+                      FormatCount(p->throughput_ops_per_sec * static_cast<double>(p->rows_per_operation)));
     }
     if (p->target_rate > 0) {
       note += fmt::format("; open loop at {} ops/s", FormatCount(p->target_rate));
       if (p->latency_from_intended_start) {
         const LatencySummary& i = *p->latency_from_intended_start;
-        note += fmt::format(", latency from the intended start p50 {}, p95 {}, p99 {}, p999 {}", FormatDuration(i.p50_ns),
-                            FormatDuration(i.p95_ns), FormatDuration(i.p99_ns), FormatDuration(i.p999_ns));
+        note +=
+            fmt::format(", latency from the intended start p50 {}, p95 {}, p99 {}, p999 {}", FormatDuration(i.p50_ns),
+                        FormatDuration(i.p95_ns), FormatDuration(i.p99_ns), FormatDuration(i.p999_ns));
       }
     }
     notes.push_back(note + ".");
@@ -91,7 +91,8 @@ void WriteGroup(const PhaseGroup& g, std::ostream& out) {
     if (p->error_occurred || p->per_op.size() < 2) continue;
     for (const OpTypeResult& o : p->per_op) {
       out << fmt::format("| {} | {} | {} | {} | {} |\n", RowName(*p), EscapeTableCell(o.name), FormatInteger(o.count),
-                         FormatCount(o.throughput_ops_per_sec), o.count > 0 ? Latencies(o.service_time) : "— | — | — | —");
+                         FormatCount(o.throughput_ops_per_sec),
+                         o.count > 0 ? Latencies(o.service_time) : "— | — | — | —");
     }
   }
   out << "\n";
@@ -107,10 +108,9 @@ std::string PhaseSummaryLine(const PhaseResult& p) {
   if (p.error_occurred) return PhaseName(p) + ": FAILED: " + p.error_message + "\n";
   std::string line = fmt::format("{}: {} ops/s ({} op{}, {} thread{}, {}), p50 {}, p99 {}, p999 {}", PhaseName(p),
                                  FormatCount(p.throughput_ops_per_sec), FormatInteger(p.operations),
-                                 p.operations == 1 ? "" : "s", p.threads,
-                                 p.threads == 1 ? "" : "s", FormatDuration(p.duration_ns),
-                                 FormatDuration(p.service_time.p50_ns), FormatDuration(p.service_time.p99_ns),
-                                 FormatDuration(p.service_time.p999_ns));
+                                 p.operations == 1 ? "" : "s", p.threads, p.threads == 1 ? "" : "s",
+                                 FormatDuration(p.duration_ns), FormatDuration(p.service_time.p50_ns),
+                                 FormatDuration(p.service_time.p99_ns), FormatDuration(p.service_time.p999_ns));
   if (p.target_rate > 0) {
     line += fmt::format(", open loop at {} ops/s", FormatCount(p.target_rate));
     if (p.latency_from_intended_start)
@@ -156,8 +156,10 @@ void WritePhaseMethodology(const RunResults& results, std::ostream& out) {
 std::vector<std::string> PhaseWarnings(const RunResults& results) {
   std::vector<std::string> out;
   for (const PhaseResult& p : results.phases) {
-    if (p.error_occurred) out.push_back(fmt::format("⚠️ Phase {} failed: {}", PhaseName(p), p.error_message));
-    else if (p.incomplete) out.push_back(fmt::format("⚠️ Phase {} was interrupted: its figures cover what finished.", PhaseName(p)));
+    if (p.error_occurred)
+      out.push_back(fmt::format("⚠️ Phase {} failed: {}", PhaseName(p), p.error_message));
+    else if (p.incomplete)
+      out.push_back(fmt::format("⚠️ Phase {} was interrupted: its figures cover what finished.", PhaseName(p)));
   }
   return out;
 }

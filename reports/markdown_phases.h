@@ -15,7 +15,8 @@ namespace dbxb {
 std::string PhaseName(const PhaseResult& p);
 
 /// One line for the console when a phase finishes, e.g.
-///   ycsb/workloada/run/sqlite: 12,345 ops/s (1,000 ops, 2 threads, 81.01 ms), p50 1.234 µs, p99 5.678 µs, p999 9.870 µs
+///   ycsb/workloada/run/sqlite: 12,345 ops/s (1,000 ops, 2 threads, 81.01 ms), p50 1.234 µs, p99 5.678 µs, p999 9.870
+///   µs
 /// plus ", open loop at 5,000 ops/s: from intended start p99 …" in open loop, " [incomplete]" for an
 /// interrupted phase; a failed phase is "<name>: FAILED: <reason>". Ends with a newline.
 std::string PhaseSummaryLine(const PhaseResult& p);

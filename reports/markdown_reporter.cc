@@ -1,20 +1,20 @@
 #include "reports/markdown_reporter.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include <fmt/format.h>
-
 #include "reports/format.h"
 #include "reports/grouping.h"
 #include "reports/markdown_collapse.h"
-#include "reports/markdown_versus.h"
+#include "reports/markdown_methodology.h"
 #include "reports/markdown_phases.h"
 #include "reports/markdown_resources.h"
-#include "reports/markdown_methodology.h"
+#include "reports/markdown_versus.h"
 
 namespace dbxb {
 namespace {
@@ -38,7 +38,8 @@ std::vector<int> RanksByTime(const std::vector<const BenchmarkResult*>& members)
 
 void WriteGroupTable(const BenchmarkGroup& g, std::string_view baseline, double confidence_level, std::ostream& out) {
   out << "## " << g.first().suite << " / " << g.first().workload << "\n\n";
-  if (!g.first().parameters.empty()) out << "Parameters: " << EscapeTableCell(JoinKeyValues(g.first().parameters)) << "\n\n";
+  if (!g.first().parameters.empty())
+    out << "Parameters: " << EscapeTableCell(JoinKeyValues(g.first().parameters)) << "\n\n";
 
   const BenchmarkResult* base = nullptr;
   for (const BenchmarkResult* b : g.members) {
@@ -63,11 +64,14 @@ void WriteGroupTable(const BenchmarkGroup& g, std::string_view baseline, double 
     // Time, its interval, vs, rank and throughput all come from one estimate (TypicalTime).
     const Interval& time = TypicalTime(b);
     std::string versus = "n/a";
-    if (&b == base) versus = "1.00× (baseline)";
-    else if (base != nullptr) versus = FormatSpeedup(TypicalTime(*base).point, time.point);
+    if (&b == base)
+      versus = "1.00× (baseline)";
+    else if (base != nullptr)
+      versus = FormatSpeedup(TypicalTime(*base).point, time.point);
     out << fmt::format("| {} | {} | ± {} | [{}, {}] | {} | {} | {} |\n", engine, FormatDuration(time.point),
-                       FormatDuration(b.estimates.std_dev.point), FormatDuration(time.lower), FormatDuration(time.upper),
-                       b.elements_per_iteration > 0 ? FormatCount(b.throughput.point) : "—", versus, ranks[i]);
+                       FormatDuration(b.estimates.std_dev.point), FormatDuration(time.lower),
+                       FormatDuration(time.upper), b.elements_per_iteration > 0 ? FormatCount(b.throughput.point) : "—",
+                       versus, ranks[i]);
   }
   out << "\n";
 }

@@ -29,11 +29,11 @@ std::string FormatSpeedup(double baseline_mean_ns, double mean_ns);
 ///   | Engine | Mean | ± Std dev | 95 % CI | Throughput (rec/s) | vs sqlite | Rank |
 ///
 /// Engines appear in run order. Mean, std dev and the confidence interval of the mean are the
-/// recorded estimates; throughput is the recorded point estimate ("—" without elements); "vs <baseline>" compares the means
-/// (FormatSpeedup; "1.00× (baseline)" on the baseline's row, "n/a" when the group has no successful
-/// baseline); rank orders successful benchmarks by mean (equal means share a rank). A failed benchmark
-/// shows "FAILED: <reason>" and no rank. The CI header follows context.sampling.confidence_level.
-/// This is the one table renderer: the console reporter prints the same tables.
+/// recorded estimates; throughput is the recorded point estimate ("—" without elements); "vs <baseline>" compares the
+/// means (FormatSpeedup; "1.00× (baseline)" on the baseline's row, "n/a" when the group has no successful baseline);
+/// rank orders successful benchmarks by mean (equal means share a rank). A failed benchmark shows "FAILED: <reason>"
+/// and no rank. The CI header follows context.sampling.confidence_level. This is the one table renderer: the console
+/// reporter prints the same tables.
 void WriteComparisonTables(const RunResults& results, std::string_view baseline_engine, std::ostream& out);
 
 class MarkdownReporter : public Reporter {

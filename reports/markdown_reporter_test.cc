@@ -3,11 +3,11 @@
 // and review `git diff reports/testdata/`.
 #include "reports/markdown_reporter.h"
 
+#include <gtest/gtest.h>
+
 #include <limits>
 #include <sstream>
 #include <string>
-
-#include <gtest/gtest.h>
 
 #include "reports/markdown_methodology.h"
 #include "reports/testdata/golden.h"
@@ -139,9 +139,10 @@ TEST(FormatSpeedup, FasterSlowerAndInvalid) {
 TEST(ReadingWarnings, SampleHasAssertionsAndFailure) {
   std::vector<std::string> w = ReadingWarnings(testdata::SampleRunResults());
   ASSERT_EQ(w.size(), 3u);
-  EXPECT_EQ(w[0],
-            "⚠️ rocksdb (RocksDB 7.8.3) was built with assertions enabled (debian-package (assertions enabled)): its "
-            "times include the checks and read slower than a release build would.");
+  EXPECT_EQ(
+      w[0],
+      "⚠️ rocksdb (RocksDB 7.8.3) was built with assertions enabled (debian-package (assertions enabled)): its "
+      "times include the checks and read slower than a release build would.");
   EXPECT_EQ(w[1],
             "⚠️ dbx-micro/get/rocksdb: Measurement took 7.9 s instead of the 5.0 s planned: the estimate of one "
             "iteration was too low.");

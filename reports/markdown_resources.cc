@@ -1,8 +1,8 @@
 #include "reports/markdown_resources.h"
 
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "reports/format.h"
 #include "reports/markdown_methodology.h"

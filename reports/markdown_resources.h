@@ -12,7 +12,7 @@ namespace dbxb {
 
 /// One row: an engine's benchmark, or an engine's phase.
 struct ResourceRow {
-  std::string phase;   ///< "" for a benchmark
+  std::string phase;  ///< "" for a benchmark
   std::string engine;
   const ResourceUsage* usage = nullptr;  ///< null when none was recorded (e.g. it failed first)
   bool failed = false;

@@ -37,8 +37,8 @@ std::optional<double> CollapseOf(const std::vector<CollapseRow>& collapse, const
   return std::nullopt;
 }
 
-void WriteSuite(const std::string& suite, const std::vector<VersusRow>& rows,
-                const std::vector<CollapseRow>& collapse, std::ostream& out) {
+void WriteSuite(const std::string& suite, const std::vector<VersusRow>& rows, const std::vector<CollapseRow>& collapse,
+                std::ostream& out) {
   out << "## SQLite vs PostgreSQL: " << suite << "\n\n";
   out << "The study's question — when does a client-server database pay off? — answered phase by phase: "
          "SQLite in-process, PostgreSQL as a private server on a Unix socket, same data, same durability.\n\n";
@@ -65,8 +65,8 @@ void WriteSuite(const std::string& suite, const std::vector<VersusRow>& rows,
       postgres_faster += *r.ratio > 1.0;
     }
     out << (dataset.empty() ? std::string("All phases") : "On the " + dataset + " data set") << ": PostgreSQL was "
-        << "faster in " << postgres_faster << " of " << compared << " phases, SQLite in "
-        << compared - postgres_faster << ".\n";
+        << "faster in " << postgres_faster << " of " << compared << " phases, SQLite in " << compared - postgres_faster
+        << ".\n";
   }
 
   bool any_collapse = false;

@@ -50,9 +50,9 @@ TTest WelchTTest(const std::vector<double>& a, const std::vector<double>& b);
 
 /// The Wilcoxon signed-rank test of "the differences are symmetric about 0".
 struct SignedRankTest {
-  double w_plus = 0;  ///< sum of the (mid)ranks of |d| over the positive differences
-  uint64_t n = 0;     ///< differences that are not 0 (zeros are dropped, Wilcoxon's rule)
-  double p_value = 1; ///< two-sided: 2 * min(P(W+ <= w_plus), P(W+ >= w_plus)), at most 1
+  double w_plus = 0;   ///< sum of the (mid)ranks of |d| over the positive differences
+  uint64_t n = 0;      ///< differences that are not 0 (zeros are dropped, Wilcoxon's rule)
+  double p_value = 1;  ///< two-sided: 2 * min(P(W+ <= w_plus), P(W+ >= w_plus)), at most 1
 };
 
 /// Exact p-value (the distribution of W+ over all 2^n sign assignments of the midranks, so ties are

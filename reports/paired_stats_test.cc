@@ -25,7 +25,7 @@ TEST(GeometricMean, NaNForNothingOrNonPositive) {
 
 TEST(StudentT, CdfMatchesClosedForms) {
   for (double t : {-10.0, -2.0, -0.3, 0.0, 0.7, 3.0, 50.0}) {
-    EXPECT_NEAR(StudentTCdf(t, 1), 0.5 + std::atan(t) / M_PI, 1e-12) << t;           // Cauchy
+    EXPECT_NEAR(StudentTCdf(t, 1), 0.5 + std::atan(t) / M_PI, 1e-12) << t;             // Cauchy
     EXPECT_NEAR(StudentTCdf(t, 2), 0.5 + t / (2 * std::sqrt(2 + t * t)), 1e-12) << t;  // df = 2
   }
   EXPECT_NEAR(StudentTCdf(1.5, 5), 0.9030481598787665, 1e-9);  // numerical integration
@@ -57,9 +57,9 @@ TEST(OneSampleTTest, HandComputed) {
 }
 
 TEST(OneSampleTTest, DegenerateCases) {
-  EXPECT_DOUBLE_EQ(OneSampleTTest({0.5}).p_value, 1);        // one value: no test
-  EXPECT_DOUBLE_EQ(OneSampleTTest({0, 0, 0}).p_value, 1);    // nothing changed
-  EXPECT_DOUBLE_EQ(OneSampleTTest({0.1, 0.1}).p_value, 0);   // the same shift every round
+  EXPECT_DOUBLE_EQ(OneSampleTTest({0.5}).p_value, 1);       // one value: no test
+  EXPECT_DOUBLE_EQ(OneSampleTTest({0, 0, 0}).p_value, 1);   // nothing changed
+  EXPECT_DOUBLE_EQ(OneSampleTTest({0.1, 0.1}).p_value, 0);  // the same shift every round
   EXPECT_TRUE(std::isinf(OneSampleTTest({0.1, 0.1}).t));
   // The sign does not matter for a two-sided p.
   EXPECT_DOUBLE_EQ(OneSampleTTest({-0.1, -0.2, -0.3}).p_value, OneSampleTTest({0.1, 0.2, 0.3}).p_value);
@@ -151,7 +151,7 @@ TEST(BootstrapGeometricMeanRatio, PointIsTheGeometricMeanAndTheIntervalHoldsIt) 
   // A resampled geometric mean lies within the extremes.
   EXPECT_GE(i.lower, 1.08);
   EXPECT_LE(i.upper, 1.12);
-  EXPECT_GT(i.lower, 1.05);  // a steady 10 % shift is clear of 5 %
+  EXPECT_GT(i.lower, 1.05);                                             // a steady 10 % shift is clear of 5 %
   EXPECT_EQ(i, BootstrapGeometricMeanRatio(ratios, {20000, 0.95, 7}));  // seeded
 }
 

@@ -1,10 +1,10 @@
 // Phases in every reporter: results.json (writer and strict reader), results.md and the console.
+#include <gtest/gtest.h>
+
 #include <functional>
 #include <set>
 #include <sstream>
 #include <string>
-
-#include <gtest/gtest.h>
 
 #include "reports/console_reporter.h"
 #include "reports/json_results.h"
@@ -89,11 +89,12 @@ TEST(PhaseJson, EveryWrongTypeIsNamedByItsPath) {
 
 TEST(PhaseJson, EveryMissingRequiredFieldIsNamed) {
   const Json good = ToJson(testdata::SamplePhaseResults());
-  const std::set<std::string> optional = {"latency_from_intended_start", "hdr_histogram", "start_unix_s",
-                                          "merged_from", "merged_throughput", "resources", "settle_ns"};
+  const std::set<std::string> optional = {"latency_from_intended_start", "hdr_histogram", "start_unix_s", "merged_from",
+                                          "merged_throughput",           "resources",     "settle_ns"};
   const std::set<std::string> free_form = {"parameters", "engine_settings"};
   int checked = 0;
-  std::function<void(const Json&, const Json::json_pointer&)> walk = [&](const Json& node, const Json::json_pointer& ptr) {
+  std::function<void(const Json&, const Json::json_pointer&)> walk = [&](const Json& node,
+                                                                         const Json::json_pointer& ptr) {
     if (node.is_array()) {
       for (size_t i = 0; i < node.size(); ++i) walk(node[i], ptr / i);
       return;
@@ -142,13 +143,15 @@ TEST(PhaseMarkdown, TablesInTheStudysShape) {
   std::ostringstream out;
   WritePhaseTables(testdata::SamplePhaseResults(), out);
   std::string md = out.str();
-  EXPECT_NE(md.find("## ycsb / workloada / sqlite\n\n| Phase | Throughput (ops/s) | p50 | p95 | p99 | p999 | Ops/hour |"),
-            std::string::npos)
+  EXPECT_NE(
+      md.find("## ycsb / workloada / sqlite\n\n| Phase | Throughput (ops/s) | p50 | p95 | p99 | p999 | Ops/hour |"),
+      std::string::npos)
       << md;
   // run on sqlite: 1000 ops in 1.25 s = 800 ops/s, 2,880,000 per hour; p50 4321 ns.
   EXPECT_NE(md.find("| run | 800 | 4.321 µs | 10.37 µs | 22.69 µs | 58.33 µs | 2,880,000 |"), std::string::npos) << md;
   EXPECT_NE(md.find("| run (incomplete) |"), std::string::npos) << md;
-  EXPECT_NE(md.find("| run | FAILED: Corruption: thread 1: read: key user6284781860667377211"), std::string::npos) << md;
+  EXPECT_NE(md.find("| run | FAILED: Corruption: thread 1: read: key user6284781860667377211"), std::string::npos)
+      << md;
   EXPECT_NE(md.find("## sqlite-vps / disk-bound / sqlite"), std::string::npos) << md;
   EXPECT_NE(md.find("Memory: cgroup-v2 memory.max=1073741824."), std::string::npos) << md;
   EXPECT_NE(md.find("one operation is a batch of up to 1,000 rows (1,333 rows/s)"), std::string::npos) << md;

@@ -1,5 +1,7 @@
 #include "reports/report_writer.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cctype>
 #include <sstream>
@@ -7,17 +9,15 @@
 #include <utility>
 #include <vector>
 
-#include <fmt/format.h>
-
 #include "reports/amplification_chart.h"
 #include "reports/format.h"
 #include "reports/grouping.h"
-#include "reports/markdown_methodology.h"
 #include "reports/markdown_collapse.h"
-#include "reports/markdown_versus.h"
+#include "reports/markdown_methodology.h"
 #include "reports/markdown_phases.h"
 #include "reports/markdown_reporter.h"
 #include "reports/markdown_resources.h"
+#include "reports/markdown_versus.h"
 #include "reports/reporter.h"
 #include "reports/svg_chart.h"
 
@@ -37,10 +37,14 @@ int RankOf(const BenchmarkGroup& g, const BenchmarkResult& b) {
 
 std::string Medal(int rank) {
   switch (rank) {
-    case 1: return " 🥇";
-    case 2: return " 🥈";
-    case 3: return " 🥉";
-    default: return fmt::format(" ({})", rank);
+    case 1:
+      return " 🥇";
+    case 2:
+      return " 🥈";
+    case 3:
+      return " 🥉";
+    default:
+      return fmt::format(" ({})", rank);
   }
 }
 
@@ -48,8 +52,10 @@ std::string Medal(int rank) {
 std::string Slug(const std::string& text) {
   std::string out;
   for (unsigned char c : text) {
-    if (std::isalnum(c) && c < 0x80) out += static_cast<char>(std::tolower(c));
-    else if (!out.empty() && out.back() != '-') out += '-';
+    if (std::isalnum(c) && c < 0x80)
+      out += static_cast<char>(std::tolower(c));
+    else if (!out.empty() && out.back() != '-')
+      out += '-';
   }
   while (!out.empty() && out.back() == '-') out.pop_back();
   return out.empty() ? "chart" : out;
@@ -142,18 +148,22 @@ void WritePhaseSummary(const std::vector<PhaseGroup>& groups, std::ostream& out)
   for (const PhaseGroup& g : groups) {
     out << "| " << EscapeTableCell(PhaseTitle(groups, g)) << " |";
     for (const std::string& engine : engines) {
-      auto it = std::find_if(g.members.begin(), g.members.end(), [&](const PhaseResult* p) { return p->engine == engine; });
-      if (it == g.members.end()) out << " — |";
-      else if ((*it)->error_occurred) out << " failed |";
-      else out << " " << FormatCount((*it)->throughput_ops_per_sec) << " ops/s" << Medal(ThroughputRank(g, **it)) << " |";
+      auto it =
+          std::find_if(g.members.begin(), g.members.end(), [&](const PhaseResult* p) { return p->engine == engine; });
+      if (it == g.members.end())
+        out << " — |";
+      else if ((*it)->error_occurred)
+        out << " failed |";
+      else
+        out << " " << FormatCount((*it)->throughput_ops_per_sec) << " ops/s" << Medal(ThroughputRank(g, **it)) << " |";
     }
     out << "\n";
   }
   out << "\n";
 }
 
-void WriteSummary(const RunResults& results, const std::vector<BenchmarkGroup>& groups, const std::vector<PhaseGroup>& phases,
-                  std::ostream& out) {
+void WriteSummary(const RunResults& results, const std::vector<BenchmarkGroup>& groups,
+                  const std::vector<PhaseGroup>& phases, std::ostream& out) {
   out << "### Summary\n\n";
   if (!phases.empty()) WritePhaseSummary(phases, out);
   if (groups.empty()) return;
@@ -170,9 +180,12 @@ void WriteSummary(const RunResults& results, const std::vector<BenchmarkGroup>& 
     for (const std::string& engine : engines) {
       auto it = std::find_if(g.members.begin(), g.members.end(),
                              [&](const BenchmarkResult* b) { return b->engine == engine; });
-      if (it == g.members.end()) out << " — |";
-      else if ((*it)->error_occurred) out << " failed |";
-      else out << " " << FormatDuration(TypicalTime(**it).point) << Medal(RankOf(g, **it)) << " |";
+      if (it == g.members.end())
+        out << " — |";
+      else if ((*it)->error_occurred)
+        out << " failed |";
+      else
+        out << " " << FormatDuration(TypicalTime(**it).point) << Medal(RankOf(g, **it)) << " |";
     }
     out << "\n";
   }
@@ -210,10 +223,11 @@ LatencyChart LatencyChartOf(const RunResults& results, const std::vector<PhaseGr
 
 void WriteReproduce(const RunContext& c, std::ostream& out) {
   out << "### How to reproduce\n\n";
-  out << fmt::format("Build dbx-bench at commit `{}`{} as a {} build ({}, flags `{}`), for example with "
-                     "`git checkout {}` and `scripts/build.sh`, then run on a comparable machine:\n\n",
-                     c.git_commit, c.git_dirty ? " (the run used uncommitted changes on top of it)" : "",
-                     c.build_type, c.compiler, c.compiler_flags, c.git_commit);
+  out << fmt::format(
+      "Build dbx-bench at commit `{}`{} as a {} build ({}, flags `{}`), for example with "
+      "`git checkout {}` and `scripts/build.sh`, then run on a comparable machine:\n\n",
+      c.git_commit, c.git_dirty ? " (the run used uncommitted changes on top of it)" : "", c.build_type, c.compiler,
+      c.compiler_flags, c.git_commit);
   out << "```\n" << c.command_line << "\n```\n\n";
 }
 
@@ -273,12 +287,13 @@ void WriteRunSection(const ReportInput& run, const std::string& heading, const R
                                             [](const PhaseResult& p) { return p.merged_throughput == "concurrent"; });
     std::vector<std::string> files;
     for (const std::string& f : c.merged_files) files.push_back("`" + f + "`");
-    out << fmt::format("Merged by `dbx-bench merge` from {} results files ({}): histograms and counts added, "
-                       "percentiles computed from the added histograms. Throughput is the sum of the inputs' rates "
-                       "for the {} phase{} they ran at the same time and the operations over the summed durations "
-                       "for the other {}.\n\n",
-                       c.merged_files.size(), fmt::join(files, ", "), concurrent, concurrent == 1 ? "" : "s",
-                       results.phases.size() - concurrent);
+    out << fmt::format(
+        "Merged by `dbx-bench merge` from {} results files ({}): histograms and counts added, "
+        "percentiles computed from the added histograms. Throughput is the sum of the inputs' rates "
+        "for the {} phase{} they ran at the same time and the operations over the summed durations "
+        "for the other {}.\n\n",
+        c.merged_files.size(), fmt::join(files, ", "), concurrent, concurrent == 1 ? "" : "s",
+        results.phases.size() - concurrent);
   }
   const std::vector<std::string> warnings = ReadingWarnings(results);
   for (size_t i = 0; i < warnings.size(); ++i) out << (i == 0 ? "> " : ">\n> ") << warnings[i] << "\n";
@@ -286,10 +301,13 @@ void WriteRunSection(const ReportInput& run, const std::string& heading, const R
 
   const std::vector<BenchmarkGroup> groups = GroupBenchmarksByWorkload(results);
   const std::vector<PhaseGroup> phase_groups = GroupPhasesByPhase(results);
-  if (groups.empty() && phase_groups.empty()) out << "No benchmarks were recorded in this run.\n\n";
-  else WriteSummary(results, groups, phase_groups, out);
+  if (groups.empty() && phase_groups.empty())
+    out << "No benchmarks were recorded in this run.\n\n";
+  else
+    WriteSummary(results, groups, phase_groups, out);
 
-  const std::string baseline = options.baseline_engine.empty() ? DefaultBaselineEngine(results) : options.baseline_engine;
+  const std::string baseline =
+      options.baseline_engine.empty() ? DefaultBaselineEngine(results) : options.baseline_engine;
   for (const BenchmarkGroup& g : groups) {
     // One table at a time, so that each chart sits under its table.
     RunResults one;
@@ -299,7 +317,8 @@ void WriteRunSection(const ReportInput& run, const std::string& heading, const R
     WriteComparisonTables(one, baseline, table);
     out << DemoteHeadings(table.str(), 1);
     const BarChart chart = ChartOf(results, groups, g);
-    const std::string file = UniqueName(taken, Slug(HostName(c) + "-" + g.first().suite + "-" + g.first().workload), ".svg");
+    const std::string file =
+        UniqueName(taken, Slug(HostName(c) + "-" + g.first().suite + "-" + g.first().workload), ".svg");
     charts->push_back(ReportFile{file, RenderTimeBarChart(chart)});
     // Markdown image text must not contain brackets; the title of a workload has none but its
     // parameters could.
@@ -320,7 +339,8 @@ void WriteRunSection(const ReportInput& run, const std::string& heading, const R
       const LatencyChart chart = LatencyChartOf(results, phase_groups, g);
       const PhaseResult& p = g.first();
       const std::string file = UniqueName(
-          taken, Slug(HostName(c) + "-" + p.suite + "-" + p.workload + "-" + p.dataset + "-" + p.phase + "-latency"), ".svg");
+          taken, Slug(HostName(c) + "-" + p.suite + "-" + p.workload + "-" + p.dataset + "-" + p.phase + "-latency"),
+          ".svg");
       charts->push_back(ReportFile{file, RenderLatencyPercentileChart(chart)});
       std::string alt = chart.title + " on " + HostName(c);
       std::replace(alt.begin(), alt.end(), '[', '(');
@@ -358,10 +378,11 @@ std::vector<ReportFile> RenderReport(const std::vector<ReportInput>& runs, const
   std::vector<ReportFile> charts;
   std::ostringstream out;
   out << "# dbx-bench report\n\n";
-  out << fmt::format("Generated by `dbx-bench report` from {} result file{}: every number, table and chart below "
-                     "comes from the recorded results. Each run has its own section; runs from different machines "
-                     "are never averaged together.\n\n",
-                     runs.size(), runs.size() == 1 ? "" : "s");
+  out << fmt::format(
+      "Generated by `dbx-bench report` from {} result file{}: every number, table and chart below "
+      "comes from the recorded results. Each run has its own section; runs from different machines "
+      "are never averaged together.\n\n",
+      runs.size(), runs.size() == 1 ? "" : "s");
   WriteIndex(runs, out);
   for (const ReportInput& run : runs) {
     const RunContext& c = run.results.context;

@@ -59,12 +59,11 @@ TEST(ReportWriterTest, MatchesGoldenFiles) {
   const std::vector<ReportFile> files = RenderReport(TwoHosts(), ReportOptions{});
   std::vector<std::string> names;
   for (const ReportFile& f : files) names.push_back(f.name);
-  EXPECT_EQ(names, (std::vector<std::string>{"README.md", "bench-host-dbx-micro-insert.svg",
-                                             "bench-host-dbx-micro-get.svg",
-                                             "bench-host-dbx-micro-insert-amplification.svg",
-                                             "bench-host-dbx-micro-get-amplification.svg", "arm-host-dbx-micro-insert.svg",
-                                             "arm-host-dbx-micro-get.svg", "arm-host-dbx-micro-insert-amplification.svg",
-                                             "arm-host-dbx-micro-get-amplification.svg"}));
+  EXPECT_EQ(names, (std::vector<std::string>{
+                       "README.md", "bench-host-dbx-micro-insert.svg", "bench-host-dbx-micro-get.svg",
+                       "bench-host-dbx-micro-insert-amplification.svg", "bench-host-dbx-micro-get-amplification.svg",
+                       "arm-host-dbx-micro-insert.svg", "arm-host-dbx-micro-get.svg",
+                       "arm-host-dbx-micro-insert-amplification.svg", "arm-host-dbx-micro-get-amplification.svg"}));
   for (const ReportFile& f : files) testdata::ExpectMatchesGolden("report/" + f.name, f.contents);
 }
 
@@ -80,7 +79,8 @@ TEST(ReportWriterTest, EveryChartIsWellFormedLinkedAndNamesItsEngines) {
     const bool arm = f.name.rfind("arm-host", 0) == 0;
     for (const char* engine : {"dbx", "sqlite", "lmdb", "rocksdb"}) {
       const bool expected = !(arm && std::string(engine) == "rocksdb");
-      EXPECT_EQ(std::find(x.texts.begin(), x.texts.end(), engine) != x.texts.end(), expected) << f.name << " " << engine;
+      EXPECT_EQ(std::find(x.texts.begin(), x.texts.end(), engine) != x.texts.end(), expected)
+          << f.name << " " << engine;
     }
   }
 }
@@ -99,11 +99,13 @@ TEST(ReportWriterTest, OneSectionPerHostNeverAveraged) {
   // The run that failed lmdb/get on one machine and not on the other.
   EXPECT_NE(x86_section.find("| dbx-micro / get | 1.211 µs 🥇 | 2.797 µs 🥉 | failed | 1.842 µs 🥈 |"),
             std::string::npos);
-  EXPECT_NE(arm_section.find("| dbx-micro / get | 1.816 µs 🥈 | 4.196 µs 🥉 | 980.5 ns 🥇 |"), std::string::npos);
+  EXPECT_NE(arm_section.find("| dbx-micro / get | 1.816 µs 🥈 | 4.196 µs 🥉 | 980.5 ns 🥇 |"),
+            std::string::npos);
   // Methodology and reproduction per host, with the exact command line.
   EXPECT_EQ(Count(md, "### Methodology"), 2u);
-  EXPECT_NE(x86_section.find("```\nbuild/dbx-bench run --suite dbx-micro --engines dbx,sqlite,lmdb,rocksdb --seed 42\n```"),
-            std::string::npos);
+  EXPECT_NE(
+      x86_section.find("```\nbuild/dbx-bench run --suite dbx-micro --engines dbx,sqlite,lmdb,rocksdb --seed 42\n```"),
+      std::string::npos);
   EXPECT_NE(arm_section.find("```\nbuild/dbx-bench run --engines dbx,sqlite,lmdb --seed 42\n```"), std::string::npos);
   // Warnings of each run in its own section: RocksDB's assertions only where RocksDB ran.
   EXPECT_NE(x86_section.find("assertions enabled"), std::string::npos);
@@ -144,15 +146,15 @@ TEST(ReportWriterTest, PhasesGetTablesSummaryAndLatencyCharts) {
   std::vector<std::string> names;
   for (const ReportFile& f : files) names.push_back(f.name);
   // The open-loop lmdb run and the closed-loop sqlite and rocksdb runs measure different things: two charts.
-  EXPECT_EQ(names, (std::vector<std::string>{"README.md", "bench-host-ycsb-workloada-load-latency.svg",
-                                             "bench-host-ycsb-workloada-run-latency.svg",
-                                             "bench-host-ycsb-workloada-run-latency-2.svg",
-                                             "bench-host-sqlite-vps-disk-bound-select-pk-latency.svg",
-                                             "bench-host-ycsb-workloada-amplification.svg",
-                                             "bench-host-sqlite-vps-disk-bound-amplification.svg"}));
+  EXPECT_EQ(names,
+            (std::vector<std::string>{
+                "README.md", "bench-host-ycsb-workloada-load-latency.svg", "bench-host-ycsb-workloada-run-latency.svg",
+                "bench-host-ycsb-workloada-run-latency-2.svg", "bench-host-sqlite-vps-disk-bound-select-pk-latency.svg",
+                "bench-host-ycsb-workloada-amplification.svg", "bench-host-sqlite-vps-disk-bound-amplification.svg"}));
   // The charts against goldens; the page by its parts, since most of its phase text (tables, methodology)
   // is WritePhaseTables' and WriteMethodology's, tested with their own goldens.
-  for (size_t i = 1; i < files.size(); ++i) testdata::ExpectMatchesGolden("report/phases/" + files[i].name, files[i].contents);
+  for (size_t i = 1; i < files.size(); ++i)
+    testdata::ExpectMatchesGolden("report/phases/" + files[i].name, files[i].contents);
   const std::string& md = files[0].contents;
   const size_t summary = md.find("### Summary"), tables = md.find("### ycsb / workloada / sqlite"),
                charts = md.find("### Latency percentiles"), methodology = md.find("### Methodology"),
@@ -163,8 +165,10 @@ TEST(ReportWriterTest, PhasesGetTablesSummaryAndLatencyCharts) {
   EXPECT_LT(charts, methodology);
   EXPECT_LT(methodology, reproduce);
   EXPECT_NE(md.find("⚠️ Phase ycsb/workloada/run/rocksdb failed"), std::string::npos) << "phase warnings are shown";
-  EXPECT_NE(md.find("| ycsb / workloada / run (closed loop) | 800 ops/s 🥇 | failed | — |"), std::string::npos) << md;
-  EXPECT_NE(md.find("| ycsb / workloada / run (open loop at 1,000 ops/s) | — | — | 1,000 ops/s 🥇 |"), std::string::npos);
+  EXPECT_NE(md.find("| ycsb / workloada / run (closed loop) | 800 ops/s 🥇 | failed | — |"), std::string::npos)
+      << md;
+  EXPECT_NE(md.find("| ycsb / workloada / run (open loop at 1,000 ops/s) | — | — | 1,000 ops/s 🥇 |"),
+            std::string::npos);
   EXPECT_EQ(md.find("0 benchmarks"), std::string::npos) << "a run of phases only does not count benchmarks";
   EXPECT_NE(md.find("Run of 2026-11-30T15:34:56Z on bench-host (Intel(R) Xeon(R) CPU @ 2.30GHz, 2 cores): 5 phases (1 "
                     "failed), dbx-bench"),

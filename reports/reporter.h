@@ -22,14 +22,10 @@ class Reporter {
 };
 
 /// "suite/workload/engine", e.g. "dbx-micro/get/sqlite": how every reporter names a benchmark.
-inline std::string BenchmarkName(const BenchmarkResult& b) {
-  return b.suite + "/" + b.workload + "/" + b.engine;
-}
+inline std::string BenchmarkName(const BenchmarkResult& b) { return b.suite + "/" + b.workload + "/" + b.engine; }
 
 /// "linear" or "flat": the name of a sampling mode in results.json and in reports.
-inline const char* SamplingModeName(SamplingMode mode) {
-  return mode == SamplingMode::kLinear ? "linear" : "flat";
-}
+inline const char* SamplingModeName(SamplingMode mode) { return mode == SamplingMode::kLinear ? "linear" : "flat"; }
 
 /// The status every reporter returns after writing: IOError if the stream went bad.
 inline Status StreamStatus(const std::ostream& out, const char* what) {

@@ -10,7 +10,7 @@
 namespace dbxb {
 
 struct ResourceUsage {
-  uint64_t operations = 0;  ///< operations the per-operation figures divide by (rows for dbx-micro)
+  uint64_t operations = 0;   ///< operations the per-operation figures divide by (rows for dbx-micro)
   uint64_t cpu_user_ns = 0;  ///< user CPU of the whole process (engine background threads included)
   uint64_t cpu_sys_ns = 0;   ///< system CPU of the whole process
   double cpu_ns_per_op = 0;  ///< (user + system) / operations
@@ -26,12 +26,12 @@ struct ResourceUsage {
   /// fsync + fdatasync + msync(MS_SYNC) + sync_file_range with a wait flag; absent when the executable
   /// does not count them (harness/sync_interpose.cc not linked).
   std::optional<uint64_t> fsync_calls;
-  uint64_t commits = 0;  ///< acknowledged write transactions (batches, or single writes outside one)
+  uint64_t commits = 0;                     ///< acknowledged write transactions (batches, or single writes outside one)
   std::optional<double> fsyncs_per_commit;  ///< fsync_calls / commits; absent without commits or counts
   double io_write_bytes_per_op = 0;         ///< io_write_bytes / operations
-  uint64_t disk_bytes = 0;          ///< allocated size of the database's files at the end of the span
-  uint64_t logical_bytes = 0;       ///< key + value bytes the workload wrote in the span
-  uint64_t live_logical_bytes = 0;  ///< key + value bytes of the live data at the end (0 = not known)
+  uint64_t disk_bytes = 0;                  ///< allocated size of the database's files at the end of the span
+  uint64_t logical_bytes = 0;               ///< key + value bytes the workload wrote in the span
+  uint64_t live_logical_bytes = 0;          ///< key + value bytes of the live data at the end (0 = not known)
   std::optional<double> write_amplification;  ///< io_write_bytes / logical_bytes (absent: nothing written)
   std::optional<double> space_amplification;  ///< disk_bytes / live_logical_bytes (absent: not known)
 

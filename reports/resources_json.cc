@@ -1,8 +1,8 @@
 #include "reports/resources_json.h"
 
-#include <cmath>
-
 #include <fmt/format.h>
+
+#include <cmath>
 
 namespace dbxb {
 namespace {

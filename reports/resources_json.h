@@ -1,10 +1,9 @@
 // The `resources` object of results.json (reports/resource_usage.h; fields in docs/results-schema.md).
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
-
-#include <nlohmann/json.hpp>
 
 #include "common/status.h"
 #include "reports/resource_usage.h"

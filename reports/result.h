@@ -29,8 +29,8 @@ struct Interval {
 struct Estimates {
   Interval mean;
   Interval median;
-  Interval std_dev;         ///< sample standard deviation (n - 1)
-  Interval median_abs_dev;  ///< MAD scaled by 1.4826 (consistent with sigma for normal data)
+  Interval std_dev;               ///< sample standard deviation (n - 1)
+  Interval median_abs_dev;        ///< MAD scaled by 1.4826 (consistent with sigma for normal data)
   std::optional<Interval> slope;  ///< linear sampling only: sum(iters * time) / sum(iters^2)
 
   friend bool operator==(const Estimates&, const Estimates&) = default;
@@ -73,15 +73,15 @@ struct SamplingConfig {
 
 /// One micro-benchmark of one workload on one engine.
 struct BenchmarkResult {
-  std::string suite;     ///< "dbx-micro"
-  std::string workload;  ///< "insert", "get", "scan", "count"
-  std::string engine;    ///< "sqlite", ...
-  KeyValues parameters;  ///< ("records", "10000"), ("key_size", "12"), ...
+  std::string suite;          ///< "dbx-micro"
+  std::string workload;       ///< "insert", "get", "scan", "count"
+  std::string engine;         ///< "sqlite", ...
+  KeyValues parameters;       ///< ("records", "10000"), ("key_size", "12"), ...
   KeyValues engine_settings;  ///< the adapter's NativeSettings()
 
   SamplingMode sampling_mode = SamplingMode::kLinear;
   uint64_t warmup_iterations = 0;
-  double warmup_ns = 0;  ///< timed nanoseconds of the warm-up (untimed setup excluded)
+  double warmup_ns = 0;                 ///< timed nanoseconds of the warm-up (untimed setup excluded)
   uint64_t elements_per_iteration = 0;  ///< records touched by one iteration (throughput unit)
   std::vector<Sample> samples;
   /// Caveats of the sampling, one sentence each, for reporters to show (e.g. "Measurement stopped after
@@ -150,7 +150,7 @@ struct OpTypeResult {
 
 /// One second (interval) of a phase's measured time, all operation types together.
 struct SecondSample {
-  double second = 0;     ///< interval start, seconds since the measured start
+  double second = 0;        ///< interval start, seconds since the measured start
   uint64_t operations = 0;  ///< operations completed in the interval
   double ops_per_sec = 0;   ///< operations / interval length (the last, partial interval: its real length)
   double p99_ns = 0;        ///< service time p99 of the operations completed in the interval
@@ -160,7 +160,7 @@ struct SecondSample {
 
 /// One input of a merged phase (`dbx-bench merge`): a client host's or a repeated run's own figures.
 struct PhaseSource {
-  std::string file;       ///< the results file it came from, as given to merge
+  std::string file;  ///< the results file it came from, as given to merge
   std::string host_name;
   double start_unix_s = 0;  ///< wall-clock start of its measured part (0 = not recorded)
   double duration_ns = 0;
@@ -193,8 +193,8 @@ struct PhaseResult {
   LatencySummary service_time;  ///< every measured operation, all types
   /// Open loop only: latency from the intended start (coordinated omission corrected), all types.
   std::optional<LatencySummary> latency_from_intended_start;
-  std::vector<OpTypeResult> per_op;       ///< in PhaseSpec::op_types order
-  std::vector<SecondSample> per_second;   ///< the measured time, second by second (empty when merged)
+  std::vector<OpTypeResult> per_op;      ///< in PhaseSpec::op_types order
+  std::vector<SecondSample> per_second;  ///< the measured time, second by second (empty when merged)
   /// Merged phases only: the inputs, in the order given, and how their throughputs were combined:
   /// "concurrent" (their measured times overlap: rates added) or "sequential" (operations over the summed
   /// durations). Empty / "" for a phase measured by one run.

@@ -1,12 +1,12 @@
 #include "reports/svg_chart.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "reports/format.h"
 
@@ -93,11 +93,21 @@ std::string XmlEscape(std::string_view text) {
       continue;
     }
     switch (cp) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&apos;";
+        break;
       default:
         // XML 1.0 Char: tab, LF, CR, U+0020..U+D7FF, U+E000..U+FFFD, U+10000..U+10FFFF.
         if ((cp < 0x20 && cp != '\t' && cp != '\n' && cp != '\r') || cp == 0xFFFE || cp == 0xFFFF) break;
@@ -162,8 +172,8 @@ std::string RenderTimeBarChart(const BarChart& chart) {
   for (int k = 0; k * step <= axis_max * (1 + 1e-9); ++k) {
     const double tick = k * step;  // multiplied, not accumulated: no drift in the labels
     const double x = x0 + (x1 - x0) * tick / axis_max;
-    svg += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"#e3e3e3\"/>\n", Num(x), Num(kTop - 6),
-                       Num(axis_y));
+    svg += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"#e3e3e3\"/>\n", Num(x),
+                       Num(kTop - 6), Num(axis_y));
     std::string label = tick == 0 ? "0" : fmt::format("{:g} {}", tick, unit.name);
     svg += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" fill=\"#555555\">{}</text>\n", Num(x),
                        Num(axis_y + 16), XmlEscape(label));
@@ -192,8 +202,9 @@ std::string RenderTimeBarChart(const BarChart& chart) {
     svg += fmt::format("<line x1=\"{0}\" y1=\"{2}\" x2=\"{1}\" y2=\"{2}\" stroke=\"#222222\" stroke-width=\"1.5\"/>\n",
                        Num(lo), Num(hi), Num(mid));
     for (double x : {lo, hi}) {
-      svg += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"#222222\" stroke-width=\"1.5\"/>\n",
-                         Num(x), Num(mid - 5), Num(mid + 5));
+      svg +=
+          fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"#222222\" stroke-width=\"1.5\"/>\n",
+                      Num(x), Num(mid - 5), Num(mid + 5));
     }
     svg += fmt::format("<text x=\"{}\" y=\"{}\" fill=\"#222222\">{}</text>\n", Num(std::max(hi, bar_end) + 8),
                        Num(mid + 4), XmlEscape(FormatDuration(e.value)));
@@ -213,8 +224,10 @@ std::string RenderLatencyPercentileChart(const LatencyChart& chart) {
     if (c.failed) continue;
     for (const auto& [p, ns] : c.points) {
       if (!std::isfinite(p) || !std::isfinite(ns) || ns <= 0 || p < 0 || p > 100) continue;
-      if (p >= 100) has_max = true;
-      else max_nines = std::max(max_nines, std::ceil(nines(p) - 1e-9));
+      if (p >= 100)
+        has_max = true;
+      else
+        max_nines = std::max(max_nines, std::ceil(nines(p) - 1e-9));
       lo_ns = std::min(lo_ns, ns);
       hi_ns = std::max(hi_ns, ns);
     }
@@ -268,8 +281,8 @@ std::string RenderLatencyPercentileChart(const LatencyChart& chart) {
   }
   svg += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"#333333\"/>\n", Num(kLeft), Num(kTop),
                      Num(kBottom));
-  svg += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\" stroke=\"#333333\"/>\n", Num(kLeft), Num(kBottom),
-                     Num(kRight));
+  svg += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\" stroke=\"#333333\"/>\n", Num(kLeft),
+                     Num(kBottom), Num(kRight));
 
   for (size_t i = 0; i < chart.curves.size(); ++i) {
     const LatencyCurve& c = chart.curves[i];
@@ -281,8 +294,9 @@ std::string RenderLatencyPercentileChart(const LatencyChart& chart) {
         if (!std::isfinite(p) || !std::isfinite(ns) || ns <= 0 || p < 0 || p > 100) continue;
         points += fmt::format("{}{},{}", points.empty() ? "" : " ", Num(x_of(p)), Num(y_of(ns)));
       }
-      svg += fmt::format("<polyline points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"2\"><title>{}</title></polyline>\n",
-                         points, color, XmlEscape(c.label + ": " + c.description));
+      svg += fmt::format(
+          "<polyline points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"2\"><title>{}</title></polyline>\n",
+          points, color, XmlEscape(c.label + ": " + c.description));
       svg += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\" stroke=\"{3}\" stroke-width=\"3\"/>\n",
                          Num(kRight + 24), Num(ly), Num(kRight + 44), color);
     }

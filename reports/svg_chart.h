@@ -1,6 +1,6 @@
 // Charts of a report as standalone SVG files, written from C++ with no plotting library: a bar per
-// engine with its confidence interval as a whisker, and latency-percentile lines per engine. Output is deterministic (same input, same bytes),
-// so reports can be checked against golden files, and every piece of text is XML-escaped.
+// engine with its confidence interval as a whisker, and latency-percentile lines per engine. Output is deterministic
+// (same input, same bytes), so reports can be checked against golden files, and every piece of text is XML-escaped.
 #pragma once
 
 #include <string>

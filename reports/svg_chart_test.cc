@@ -54,11 +54,11 @@ TEST(XmlEscapeTest, EscapesMarkupAndDropsWhatXmlForbids) {
   EXPECT_EQ(XmlEscape("a<b>&\"c'"), "a&lt;b&gt;&amp;&quot;c&apos;");
   EXPECT_EQ(XmlEscape("tab\tok\nline"), "tab\tok\nline");
   EXPECT_EQ(XmlEscape(std::string("bell\x07") + std::string(1, '\0') + "x"), "bellx");
-  EXPECT_EQ(XmlEscape("µs 🥇"), "µs 🥇");  // valid UTF-8 passes through
-  EXPECT_EQ(XmlEscape("bad\xC3("), "bad\xEF\xBF\xBD(");          // truncated sequence
+  EXPECT_EQ(XmlEscape("µs 🥇"), "µs 🥇");                                  // valid UTF-8 passes through
+  EXPECT_EQ(XmlEscape("bad\xC3("), "bad\xEF\xBF\xBD(");                          // truncated sequence
   EXPECT_EQ(XmlEscape("\xED\xA0\x80"), "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD");  // a surrogate is invalid
-  EXPECT_EQ(XmlEscape("\xC0\xAF"), "\xEF\xBF\xBD\xEF\xBF\xBD");  // overlong '/'
-  EXPECT_EQ(XmlEscape("\xEF\xBF\xBE"), "");                     // U+FFFE is not an XML character
+  EXPECT_EQ(XmlEscape("\xC0\xAF"), "\xEF\xBF\xBD\xEF\xBF\xBD");                  // overlong '/'
+  EXPECT_EQ(XmlEscape("\xEF\xBF\xBE"), "");                                      // U+FFFE is not an XML character
 }
 
 TEST(SvgChartTest, MatchesGolden) {
@@ -116,9 +116,13 @@ LatencyChart SampleLatencyChart() {
   LatencyChart c;
   c.title = "ycsb / workloada / run";
   c.subtitle = "bench-host: service time by percentile, every measured operation (lower is better)";
-  c.curves = {{"sqlite", {{0, 1200}, {50, 4321}, {90, 8000}, {99, 22685}, {99.9, 58333}, {100, 421297}},
-               "p50 4.321 µs, p99 22.69 µs", false},
-              {"lmdb", {{0, 506}, {50, 1234.5}, {99, 6481}, {99.99, 49689}, {100, 120364}}, "p50 1.234 µs, p99 6.481 µs",
+  c.curves = {{"sqlite",
+               {{0, 1200}, {50, 4321}, {90, 8000}, {99, 22685}, {99.9, 58333}, {100, 421297}},
+               "p50 4.321 µs, p99 22.69 µs",
+               false},
+              {"lmdb",
+               {{0, 506}, {50, 1234.5}, {99, 6481}, {99.99, 49689}, {100, 120364}},
+               "p50 1.234 µs, p99 6.481 µs",
                false},
               {"rocksdb", {}, "", true}};
   return c;
@@ -133,8 +137,8 @@ TEST(LatencyChartTest, IsWellFormedWithTailTicksAndEveryEngine) {
   const testdata::XmlCheck x = CheckXml(svg);
   ASSERT_EQ(x.error, "") << svg;
   EXPECT_EQ(x.root, "svg");
-  for (const char* text : {"sqlite", "lmdb", "rocksdb (failed)", "0%", "90%", "99%", "99.9%", "99.99%", "max",
-                           "100 ns", "1 µs", "10 µs", "100 µs", "1 ms"})
+  for (const char* text : {"sqlite", "lmdb", "rocksdb (failed)", "0%", "90%", "99%", "99.9%", "99.99%", "max", "100 ns",
+                           "1 µs", "10 µs", "100 µs", "1 ms"})
     EXPECT_TRUE(HasText(x, text)) << text;
   EXPECT_FALSE(HasText(x, "99.999%")) << "the axis ends at the highest percentile below 100";
   EXPECT_FALSE(HasText(x, "10 ms"));

@@ -21,19 +21,32 @@ std::string WithDefaults(const std::string& args, const Defaults& defaults) {
 
 // The sampled dbx-micro suite.
 std::string Run(const std::string& args) {
-  return WithDefaults(args, {{"--engines", "null"}, {"--records", "100"}, {"--warmup", "1ms"}, {"--measurement", "1ms"},
-                             {"--samples", "10"}, {"--resamples", "1000"}, {"--out", "{out}"}, {"--data-dir", "{data}"},
+  return WithDefaults(args, {{"--engines", "null"},
+                             {"--records", "100"},
+                             {"--warmup", "1ms"},
+                             {"--measurement", "1ms"},
+                             {"--samples", "10"},
+                             {"--resamples", "1000"},
+                             {"--out", "{out}"},
+                             {"--data-dir", "{data}"},
                              {"--no-overhead", ""}});
 }
 
 // The ycsb phase suite (a --workload file), and sqlite-vps.
 std::string Ycsb(const std::string& args) {
-  return WithDefaults(args, {{"--workload", "{ycsb}/workloadc"}, {"--engines", "null"}, {"--records", "100"},
-                             {"--operations", "100"}, {"--out", "{out}"}, {"--data-dir", "{data}"}});
+  return WithDefaults(args, {{"--workload", "{ycsb}/workloadc"},
+                             {"--engines", "null"},
+                             {"--records", "100"},
+                             {"--operations", "100"},
+                             {"--out", "{out}"},
+                             {"--data-dir", "{data}"}});
 }
 std::string Vps(const std::string& args) {
-  return WithDefaults("--suite sqlite-vps " + args, {{"--engines", "sqlite"}, {"--records", "1000"},
-                                                     {"--operations", "100"}, {"--out", "{out}"}, {"--data-dir", "{data}"}});
+  return WithDefaults("--suite sqlite-vps " + args, {{"--engines", "sqlite"},
+                                                     {"--records", "1000"},
+                                                     {"--operations", "100"},
+                                                     {"--out", "{out}"},
+                                                     {"--data-dir", "{data}"}});
 }
 
 const char* const kGood = "{fx}/valid_results.json";
@@ -44,8 +57,9 @@ std::string Report(const std::string& args) { return "report " + args; }
 
 // `ab` of the tool against itself, with `options` before -- and run arguments that would finish in a
 // moment if a row were wrongly accepted.
-const char* const kAbRun = "--engines null --records 100 --warmup 1ms --measurement 1ms --samples 10 --resamples 1000 "
-                           "--no-overhead --data-dir {data}";
+const char* const kAbRun =
+    "--engines null --records 100 --warmup 1ms --measurement 1ms --samples 10 --resamples 1000 "
+    "--no-overhead --data-dir {data}";
 std::string Ab(const std::string& options, const std::string& run_args = kAbRun) {
   return "ab --baseline-bin {tool} --current-bin {tool} --rounds 2 " + options + " -- " + run_args;
 }
@@ -141,8 +155,10 @@ std::vector<BadInputRow> BadInputRows() {
       {"YcsbBinaryGarbage", Ycsb("--workload {ycsb}/testdata/binary_garbage"), "binary_garbage"},
       {"YcsbExponentialDistribution", Ycsb("--workload {ycsb}/testdata/exponential_distribution"), "exponential"},
       {"YcsbHistogramFieldLength", Ycsb("--workload {ycsb}/testdata/field_length_histogram"), "histogram"},
-      {"YcsbInsertCountBeyondRecords", Ycsb("--workload {ycsb}/testdata/insertcount_beyond_recordcount"), "insertcount"},
-      {"YcsbMalformedUnicodeEscape", Ycsb("--workload {ycsb}/testdata/malformed_unicode_escape"), "malformed_unicode_escape"},
+      {"YcsbInsertCountBeyondRecords", Ycsb("--workload {ycsb}/testdata/insertcount_beyond_recordcount"),
+       "insertcount"},
+      {"YcsbMalformedUnicodeEscape", Ycsb("--workload {ycsb}/testdata/malformed_unicode_escape"),
+       "malformed_unicode_escape"},
       {"YcsbMinFieldLengthAboveMax", Ycsb("--workload {ycsb}/testdata/min_field_length_above_max"), "minfieldlength"},
       {"YcsbNegativeRecordCount", Ycsb("--workload {ycsb}/testdata/negative_recordcount"), "recordcount"},
       {"YcsbNoRecordCount", Ycsb("--workload {ycsb}/testdata/no_recordcount"), "recordcount"},
@@ -162,7 +178,8 @@ std::vector<BadInputRow> BadInputRows() {
       {"YcsbDirectoryAsFile", Ycsb("--workload {data}"), "not a regular file"},
       {"YcsbCharacterDevice", Ycsb("--workload /dev/zero"), "/dev/zero"},
       {"YcsbPathUnderAFile", Ycsb("--workload {file}/workloada"), "workloada"},
-      {"YcsbSecondFileBad", Ycsb("--workload {ycsb}/workloada,{ycsb}/testdata/negative_recordcount"), "negative_recordcount"},
+      {"YcsbSecondFileBad", Ycsb("--workload {ycsb}/workloada,{ycsb}/testdata/negative_recordcount"),
+       "negative_recordcount"},
 
       // --- Phase-suite options: values and conflicts ---
       {"YcsbWithoutWorkloadFile", "run --suite ycsb --engines null --out {out} --data-dir {data}", "--workload"},
@@ -243,13 +260,15 @@ std::vector<BadInputRow> BadInputRows() {
       {"CompareMissingEngine", CompareWith("{fx}/missing_engine.json"), "engine"},
       {"CompareMissingContext", CompareWith("{fx}/missing_context.json"), "context"},
       {"CompareBenchmarksNotAList", CompareWith("{fx}/benchmarks_not_a_list.json"), "benchmarks"},
-      {"CompareBadBaselineFile", Compare(std::string("{fx}/truncated_results.json ") + kGood), "truncated_results.json"},
+      {"CompareBadBaselineFile", Compare(std::string("{fx}/truncated_results.json ") + kGood),
+       "truncated_results.json"},
       {"CompareNoBenchmarkInCommon", CompareWith("{fx}/no_common_benchmark.json"), "in common"},
       {"CompareAFileAsResultsDirectory", CompareWith("{file}"), "file"},
 
       // --- ab: options, binaries, run arguments, and binaries that fail ---
       {"AbWithoutBinaries", "ab -- " + std::string(kAbRun), "--baseline-bin"},
-      {"AbBaselineBinMissing", "ab --baseline-bin {tmp}/nosuch --current-bin {tool} -- " + std::string(kAbRun), "nosuch"},
+      {"AbBaselineBinMissing", "ab --baseline-bin {tmp}/nosuch --current-bin {tool} -- " + std::string(kAbRun),
+       "nosuch"},
       {"AbCurrentBinNotExecutable", "ab --baseline-bin {tool} --current-bin {file} -- " + std::string(kAbRun),
        "--current-bin"},
       {"AbCurrentBinIsADirectory", "ab --baseline-bin {tool} --current-bin {data} -- " + std::string(kAbRun),

@@ -31,7 +31,8 @@ namespace {
 namespace fs = std::filesystem;
 
 std::string Replace(std::string s, const std::string& from, const std::string& to) {
-  for (size_t pos = 0; (pos = s.find(from, pos)) != std::string::npos; pos += to.size()) s.replace(pos, from.size(), to);
+  for (size_t pos = 0; (pos = s.find(from, pos)) != std::string::npos; pos += to.size())
+    s.replace(pos, from.size(), to);
   return s;
 }
 
@@ -43,7 +44,8 @@ class BadInputTest : public ::testing::TestWithParam<BadInputRow> {
     fs::create_directories(tmp_ / "prev");
     fs::create_directories(tmp_ / "data");
     fs::create_directories(tmp_ / "cwd");
-    fs::copy_file(fs::path(DBXB_SOURCE_DIR) / "tests/testdata/bad_input/valid_results.json", tmp_ / "prev/results.json");
+    fs::copy_file(fs::path(DBXB_SOURCE_DIR) / "tests/testdata/bad_input/valid_results.json",
+                  tmp_ / "prev/results.json");
     std::ofstream(tmp_ / "prev/results.md") << "# results of an earlier run\n";
     std::ofstream(tmp_ / "file") << "precious\n";
   }

@@ -117,11 +117,11 @@ TEST_F(CliTest, UnwritableOrFileOutputDirectoryIsBadInput) {
 TEST_F(CliTest, InterruptWritesFinishedBenchmarksMarkedIncomplete) {
   fs::path out = dir_ / "out", data = dir_ / "data", console = dir_ / "console.txt";
   // Each benchmark measures for 2 s: the interrupt comes while the second one runs.
-  pid_t pid = StartTool(DBXB_TOOL,
-                        {"run", "--engines", "null", "--records", "1000", "--warmup", "10ms", "--measurement", "2s",
-                         "--samples", "10", "--resamples", "1000", "--no-overhead", "--out", out.string(), "--data-dir",
-                         data.string()},
-                        console, dir_ / "log.txt");
+  pid_t pid = StartTool(
+      DBXB_TOOL,
+      {"run", "--engines", "null", "--records", "1000", "--warmup", "10ms", "--measurement", "2s", "--samples", "10",
+       "--resamples", "1000", "--no-overhead", "--out", out.string(), "--data-dir", data.string()},
+      console, dir_ / "log.txt");
   // The first benchmark's summary is on the console (flushed per benchmark): interrupt the second.
   ASSERT_TRUE(WaitForFileText(console, "time:")) << ReadFile(dir_ / "log.txt");
   ASSERT_EQ(kill(pid, SIGINT), 0);

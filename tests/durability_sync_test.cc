@@ -7,7 +7,6 @@
 // Engines join by registration (RegisterBuiltinAdapters); the null adapter stores nothing and is the
 // harness's measuring stand-in, so it is left out.
 #include <gtest/gtest.h>
-
 #include <unistd.h>
 
 #include <cstdio>
@@ -72,8 +71,10 @@ class DurabilitySyncTest : public ::testing::TestWithParam<std::tuple<std::strin
       std::printf("| %s |", engine.c_str());
       for (Durability d : {Durability::kNone, Durability::kNormal, Durability::kFull}) {
         auto it = levels.find(d);
-        if (it == levels.end()) std::printf(" |");
-        else std::printf(" %.2f / %.2f |", it->second.batch, it->second.single);
+        if (it == levels.end())
+          std::printf(" |");
+        else
+          std::printf(" %.2f / %.2f |", it->second.batch, it->second.single);
       }
       std::printf("\n");
     }
@@ -133,8 +134,8 @@ TEST_P(DurabilitySyncTest, SyncsPerAcknowledgedCommitKeepTheContract) {
     EXPECT_EQ(batch_total, 0u) << engine << " at none synced during batch commits";
     EXPECT_EQ(single_total, 0u) << engine << " at none synced during single puts";
   }
-  Table()[engine][level] = Measured{static_cast<double>(batch_total) / kCommits,
-                                    static_cast<double>(single_total) / kCommits};
+  Table()[engine][level] =
+      Measured{static_cast<double>(batch_total) / kCommits, static_cast<double>(single_total) / kCommits};
   session.value().reset();
   EXPECT_TRUE(adapter.value()->Close().ok());
 }

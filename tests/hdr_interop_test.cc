@@ -99,12 +99,27 @@ class HdrInterop : public ::testing::Test {
   // Runs `run --suite sqlite-vps` as client `name` unless already done; the files go to dir_/*-name.
   static void Run(const std::string& name) {
     if (fs::exists(*dir_ / ("out-" + name) / "results.json")) return;
-    std::vector<std::string> args = {"run", "--suite", "sqlite-vps", "--engines", "lmdb", "--records", "2000",
-                                     "--operations", "2000", "--workloads", "select-pk,mixed-oltp", "--format",
-                                     "json", "--seed", name == "b" ? "2" : "1",
-                                     "--hdr-log", (*dir_ / ("logs-" + name)).string(),
-                                     "--raw-latencies", (*dir_ / ("raw-" + name + ".csv")).string(),
-                                     "--out", (*dir_ / ("out-" + name)).string()};
+    std::vector<std::string> args = {"run",
+                                     "--suite",
+                                     "sqlite-vps",
+                                     "--engines",
+                                     "lmdb",
+                                     "--records",
+                                     "2000",
+                                     "--operations",
+                                     "2000",
+                                     "--workloads",
+                                     "select-pk,mixed-oltp",
+                                     "--format",
+                                     "json",
+                                     "--seed",
+                                     name == "b" ? "2" : "1",
+                                     "--hdr-log",
+                                     (*dir_ / ("logs-" + name)).string(),
+                                     "--raw-latencies",
+                                     (*dir_ / ("raw-" + name + ".csv")).string(),
+                                     "--out",
+                                     (*dir_ / ("out-" + name)).string()};
     if (name == "open") args.insert(args.end(), {"--target-rate", "20000"});
     ToolResult r = RunTool(DBXB_TOOL, args, *dir_, 300);
     ASSERT_EQ(r.exit_code, 0) << name << ": " << r.Describe() << "\n" << r.err;
@@ -120,8 +135,8 @@ TEST_F(HdrInterop, JavaReadsOurIntervalLogsWithOurCountsAndPercentiles) {
   for (const std::string& name : {"a", "open"}) {
     const Json results = ReadJson(*dir_ / ("out-" + name) / "results.json");
     for (const Json& phase : results["phases"]) {
-      const fs::path log = *dir_ / ("logs-" + name) /
-                           ("sqlite-vps." + phase["phase"].get<std::string>() + ".lmdb.cached.hlog");
+      const fs::path log =
+          *dir_ / ("logs-" + name) / ("sqlite-vps." + phase["phase"].get<std::string>() + ".lmdb.cached.hlog");
       ToolResult j = Java({"summarize-log", log.string()}, *dir_);
       ASSERT_EQ(j.exit_code, 0) << j.Describe() << j.err;
       std::map<std::string, Summary> tags = ParseSummaries(j.out);
@@ -148,9 +163,9 @@ TEST_F(HdrInterop, HistogramLogProcessorReadsOurLog) {
   ASSERT_NO_FATAL_FAILURE(Run("a"));
   const fs::path log = *dir_ / "logs-a" / "sqlite-vps.mixed-oltp.lmdb.cached.hlog";
   const fs::path out = *dir_ / "processed";
-  ToolResult j = JavaClass({"org.HdrHistogram.HistogramLogProcessor", "-i", log.string(), "-o", out.string(),
-                            "-outputValueUnitRatio", "1"},
-                           *dir_);
+  ToolResult j = JavaClass(
+      {"org.HdrHistogram.HistogramLogProcessor", "-i", log.string(), "-o", out.string(), "-outputValueUnitRatio", "1"},
+      *dir_);
   ASSERT_EQ(j.exit_code, 0) << j.Describe() << j.err;
   const std::string hgrm = test::ReadFile(out.string() + ".hgrm");
   EXPECT_NE(hgrm.find("Total count    =         2000]"), std::string::npos) << hgrm.substr(hgrm.size() - 300);
@@ -218,9 +233,8 @@ TEST_F(HdrInterop, MergeOfTwoRunsMatchesAnExactSortOfTheirRawLatencies) {
   ASSERT_NO_FATAL_FAILURE(Run("a"));
   ASSERT_NO_FATAL_FAILURE(Run("b"));
   const fs::path merged = *dir_ / "merged.json";
-  ToolResult m = RunTool(DBXB_TOOL, {"merge", (*dir_ / "out-a").string(), (*dir_ / "out-b").string(), "-o",
-                                     merged.string()},
-                         *dir_);
+  ToolResult m = RunTool(
+      DBXB_TOOL, {"merge", (*dir_ / "out-a").string(), (*dir_ / "out-b").string(), "-o", merged.string()}, *dir_);
   ASSERT_EQ(m.exit_code, 0) << m.Describe() << m.err;
   std::map<std::string, std::vector<uint64_t>> raw;  // phase -> latencies
   for (const std::string& name : {"a", "b"}) {

@@ -32,9 +32,9 @@ namespace fs = std::filesystem;
 // interrupted in it when needed.
 std::vector<std::string> ShortRun(const fs::path& out, const fs::path& data, const std::string& measurement,
                                   const std::string& engine = "null", const std::string& records = "1000") {
-  return {"run",           "--engines", engine, "--records", records,      "--warmup",   "10ms",
-          "--measurement", measurement, "--samples", "10", "--resamples", "1000",       "--no-overhead",
-          "--out",         out.string(), "--data-dir", data.string()};
+  return {"run",  "--engines",     engine,      "--records",  records,      "--warmup",
+          "10ms", "--measurement", measurement, "--samples",  "10",         "--resamples",
+          "1000", "--no-overhead", "--out",     out.string(), "--data-dir", data.string()};
 }
 std::vector<std::string> NullRun(const fs::path& out, const fs::path& data, const std::string& measurement) {
   return ShortRun(out, data, measurement);

@@ -6,13 +6,13 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
-#include <map>
-#include <vector>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -38,9 +38,12 @@ std::set<std::string> ListedEngines(const fs::path& dir) {
   std::string line;
   bool in_engines = false;
   while (std::getline(in, line)) {
-    if (line == "Engines:") in_engines = true;
-    else if (!line.empty() && line[0] != ' ') in_engines = false;
-    else if (in_engines) engines.insert(line.substr(2, line.find(' ', 2) - 2));
+    if (line == "Engines:")
+      in_engines = true;
+    else if (!line.empty() && line[0] != ' ')
+      in_engines = false;
+    else if (in_engines)
+      engines.insert(line.substr(2, line.find(' ', 2) - 2));
   }
   return engines;
 }
@@ -57,17 +60,18 @@ TEST(RunEndToEnd, DbxMicroOnEveryEngineIsVerifiedAndRecomputable) {
   fs::path out = dir / "out";
   std::string cmd = std::string(DBXB_TOOL) + " run --suite dbx-micro --engines " + engine_list +
                     " --records 500 --warmup 10ms --measurement 40ms --samples 10 --resamples 2000"
-                    " --format json,md,gbench --data-dir " + (dir / "data").string() + " --out " + out.string() +
-                    " >" + (dir / "console.txt").string() + " 2>&1";
+                    " --format json,md,gbench --data-dir " +
+                    (dir / "data").string() + " --out " + out.string() + " >" + (dir / "console.txt").string() +
+                    " 2>&1";
   ASSERT_EQ(Shell(cmd), 0) << Slurp(dir / "console.txt");
 
   for (const char* f : {"results.json", "results.md", "results.gbench.json"}) ASSERT_TRUE(fs::exists(out / f)) << f;
   nlohmann::json doc = nlohmann::json::parse(Slurp(out / "results.json"));
   EXPECT_EQ(doc["schema_version"], 1);
   const auto& ctx = doc["context"];
-  for (const char* key : {"date_utc", "host_name", "cpu_model", "num_cpus", "memory_bytes", "kernel", "compiler",
-                          "compiler_flags", "build_type", "git_commit", "git_dirty", "libraries", "command_line",
-                          "configuration", "seed", "sampling"})
+  for (const char* key :
+       {"date_utc", "host_name", "cpu_model", "num_cpus", "memory_bytes", "kernel", "compiler", "compiler_flags",
+        "build_type", "git_commit", "git_dirty", "libraries", "command_line", "configuration", "seed", "sampling"})
     EXPECT_TRUE(ctx.contains(key)) << key;
   EXPECT_TRUE(ctx["harness_overhead_ns_per_op"].is_number()) << "the harness overhead is measured";
   EXPECT_EQ(ctx["libraries"].size(), engines.size());
@@ -89,8 +93,8 @@ TEST(RunEndToEnd, DbxMicroOnEveryEngineIsVerifiedAndRecomputable) {
   EXPECT_EQ(seen, engines);
 
   // The statistics, recomputed from the raw samples by an independent program.
-  ASSERT_EQ(Shell("python3 " + std::string(DBXB_SOURCE_DIR) + "/scripts/check-results.py " + (out / "results.json").string() +
-                  " >" + (dir / "check.txt").string() + " 2>&1"),
+  ASSERT_EQ(Shell("python3 " + std::string(DBXB_SOURCE_DIR) + "/scripts/check-results.py " +
+                  (out / "results.json").string() + " >" + (dir / "check.txt").string() + " 2>&1"),
             0)
       << Slurp(dir / "check.txt");
 
@@ -120,8 +124,10 @@ Csv ReadCsv(const fs::path& p) {
     std::stringstream ss(line);
     for (std::string cell; std::getline(ss, cell, ',');) cells.push_back(cell);
     if (!line.empty() && line.back() == ',') cells.push_back("");
-    if (first) csv.header = cells;
-    else csv.rows.push_back(cells);
+    if (first)
+      csv.header = cells;
+    else
+      csv.rows.push_back(cells);
     first = false;
   }
   return csv;
@@ -174,8 +180,8 @@ TEST(RunEndToEnd, YcsbOnEveryEngineWithRawLatencies) {
   // Raw latencies: one row per measured operation; exact percentiles of the rows agree with the
   // histogram's (which reports the top of the 0.1 % wide bucket holding the exact value).
   Csv csv = ReadCsv(raw);
-  ASSERT_EQ(csv.header, (std::vector<std::string>{"engine", "dataset", "phase", "thread", "op", "start_ns", "latency_ns",
-                                                  "intended_start_ns"}));
+  ASSERT_EQ(csv.header, (std::vector<std::string>{"engine", "dataset", "phase", "thread", "op", "start_ns",
+                                                  "latency_ns", "intended_start_ns"}));
   std::map<std::string, std::vector<double>> latencies;
   for (const auto& row : csv.rows) {
     ASSERT_EQ(row.size(), 8u);
@@ -269,7 +275,7 @@ TEST(RunEndToEnd, QuickRunsEverySuite) {
   ASSERT_EQ(Shell(cmd), 0) << Slurp(dir / "log.txt");
   doc = nlohmann::json::parse(Slurp(dir / "vps" / "results.json"));
   ASSERT_EQ(doc["phases"].size(), 2u);
-  EXPECT_EQ(doc["phases"][0]["operations"], 10000u);           // select-pk: a tenth of 100,000
+  EXPECT_EQ(doc["phases"][0]["operations"], 10000u);              // select-pk: a tenth of 100,000
   EXPECT_LE(doc["phases"][1]["duration_ns"].get<double>(), 3e9);  // concurrent-reads: bounded at 1 s
   fs::remove_all(dir);
 }
@@ -323,8 +329,8 @@ TEST(RunEndToEnd, ResourcesAreRecordedForEveryBenchmarkAndPhase) {
   fs::path out = dir / "micro";
   std::string cmd = std::string(DBXB_TOOL) + " run --suite dbx-micro --engines dbx,sqlite,lmdb,rocksdb" +
                     " --workloads insert,get --records 1000 --durability full --warmup 10ms --measurement 40ms" +
-                    " --samples 10 --resamples 1000 --no-overhead --data-dir " + (dir / "data").string() +
-                    " --out " + out.string() + " >" + (dir / "log.txt").string() + " 2>&1";
+                    " --samples 10 --resamples 1000 --no-overhead --data-dir " + (dir / "data").string() + " --out " +
+                    out.string() + " >" + (dir / "log.txt").string() + " 2>&1";
   ASSERT_EQ(Shell(cmd), 0) << Slurp(dir / "log.txt");
   nlohmann::json doc = nlohmann::json::parse(Slurp(out / "results.json"));
   ASSERT_EQ(doc["benchmarks"].size(), 8u);

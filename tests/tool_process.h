@@ -12,9 +12,9 @@
 namespace dbxb::test {
 
 struct ToolResult {
-  int exit_code = -1;     ///< the exit status; -1 when the process did not exit normally
-  int term_signal = 0;    ///< the signal that ended it (SIGSEGV, SIGABRT, ...), 0 when it exited
-  bool timed_out = false; ///< killed by RunTool after the deadline
+  int exit_code = -1;      ///< the exit status; -1 when the process did not exit normally
+  int term_signal = 0;     ///< the signal that ended it (SIGSEGV, SIGABRT, ...), 0 when it exited
+  bool timed_out = false;  ///< killed by RunTool after the deadline
   std::string out, err;
 
   /// "exit 2", "killed by signal 11 (Segmentation fault)", "hung (killed after 60 s)".

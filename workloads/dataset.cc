@@ -1,7 +1,8 @@
 #include "workloads/dataset.h"
 
-#include <algorithm>
 #include <fmt/format.h>
+
+#include <algorithm>
 
 namespace dbxb {
 namespace {
@@ -38,8 +39,8 @@ Result<std::shared_ptr<const Dataset>> Dataset::Make(const DatasetShape& shape) 
     return Status::InvalidArgument(
         fmt::format("key size must be between {} and {} bytes, got {}", kMinKeySize, kMaxItemSize, shape.key_size));
   if (shape.value_size < kMinValueSize || shape.value_size > kMaxItemSize)
-    return Status::InvalidArgument(fmt::format("value size must be between {} and {} bytes, got {}",
-                                               kMinValueSize, kMaxItemSize, shape.value_size));
+    return Status::InvalidArgument(fmt::format("value size must be between {} and {} bytes, got {}", kMinValueSize,
+                                               kMaxItemSize, shape.value_size));
   if (shape.records * (shape.key_size + shape.value_size) > (64ull << 30))
     return Status::InvalidArgument("data set larger than 64 GiB");
   std::shared_ptr<Dataset> d(new Dataset(shape));

@@ -35,9 +35,7 @@ class Dataset final : public ReferenceData {
   uint64_t size() const override { return shape_.records; }
   uint64_t LowerBound(std::string_view key) const override;
   std::string_view key(uint64_t i) const override { return {&keys_[i * shape_.key_size], shape_.key_size}; }
-  std::string_view value(uint64_t i) const override {
-    return {&values_[i * shape_.value_size], shape_.value_size};
-  }
+  std::string_view value(uint64_t i) const override { return {&values_[i * shape_.value_size], shape_.value_size}; }
   /// By pointer arithmetic: a view returned by key(i) maps back to i.
   bool Locate(std::string_view key, uint64_t* index) const override {
     const auto offset = static_cast<uint64_t>(key.data() - keys_.data());

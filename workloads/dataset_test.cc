@@ -38,8 +38,8 @@ TEST(Dataset, LocateMapsItsOwnKeyViewsToTheirRowAndNothingElse) {
     EXPECT_EQ(i, row);
   }
   const std::string copy(data.key(7));
-  EXPECT_FALSE(data.Locate(copy, &i));                     // equal bytes elsewhere: not a view
-  EXPECT_FALSE(data.Locate(data.key(7).substr(1), &i));    // inside a key, not at its start
+  EXPECT_FALSE(data.Locate(copy, &i));                   // equal bytes elsewhere: not a view
+  EXPECT_FALSE(data.Locate(data.key(7).substr(1), &i));  // inside a key, not at its start
   EXPECT_FALSE(data.Locate(data.value(7).substr(0, 16), &i));
   EXPECT_FALSE(data.Locate("", &i));
 }

@@ -1,8 +1,9 @@
 #include "workloads/distributions.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
-#include <fmt/format.h>
 
 namespace dbxb {
 
@@ -37,7 +38,8 @@ const std::vector<std::string_view>& KeyChooserNames() {
 }
 
 Result<std::unique_ptr<KeyChooser>> MakeKeyChooser(std::string_view name, const KeyChooserOptions& o) {
-  if (o.item_count == 0) return Status::InvalidArgument(fmt::format("key distribution {}: item count must be at least 1", name));
+  if (o.item_count == 0)
+    return Status::InvalidArgument(fmt::format("key distribution {}: item count must be at least 1", name));
   const bool uses_theta = name == "zipfian" || name == "scrambled_zipfian" || name == "latest";
   if (uses_theta && !(o.zipfian_constant > 0 && o.zipfian_constant < 1))
     return Status::InvalidArgument(
@@ -51,16 +53,16 @@ Result<std::unique_ptr<KeyChooser>> MakeKeyChooser(std::string_view name, const 
   if (name == "latest") return std::unique_ptr<KeyChooser>(new LatestChooser(o.item_count, o.seed, o.zipfian_constant));
   if (name == "hotspot") {
     if (!(o.hotspot_data_fraction > 0 && o.hotspot_data_fraction <= 1))
-      return Status::InvalidArgument(
-          fmt::format("key distribution hotspot: hot data fraction must be in (0, 1], got {}", o.hotspot_data_fraction));
+      return Status::InvalidArgument(fmt::format(
+          "key distribution hotspot: hot data fraction must be in (0, 1], got {}", o.hotspot_data_fraction));
     if (!(o.hotspot_op_fraction >= 0 && o.hotspot_op_fraction <= 1))
-      return Status::InvalidArgument(
-          fmt::format("key distribution hotspot: hot operation fraction must be in [0, 1], got {}", o.hotspot_op_fraction));
+      return Status::InvalidArgument(fmt::format(
+          "key distribution hotspot: hot operation fraction must be in [0, 1], got {}", o.hotspot_op_fraction));
     return std::unique_ptr<KeyChooser>(
         new HotspotChooser(o.item_count, o.seed, o.hotspot_data_fraction, o.hotspot_op_fraction));
   }
-  return Status::InvalidArgument(fmt::format("unknown key distribution '{}' (known: {})", name,
-                                             fmt::join(KeyChooserNames(), ", ")));
+  return Status::InvalidArgument(
+      fmt::format("unknown key distribution '{}' (known: {})", name, fmt::join(KeyChooserNames(), ", ")));
 }
 
 }  // namespace dbxb

@@ -147,7 +147,8 @@ TEST(KeyChooserTest, ScrambledZipfianMatchesHashedRanks) {
   auto sorted_probs = probs;
   std::sort(sorted_counts.rbegin(), sorted_counts.rend());
   std::sort(sorted_probs.rbegin(), sorted_probs.rend());
-  for (int i = 0; i < 20; ++i) ExpectBinomial(sorted_counts[i], sorted_probs[i], kSamples, "sorted " + std::to_string(i));
+  for (int i = 0; i < 20; ++i)
+    ExpectBinomial(sorted_counts[i], sorted_probs[i], kSamples, "sorted " + std::to_string(i));
   // The hottest item is the hash of rank 0, with about 1/zeta(10^10) = 3.8 % of the draws.
   const uint64_t hottest = std::max_element(counts.begin(), counts.end()) - counts.begin();
   EXPECT_EQ(hottest, Fnv1a64(0) % kItems);
@@ -166,7 +167,8 @@ TEST(KeyChooserTest, LatestFavoursTheNewestItems) {
   LatestChooser c(kItems, 3);
   auto counts = Histogram(c, kSamples);
   ZipfianRanks z(kItems);
-  for (uint64_t r = 0; r < 20; ++r) ExpectBinomial(counts[kItems - 1 - r], z.RankProbability(r), kSamples, "age " + std::to_string(r));
+  for (uint64_t r = 0; r < 20; ++r)
+    ExpectBinomial(counts[kItems - 1 - r], z.RankProbability(r), kSamples, "age " + std::to_string(r));
   EXPECT_EQ(std::max_element(counts.begin(), counts.end()) - counts.begin(), static_cast<long>(kItems - 1));
   // After inserts the newest item takes over.
   for (uint64_t n = kItems + 1; n <= kItems + 500; ++n) c.SetItemCount(n);

@@ -66,7 +66,10 @@ bool ReadHex4(std::string_view s, size_t pos, uint32_t* cp) {
   uint32_t v = 0;
   for (size_t k = pos; k < pos + 4; ++k) {
     const char c = s[k];
-    const int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+    const int d = c >= '0' && c <= '9'   ? c - '0'
+                  : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                  : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                         : -1;
     if (d < 0) return false;
     v = v * 16 + static_cast<uint32_t>(d);
   }
@@ -84,18 +87,26 @@ Status Unescape(std::string_view s, std::string_view source, int line, std::stri
     }
     const char c = s[++i];
     switch (c) {
-      case 't': *out += '\t'; break;
-      case 'n': *out += '\n'; break;
-      case 'r': *out += '\r'; break;
-      case 'f': *out += '\f'; break;
+      case 't':
+        *out += '\t';
+        break;
+      case 'n':
+        *out += '\n';
+        break;
+      case 'r':
+        *out += '\r';
+        break;
+      case 'f':
+        *out += '\f';
+        break;
       case 'u': {
         uint32_t cp;
         if (!ReadHex4(s, i + 1, &cp)) return Error(source, line, "malformed \\uxxxx escape");
         i += 4;
         if (cp >= 0xd800 && cp < 0xdc00) {  // a UTF-16 high surrogate needs its low half next
           uint32_t low;
-          if (i + 2 >= s.size() || s[i + 1] != '\\' || s[i + 2] != 'u' || !ReadHex4(s, i + 3, &low) ||
-              low < 0xdc00 || low >= 0xe000)
+          if (i + 2 >= s.size() || s[i + 1] != '\\' || s[i + 2] != 'u' || !ReadHex4(s, i + 3, &low) || low < 0xdc00 ||
+              low >= 0xe000)
             return Error(source, line, "unpaired UTF-16 surrogate in \\u escape");
           i += 6;
           cp = 0x10000 + ((cp - 0xd800) << 10) + (low - 0xdc00);
@@ -105,7 +116,9 @@ Status Unescape(std::string_view s, std::string_view source, int line, std::stri
         AppendUtf8(cp, out);
         break;
       }
-      default: *out += c; break;
+      default:
+        *out += c;
+        break;
     }
   }
   return Status::Ok();

@@ -20,17 +20,17 @@ std::map<std::string, std::string> AsMap(const std::vector<JavaProperty>& props)
 }
 
 TEST(JavaPropertiesTest, SeparatorsAndBlanks) {
-  const auto m = AsMap(Parse(
-      "a=1\n"
-      "b = 2\n"
-      "c:3\n"
-      "d : 4\n"
-      "e 5\n"
-      "   f\t=\t6   \n"
-      "g=\n"
-      "h\n"
-      "i==7\n"
-      "j=a=b:c\n"));
+  const auto m =
+      AsMap(Parse("a=1\n"
+                  "b = 2\n"
+                  "c:3\n"
+                  "d : 4\n"
+                  "e 5\n"
+                  "   f\t=\t6   \n"
+                  "g=\n"
+                  "h\n"
+                  "i==7\n"
+                  "j=a=b:c\n"));
   EXPECT_EQ(m.at("a"), "1");
   EXPECT_EQ(m.at("b"), "2");
   EXPECT_EQ(m.at("c"), "3");
@@ -66,9 +66,9 @@ TEST(JavaPropertiesTest, LineContinuations) {
       "     b,\\\n"
       "     c\n"
       "# a comment ending in a backslash does not continue \\\n"
-      "two=x\\\\\n"     // an even number of backslashes: no continuation
+      "two=x\\\\\n"  // an even number of backslashes: no continuation
       "next=y\n"
-      "odd=x\\\\\\\n"   // three: a literal backslash, then a continuation
+      "odd=x\\\\\\\n"  // three: a literal backslash, then a continuation
       "  z\n"
       "cont=\\\n"
       "# not a comment inside a continuation\n"
@@ -93,12 +93,12 @@ TEST(JavaPropertiesTest, LineEndings) {
 }
 
 TEST(JavaPropertiesTest, Escapes) {
-  const auto m = AsMap(Parse(
-      "key\\=with\\:seps\\ x=v\n"
-      "tab=a\\tb\n"
-      "uni=caf\\u00e9 \\u20ac \\ud83d\\ude00\n"
-      "other=\\q\\\\\n"
-      "trail=keep\\ \n"));
+  const auto m =
+      AsMap(Parse("key\\=with\\:seps\\ x=v\n"
+                  "tab=a\\tb\n"
+                  "uni=caf\\u00e9 \\u20ac \\ud83d\\ude00\n"
+                  "other=\\q\\\\\n"
+                  "trail=keep\\ \n"));
   EXPECT_EQ(m.at("key=with:seps x"), "v");
   EXPECT_EQ(m.at("tab"), "a\tb");
   EXPECT_EQ(m.at("uni"), "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80");

@@ -1,7 +1,8 @@
 #include "workloads/micro_suite.h"
 
-#include <filesystem>
 #include <fmt/format.h>
+
+#include <filesystem>
 #include <numeric>
 
 #include "common/disk_usage.h"
@@ -22,7 +23,8 @@ uint64_t Fnv1a(uint64_t h, std::string_view bytes) {
 
 std::string Printable(std::string_view bytes) {
   std::string out;
-  for (unsigned char c : bytes.substr(0, 64)) out += (c >= 0x20 && c < 0x7f) ? std::string(1, c) : fmt::format("\\x{:02x}", c);
+  for (unsigned char c : bytes.substr(0, 64))
+    out += (c >= 0x20 && c < 0x7f) ? std::string(1, c) : fmt::format("\\x{:02x}", c);
   if (bytes.size() > 64) out += "...";
   return out;
 }
@@ -108,9 +110,9 @@ Status VerifyAll(Session* s, const Dataset& data, std::string* checksum) {
       return false;
     }
     if (k != data.key(i) || v != data.value(i)) {
-      mismatch = Status::Corruption(fmt::format("row {}: expected '{}' = '{}', got '{}' = '{}'", i,
-                                                Printable(data.key(i)), Printable(data.value(i)), Printable(k),
-                                                Printable(v)));
+      mismatch =
+          Status::Corruption(fmt::format("row {}: expected '{}' = '{}', got '{}' = '{}'", i, Printable(data.key(i)),
+                                         Printable(data.value(i)), Printable(k), Printable(v)));
       return false;
     }
     h = Fnv1a(Fnv1a(h, k), v);
@@ -228,7 +230,8 @@ class GetBenchmark final : public LoadedBenchmark {
         return st;
       }
       if (value_ != data_.value(i))
-        return Status::Corruption(fmt::format("get: wrong value for '{}': '{}'", Printable(data_.key(i)), Printable(value_)));
+        return Status::Corruption(
+            fmt::format("get: wrong value for '{}': '{}'", Printable(data_.key(i)), Printable(value_)));
     }
     return Status::Ok();
   }
@@ -247,7 +250,8 @@ class ScanBenchmark final : public LoadedBenchmark {
     uint64_t rows = 0, bytes = 0;
     DBXB_RETURN_IF_ERROR(db_.session()->Scan("", 0, [&](std::string_view k, std::string_view v) {
       ++rows;
-      bytes += k.size() + v.size() + static_cast<unsigned char>(k.back()) + (v.empty() ? 0 : static_cast<unsigned char>(v.back()));
+      bytes += k.size() + v.size() + static_cast<unsigned char>(k.back()) +
+               (v.empty() ? 0 : static_cast<unsigned char>(v.back()));
       return true;
     }));
     if (rows != data_.size()) return Status::Corruption(fmt::format("scan: {} rows, expected {}", rows, data_.size()));
@@ -260,7 +264,8 @@ class ScanBenchmark final : public LoadedBenchmark {
     if (expected_bytes_ == 0) {
       for (uint64_t i = 0; i < data_.size(); ++i) {
         std::string_view k = data_.key(i), v = data_.value(i);
-        expected_bytes_ += k.size() + v.size() + static_cast<unsigned char>(k.back()) + static_cast<unsigned char>(v.back());
+        expected_bytes_ +=
+            k.size() + v.size() + static_cast<unsigned char>(k.back()) + static_cast<unsigned char>(v.back());
       }
     }
     return expected_bytes_;
@@ -306,7 +311,8 @@ Result<std::unique_ptr<MicroBenchmark>> MakeMicroBenchmark(std::string_view work
   if (workload == "get") return std::unique_ptr<MicroBenchmark>(new GetBenchmark(engine, c));
   if (workload == "scan") return std::unique_ptr<MicroBenchmark>(new ScanBenchmark(engine, c, "scan"));
   if (workload == "count") return std::unique_ptr<MicroBenchmark>(new CountBenchmark(engine, c, "count"));
-  return Status::InvalidArgument(fmt::format("unknown dbx-micro workload '{}' (known: insert, get, scan, count)", workload));
+  return Status::InvalidArgument(
+      fmt::format("unknown dbx-micro workload '{}' (known: insert, get, scan, count)", workload));
 }
 
 }  // namespace dbxb

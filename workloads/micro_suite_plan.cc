@@ -49,7 +49,8 @@ class DbxMicroPlan final : public SuitePlan {
     for (const std::string& workload : workloads) {
       for (const AdapterFactory* engine : common.engines) {
         // false: interrupted; what finished is kept by the runner.
-        if (!runner.RunBenchmark(workload, *engine, parameters, sampling, maker(workload, *engine))) return Status::Ok();
+        if (!runner.RunBenchmark(workload, *engine, parameters, sampling, maker(workload, *engine)))
+          return Status::Ok();
       }
     }
     return Status::Ok();

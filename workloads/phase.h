@@ -149,16 +149,16 @@ struct PhaseSuiteOptions {
   AdapterOptions engine_options;  ///< durability and cache budget; `dir` is set per database by the suite
   std::string work_dir;           ///< where the suite may create databases (it removes what it creates)
   uint64_t seed = 1;
-  uint32_t threads = 0;   ///< --threads: workers of each phase
-  uint32_t readers = 0;   ///< --readers: reader threads of mixed phases
-  uint32_t writers = 0;   ///< --writers: writer threads of mixed phases
-  uint64_t records = 0;   ///< --records: rows loaded
-  uint64_t operations = 0;          ///< --operations: measured operations per phase
-  double duration_seconds = 0;      ///< --duration: wall-clock bound per phase
-  double warmup_seconds = 0;        ///< --phase-warmup (0 = the suite's default, maybe none)
-  double target_rate = 0;           ///< --target-rate: ops/s per phase, open loop (0 = closed loop)
-  uint64_t load_batch = 1000;       ///< rows per write batch when loading
-  bool settle = true;               ///< false (--no-settle): measure with the background work left in
+  uint32_t threads = 0;         ///< --threads: workers of each phase
+  uint32_t readers = 0;         ///< --readers: reader threads of mixed phases
+  uint32_t writers = 0;         ///< --writers: writer threads of mixed phases
+  uint64_t records = 0;         ///< --records: rows loaded
+  uint64_t operations = 0;      ///< --operations: measured operations per phase
+  double duration_seconds = 0;  ///< --duration: wall-clock bound per phase
+  double warmup_seconds = 0;    ///< --phase-warmup (0 = the suite's default, maybe none)
+  double target_rate = 0;       ///< --target-rate: ops/s per phase, open loop (0 = closed loop)
+  uint64_t load_batch = 1000;   ///< rows per write batch when loading
+  bool settle = true;           ///< false (--no-settle): measure with the background work left in
 };
 
 /// How the runner asks a phase-based suite for its work on one engine: the sequences to run, in order

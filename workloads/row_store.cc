@@ -24,7 +24,9 @@ class KvRowSession final : public RowSession {
  public:
   explicit KvRowSession(std::unique_ptr<Session> session) : s_(std::move(session)) {}
 
-  Status InsertRow(const Row& row) override { return InTransaction([&] { return PutRowAndIndexes(row, nullptr); }); }
+  Status InsertRow(const Row& row) override {
+    return InTransaction([&] { return PutRowAndIndexes(row, nullptr); });
+  }
 
   Status GetById(int64_t id, Row* row) override {
     key_.clear();
@@ -141,8 +143,8 @@ class KvRowSession final : public RowSession {
     for (const auto& [value, id] : entries_) {
       Status st = GetById(id, &row_);
       if (st.IsNotFound())
-        return Status::Corruption(std::string("index ") + tag + " entry " + std::to_string(value) + " points to missing row " +
-                                  std::to_string(id));
+        return Status::Corruption(std::string("index ") + tag + " entry " + std::to_string(value) +
+                                  " points to missing row " + std::to_string(id));
       DBXB_RETURN_IF_ERROR(st);
       if ((tag == kIndexATag ? row_.a : row_.b) != value)
         return Status::Corruption(std::string("index ") + tag + " entry " + std::to_string(value) + " is stale: row " +

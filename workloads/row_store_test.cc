@@ -29,8 +29,8 @@ struct RowCase {
 void PrintTo(const RowCase& c, std::ostream* os) { *os << c.engine << (c.native ? "_native" : "_kv"); }
 
 const RowCase kCases[] = {
-    {"dbx", false},     {"sqlite", false},     {"sqlite", true},   {"lmdb", false},
-    {"rocksdb", false}, {"leveldb", false},    {"wiredtiger", false}, {"postgres", true},
+    {"dbx", false},     {"sqlite", false},  {"sqlite", true},      {"lmdb", false},
+    {"rocksdb", false}, {"leveldb", false}, {"wiredtiger", false}, {"postgres", true},
 };
 
 using Pairs = std::vector<std::pair<int64_t, int64_t>>;
@@ -173,10 +173,13 @@ TEST_P(RowStoreTest, RangeReadsFollowIndexOrderWithLimitAndEarlyStop) {
   for (int64_t id = 1; id <= 200; ++id) batch.push_back(MakeRow(id, id % 20, (id * 7) % 13));
   Insert(batch);
   std::vector<std::pair<int64_t, int64_t>> got;
-  ASSERT_TRUE(rows_->RangeByIndexA(5, 25, [&](const Row& r) {
-                 got.emplace_back(r.a, r.id);
-                 return true;
-               }).ok());
+  ASSERT_TRUE(rows_
+                  ->RangeByIndexA(5, 25,
+                                  [&](const Row& r) {
+                                    got.emplace_back(r.a, r.id);
+                                    return true;
+                                  })
+                  .ok());
   std::set<std::pair<int64_t, int64_t>> model;
   for (const Row& r : batch) model.emplace(r.a, r.id);
   std::vector<std::pair<int64_t, int64_t>> want(model.lower_bound({5, INT64_MIN}), model.end());
@@ -184,10 +187,13 @@ TEST_P(RowStoreTest, RangeReadsFollowIndexOrderWithLimitAndEarlyStop) {
   EXPECT_EQ(got, want);
 
   int visited = 0;
-  ASSERT_TRUE(rows_->RangeByIndexB(3, 0, [&](const Row& r) {
-                 EXPECT_GE(r.b, 3);
-                 return ++visited < 4;
-               }).ok());
+  ASSERT_TRUE(rows_
+                  ->RangeByIndexB(3, 0,
+                                  [&](const Row& r) {
+                                    EXPECT_GE(r.b, 3);
+                                    return ++visited < 4;
+                                  })
+                  .ok());
   EXPECT_EQ(visited, 4);
   visited = 0;
   ASSERT_TRUE(rows_->RangeByIndexA(20, 10, [&](const Row&) { return ++visited > 0; }).ok());
@@ -198,9 +204,9 @@ TEST_P(RowStoreTest, UpdatesMoveIndexEntries) {
   std::vector<Row> batch;
   for (int64_t id = 1; id <= 50; ++id) batch.push_back(MakeRow(id, id, 100 + id));
   Insert(batch);
-  Row changed_b = MakeRow(7, 7, 5000);           // b moves, a stays
-  Row changed_a = MakeRow(8, -3, 108);           // a moves, b stays
-  Row changed_both = MakeRow(9, 1000, -1000);    // both move
+  Row changed_b = MakeRow(7, 7, 5000);         // b moves, a stays
+  Row changed_a = MakeRow(8, -3, 108);         // a moves, b stays
+  Row changed_both = MakeRow(9, 1000, -1000);  // both move
   Row payload_only = MakeRow(10, 10, 110);
   payload_only.payload = "new payload";
   for (const Row* r : {&changed_b, &changed_a, &changed_both, &payload_only}) {

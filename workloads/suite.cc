@@ -35,8 +35,7 @@ std::vector<std::string> SuiteRegistry::names() const {
 namespace dbxb {
 
 std::vector<SuiteOption> PhaseSuiteOptionList(const std::string& records_default, const std::string& operations_default,
-                                              const std::string& duration_default,
-                                              const std::string& warmup_default) {
+                                              const std::string& duration_default, const std::string& warmup_default) {
   return {
       {"records", "Records in the data set (10000, 10k, 1M)", records_default},
       {"threads", "Worker threads per phase, one session each", "1"},
@@ -53,8 +52,7 @@ std::vector<SuiteOption> PhaseSuiteOptionList(const std::string& records_default
   };
 }
 
-Status ParsePhaseSuiteArgs(const SuiteArgs& args, const SuiteCommon& common, PhaseSuiteOptions* o,
-                           SuitePlan* plan) {
+Status ParsePhaseSuiteArgs(const SuiteArgs& args, const SuiteCommon& common, PhaseSuiteOptions* o, SuitePlan* plan) {
   o->seed = common.seed;
   o->engine_options.durability = common.durability;
   o->engine_options.cache_bytes = common.cache_bytes;
@@ -77,9 +75,7 @@ Status ParsePhaseSuiteArgs(const SuiteArgs& args, const SuiteCommon& common, Pha
 
 KeyValues PhaseSuiteConfiguration(const PhaseSuiteOptions& o, const SuitePlan& plan) {
   auto or_default = [](uint64_t v) { return v == 0 ? std::string("default") : std::to_string(v); };
-  auto seconds = [](double v, const char* otherwise) {
-    return v > 0 ? fmt::format("{}", v) : std::string(otherwise);
-  };
+  auto seconds = [](double v, const char* otherwise) { return v > 0 ? fmt::format("{}", v) : std::string(otherwise); };
   return {
       {"records", or_default(o.records)},
       {"operations", or_default(o.operations)},

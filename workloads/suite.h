@@ -33,9 +33,9 @@ enum class SuiteRecords { kBenchmarks, kPhases };
 /// One `run` option a suite takes beyond the options of every run (SuiteCommon). The CLI declares each
 /// name once for all suites; an option given to a suite that does not declare it is refused.
 struct SuiteOption {
-  std::string name;         ///< without the dashes: "records"
-  std::string help;         ///< what it sets, e.g. "records in the data set"
-  std::string default_text; ///< the suite's default, for --help: "10000 (--quick: 1000)"
+  std::string name;          ///< without the dashes: "records"
+  std::string help;          ///< what it sets, e.g. "records in the data set"
+  std::string default_text;  ///< the suite's default, for --help: "10000 (--quick: 1000)"
 };
 
 /// The suite options as given, with typed access. Every getter leaves *out unchanged when the option
@@ -67,15 +67,15 @@ class SuiteArgs {
 
 /// What the harness has validated for every suite before Plan: the options of every run.
 struct SuiteCommon {
-  std::string suite;                           ///< the suite's name, as recorded in every result
-  std::vector<const AdapterFactory*> engines;  ///< in the order given, at least one
+  std::string suite;                            ///< the suite's name, as recorded in every result
+  std::vector<const AdapterFactory*> engines;   ///< in the order given, at least one
   Durability durability = Durability::kNormal;  ///< --durability, or the suite's default_durability()
-  uint64_t cache_bytes = 64ull << 20;          ///< --cache-size, or 64 MiB
-  bool cache_size_given = false;               ///< --cache-size was given (some suites size caches themselves)
+  uint64_t cache_bytes = 64ull << 20;           ///< --cache-size, or 64 MiB
+  bool cache_size_given = false;                ///< --cache-size was given (some suites size caches themselves)
   uint64_t seed = 1;
-  bool quick = false;                          ///< --quick: the suite's short defaults
-  bool measure_overhead = true;                ///< not --no-overhead
-  bool settle = true;                          ///< not --no-settle: settle engines after a load (Adapter::Settle)
+  bool quick = false;            ///< --quick: the suite's short defaults
+  bool measure_overhead = true;  ///< not --no-overhead
+  bool settle = true;            ///< not --no-settle: settle engines after a load (Adapter::Settle)
 };
 
 /// A sampled benchmark to make, on one engine; called once per measurement.
@@ -149,8 +149,7 @@ class Suite {
 /// duration, phase-warmup, target-rate, load-batch, raw-latencies, hdr-log; the `*_default` texts describe the
 /// suite's own defaults for --help.
 std::vector<SuiteOption> PhaseSuiteOptionList(const std::string& records_default, const std::string& operations_default,
-                                              const std::string& duration_default,
-                                              const std::string& warmup_default);
+                                              const std::string& duration_default, const std::string& warmup_default);
 /// Parses those options into *options (with common's seed, durability and cache size) and plan's
 /// raw_latencies and hdr_log. InvalidArgument "--option: problem".
 [[nodiscard]] Status ParsePhaseSuiteArgs(const SuiteArgs& args, const SuiteCommon& common, PhaseSuiteOptions* options,

@@ -80,7 +80,9 @@ void AppendDeterministicField(std::string_view key, std::string_view field_name,
 }
 
 YcsbRecordCodec::YcsbRecordCodec(const YcsbWorkload& w, uint64_t seed)
-    : w_(w), rng_(seed), length_ranks_(std::max<uint64_t>(1, w.field_length - std::min(w.field_length, w.min_field_length) + 1)) {
+    : w_(w),
+      rng_(seed),
+      length_ranks_(std::max<uint64_t>(1, w.field_length - std::min(w.field_length, w.min_field_length) + 1)) {
   for (uint64_t i = 0; i < w.field_count; ++i) field_names_.push_back(w.field_name_prefix + std::to_string(i));
   pool_.resize(kPoolBytes + w.field_length);
   for (char& c : pool_) c = static_cast<char>(' ' + rng_.Below(95));  // printable ASCII, as YCSB's values
@@ -123,8 +125,10 @@ void YcsbRecordCodec::UpdateValue(std::string_view key, std::string_view value, 
   size_t pos = 0;
   for (uint64_t f = 0; f < w_.field_count; ++f) {
     const size_t encoded = kLengthBytes + GetLength(value.data() + pos);
-    if (f == field) AppendField(key, f, out);
-    else out->append(value.data() + pos, encoded);
+    if (f == field)
+      AppendField(key, f, out);
+    else
+      out->append(value.data() + pos, encoded);
     pos += encoded;
   }
 }
@@ -133,8 +137,8 @@ Status YcsbRecordCodec::Verify(std::string_view key, std::string_view value) {
   size_t pos = 0;
   for (uint64_t f = 0; f < w_.field_count; ++f) {
     if (value.size() - pos < kLengthBytes)
-      return Status::Corruption(fmt::format("key {}: value of {} bytes ends before field {} of {}", key,
-                                            value.size(), f, w_.field_count));
+      return Status::Corruption(
+          fmt::format("key {}: value of {} bytes ends before field {} of {}", key, value.size(), f, w_.field_count));
     const uint64_t len = GetLength(value.data() + pos);
     pos += kLengthBytes;
     const bool constant = w_.field_length_distribution == FieldDist::kConstant;
@@ -143,19 +147,20 @@ Status YcsbRecordCodec::Verify(std::string_view key, std::string_view value) {
                                             constant ? fmt::format("{}", w_.field_length)
                                                      : fmt::format("{} to {}", w_.min_field_length, w_.field_length)));
     if (value.size() - pos < len)
-      return Status::Corruption(fmt::format("key {}: field {} is cut off ({} of {} bytes)", key, FieldName(f),
-                                            value.size() - pos, len));
+      return Status::Corruption(
+          fmt::format("key {}: field {} is cut off ({} of {} bytes)", key, FieldName(f), value.size() - pos, len));
     if (w_.data_integrity) {
       scratch_.clear();
       AppendDeterministicField(key, FieldName(f), len, &scratch_);
       if (value.compare(pos, len, scratch_) != 0)
-        return Status::Corruption(fmt::format("key {}: field {} does not hold its deterministic value", key, FieldName(f)));
+        return Status::Corruption(
+            fmt::format("key {}: field {} does not hold its deterministic value", key, FieldName(f)));
     }
     pos += len;
   }
   if (pos != value.size())
-    return Status::Corruption(fmt::format("key {}: {} bytes after the last of {} fields", key, value.size() - pos,
-                                          w_.field_count));
+    return Status::Corruption(
+        fmt::format("key {}: {} bytes after the last of {} fields", key, value.size() - pos, w_.field_count));
   return Status::Ok();
 }
 

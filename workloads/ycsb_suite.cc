@@ -226,8 +226,7 @@ class RunWorker final : public PhaseWorker {
   Status Get(uint64_t n, std::string_view what) {
     YcsbKey(n, s_.w, &key_);
     Status st = session_->Get(key_, &read_);
-    if (st.IsNotFound())
-      return Status::Corruption(fmt::format("{}: key {} (key number {}) not found", what, key_, n));
+    if (st.IsNotFound()) return Status::Corruption(fmt::format("{}: key {} (key number {}) not found", what, key_, n));
     if (!st.ok()) return st.WithContext(fmt::format("{} of {}", what, key_));
     return codec_.Verify(key_, read_).WithContext(what);
   }
@@ -321,22 +320,21 @@ class YcsbRunPhase final : public Phase {
     spec_.duration_seconds = s_.options.duration_seconds;
     spec_.warmup_seconds = s_.options.warmup_seconds;
     spec_.target_rate = s_.options.target_rate;
-    spec_.parameters = {
-        {"records", std::to_string(s_.loaded)},
-        {"operations", std::to_string(s_.run_operations)},
-        {"requestdistribution", w.request_distribution},
-        {"readproportion", fmt::format("{}", w.read_proportion)},
-        {"updateproportion", fmt::format("{}", w.update_proportion)},
-        {"insertproportion", fmt::format("{}", w.insert_proportion)},
-        {"scanproportion", fmt::format("{}", w.scan_proportion)},
-        {"readmodifywriteproportion", fmt::format("{}", w.read_modify_write_proportion)},
-        {"fieldcount", std::to_string(w.field_count)},
-        {"fieldlength", std::to_string(w.field_length)},
-        {"readallfields", w.read_all_fields ? "true" : "false"},
-        {"writeallfields", w.write_all_fields ? "true" : "false"},
-        {"dataintegrity", w.data_integrity ? "true" : "false"},
-        {"durability", std::string(DurabilityName(s_.options.engine_options.durability))},
-        {"cache_bytes", std::to_string(s_.options.engine_options.cache_bytes)}};
+    spec_.parameters = {{"records", std::to_string(s_.loaded)},
+                        {"operations", std::to_string(s_.run_operations)},
+                        {"requestdistribution", w.request_distribution},
+                        {"readproportion", fmt::format("{}", w.read_proportion)},
+                        {"updateproportion", fmt::format("{}", w.update_proportion)},
+                        {"insertproportion", fmt::format("{}", w.insert_proportion)},
+                        {"scanproportion", fmt::format("{}", w.scan_proportion)},
+                        {"readmodifywriteproportion", fmt::format("{}", w.read_modify_write_proportion)},
+                        {"fieldcount", std::to_string(w.field_count)},
+                        {"fieldlength", std::to_string(w.field_length)},
+                        {"readallfields", w.read_all_fields ? "true" : "false"},
+                        {"writeallfields", w.write_all_fields ? "true" : "false"},
+                        {"dataintegrity", w.data_integrity ? "true" : "false"},
+                        {"durability", std::string(DurabilityName(s_.options.engine_options.durability))},
+                        {"cache_bytes", std::to_string(s_.options.engine_options.cache_bytes)}};
     if (w.scan_proportion > 0) {
       spec_.parameters.emplace_back("minscanlength", std::to_string(w.min_scan_length));
       spec_.parameters.emplace_back("maxscanlength", std::to_string(w.max_scan_length));
@@ -353,9 +351,7 @@ class YcsbRunPhase final : public Phase {
     return std::unique_ptr<PhaseWorker>(
         new RunWorker(&s_, std::move(session.value()), std::move(keys.value()), mix_, seed + 7));
   }
-  Status TearDown() override {
-    return CheckCount(s_, s_.inserts->Limit() - s_.first, "after the run");
-  }
+  Status TearDown() override { return CheckCount(s_, s_.inserts->Limit() - s_.first, "after the run"); }
 
  private:
   YcsbShared& s_;
@@ -378,7 +374,8 @@ class YcsbSequence final : public PhaseSequence {
 
   Status Open() override {
     YcsbShared& s = *s_;
-    s.dir = (fs::path(s.options.work_dir) / fmt::format("ycsb-{}-{}", SafeName(s.name), SafeName(s.engine->name))).string();
+    s.dir =
+        (fs::path(s.options.work_dir) / fmt::format("ycsb-{}-{}", SafeName(s.name), SafeName(s.engine->name))).string();
     std::error_code ec;
     fs::create_directories(s.dir, ec);
     if (ec) return Status::IOError(fmt::format("cannot create {}: {}", s.dir, ec.message()));
@@ -456,14 +453,15 @@ Result<YcsbWorkload> ApplyYcsbOverrides(YcsbWorkload w, const PhaseSuiteOptions&
   }
   if (options.operations != 0) w.operation_count = options.operations;
   if (w.operation_count == 0 && !(options.duration_seconds > 0))
-    return Status::InvalidArgument(fmt::format(
-        "{}: operationcount is 0 (unbounded in YCSB): give --operations or --duration", name));
+    return Status::InvalidArgument(
+        fmt::format("{}: operationcount is 0 (unbounded in YCSB): give --operations or --duration", name));
   if (w.insert_count == 0) return Status::InvalidArgument(fmt::format("{}: no records to load (insertcount 0)", name));
   return w;
 }
 
 Result<std::unique_ptr<PhaseSequence>> MakeYcsbSequence(const YcsbWorkload& workload, const std::string& name,
-                                                        const AdapterFactory& engine, const PhaseSuiteOptions& options) {
+                                                        const AdapterFactory& engine,
+                                                        const PhaseSuiteOptions& options) {
   auto s = std::make_unique<YcsbShared>();
   s->w = workload;
   s->name = name;

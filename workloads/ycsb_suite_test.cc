@@ -47,8 +47,7 @@ TEST(YcsbKey, OrderedKeysArePadded) {
 TEST(YcsbRecords, JavaStringHash) {
   EXPECT_EQ(JavaStringHash(""), 0);
   EXPECT_EQ(JavaStringHash("hello"), 99162322);  // "hello".hashCode() in Java
-  EXPECT_EQ(JavaStringHash("user6284781860667377211:field0"),
-            static_cast<int32_t>([] {
+  EXPECT_EQ(JavaStringHash("user6284781860667377211:field0"), static_cast<int32_t>([] {
               uint32_t h = 0;
               for (char c : std::string("user6284781860667377211:field0")) h = h * 31 + static_cast<uint8_t>(c);
               return h;
@@ -113,8 +112,9 @@ TEST(YcsbRecords, DataIntegrityChecksEveryByte) {
 }
 
 TEST(YcsbRecords, VariableFieldLengthsStayInRange) {
-  YcsbWorkload w = Parse("recordcount=10\nfieldcount=50\nfieldlength=30\nminfieldlength=5\n"
-                         "fieldlengthdistribution=uniform\n");
+  YcsbWorkload w = Parse(
+      "recordcount=10\nfieldcount=50\nfieldlength=30\nminfieldlength=5\n"
+      "fieldlengthdistribution=uniform\n");
   YcsbRecordCodec codec(w, 3);
   std::set<size_t> sizes;
   for (int i = 0; i < 20; ++i) {
@@ -229,7 +229,8 @@ uint64_t Count(const PhaseResult& r, const std::string& op) {
 
 TEST_P(YcsbOnEngine, WorkloadALoadsAndRunsVerified) {
   std::vector<PhaseResult> r = Run(
-      "recordcount=200\noperationcount=500\nreadproportion=0.5\nupdateproportion=0.5\nrequestdistribution=zipfian\n", 1);
+      "recordcount=200\noperationcount=500\nreadproportion=0.5\nupdateproportion=0.5\nrequestdistribution=zipfian\n",
+      1);
   ASSERT_EQ(r.size(), 2u);
   EXPECT_EQ(r[0].phase, "load");
   ASSERT_FALSE(r[0].error_occurred) << r[0].error_message;
@@ -256,11 +257,11 @@ TEST_P(YcsbOnEngine, NoSettleMeasuresRightAfterTheLoad) {
 
 // Every operation type, data integrity, latest distribution and inserts, on two threads.
 TEST_P(YcsbOnEngine, EveryOperationTypeWithDataIntegrity) {
-  std::vector<PhaseResult> r = Run(
-      "recordcount=200\noperationcount=500\nfieldcount=5\nfieldlength=40\ndataintegrity=true\n"
-      "readproportion=0.3\nupdateproportion=0.2\ninsertproportion=0.2\nscanproportion=0.1\n"
-      "readmodifywriteproportion=0.2\nrequestdistribution=latest\nmaxscanlength=20\nwriteallfields=false\n",
-      2);
+  std::vector<PhaseResult> r =
+      Run("recordcount=200\noperationcount=500\nfieldcount=5\nfieldlength=40\ndataintegrity=true\n"
+          "readproportion=0.3\nupdateproportion=0.2\ninsertproportion=0.2\nscanproportion=0.1\n"
+          "readmodifywriteproportion=0.2\nrequestdistribution=latest\nmaxscanlength=20\nwriteallfields=false\n",
+          2);
   ASSERT_EQ(r.size(), 2u);
   ASSERT_FALSE(r[0].error_occurred) << r[0].error_message;
   ASSERT_FALSE(r[1].error_occurred) << r[1].error_message;
@@ -275,11 +276,11 @@ TEST_P(YcsbOnEngine, EveryOperationTypeWithDataIntegrity) {
 }
 
 TEST_P(YcsbOnEngine, OrderedInsertsWithScrambledZipfianAndScans) {
-  std::vector<PhaseResult> r = Run(
-      "recordcount=200\noperationcount=500\ninsertorder=ordered\nzeropadding=8\n"
-      "readproportion=0.45\ninsertproportion=0.1\nscanproportion=0.45\nupdateproportion=0\n"
-      "requestdistribution=zipfian\nmaxscanlength=50\nscanlengthdistribution=zipfian\n",
-      2);
+  std::vector<PhaseResult> r =
+      Run("recordcount=200\noperationcount=500\ninsertorder=ordered\nzeropadding=8\n"
+          "readproportion=0.45\ninsertproportion=0.1\nscanproportion=0.45\nupdateproportion=0\n"
+          "requestdistribution=zipfian\nmaxscanlength=50\nscanlengthdistribution=zipfian\n",
+          2);
   ASSERT_EQ(r.size(), 2u);
   ASSERT_FALSE(r[1].error_occurred) << r[1].error_message;
   EXPECT_GT(Count(r[1], "insert"), 0u);
@@ -324,7 +325,9 @@ class BrokenSession final : public Session {
 class BrokenAdapter final : public Adapter {
  public:
   explicit BrokenAdapter(std::string answer) : answer_(std::move(answer)) {}
-  Result<std::unique_ptr<Session>> NewSession() override { return std::unique_ptr<Session>(new BrokenSession(answer_)); }
+  Result<std::unique_ptr<Session>> NewSession() override {
+    return std::unique_ptr<Session>(new BrokenSession(answer_));
+  }
   Settings NativeSettings() override { return {{"broken", "yes"}}; }
   Status Close() override { return Status::Ok(); }
 
@@ -363,7 +366,8 @@ TEST_P(YcsbVerification, MissingOrDamagedRecordsFailTheRun) {
 INSTANTIATE_TEST_SUITE_P(Broken, YcsbVerification, ::testing::Values("broken"));
 
 TEST(YcsbNull, InsertsNeedAnOperationCount) {
-  YcsbWorkload w = Parse("recordcount=10\noperationcount=0\ninsertproportion=0.5\nreadproportion=0.5\nupdateproportion=0\n");
+  YcsbWorkload w =
+      Parse("recordcount=10\noperationcount=0\ninsertproportion=0.5\nreadproportion=0.5\nupdateproportion=0\n");
   PhaseSuiteOptions o;
   o.duration_seconds = 1;
   auto applied = ApplyYcsbOverrides(w, o);

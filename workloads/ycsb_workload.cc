@@ -1,15 +1,16 @@
 #include "workloads/ycsb_workload.h"
 
+#include <fmt/format.h>
+#include <sys/stat.h>
+
 #include <array>
 #include <cctype>
 #include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstring>
-#include <fmt/format.h>
 #include <fstream>
 #include <sstream>
-#include <sys/stat.h>
 
 #include "workloads/java_properties.h"
 
@@ -20,14 +21,33 @@ constexpr uint64_t kJavaIntMax = 2147483647;  // YCSB reads these properties wit
 constexpr double kProportionTolerance = 1e-6;
 constexpr uint64_t kMaxFileBytes = 1 << 20;
 
-constexpr std::array<std::string_view, 27> kKnownKeys = {
-    "recordcount",     "operationcount",         "workload",       "readproportion",
-    "updateproportion", "scanproportion",        "insertproportion", "readmodifywriteproportion",
-    "requestdistribution", "fieldcount",         "fieldlength",    "fieldlengthdistribution",
-    "minfieldlength",  "readallfields",          "writeallfields", "maxscanlength",
-    "minscanlength",   "scanlengthdistribution", "insertorder",    "insertstart",
-    "insertcount",     "hotspotdatafraction",    "hotspotopnfraction", "zeropadding",
-    "fieldnameprefix", "table",                  "dataintegrity"};
+constexpr std::array<std::string_view, 27> kKnownKeys = {"recordcount",
+                                                         "operationcount",
+                                                         "workload",
+                                                         "readproportion",
+                                                         "updateproportion",
+                                                         "scanproportion",
+                                                         "insertproportion",
+                                                         "readmodifywriteproportion",
+                                                         "requestdistribution",
+                                                         "fieldcount",
+                                                         "fieldlength",
+                                                         "fieldlengthdistribution",
+                                                         "minfieldlength",
+                                                         "readallfields",
+                                                         "writeallfields",
+                                                         "maxscanlength",
+                                                         "minscanlength",
+                                                         "scanlengthdistribution",
+                                                         "insertorder",
+                                                         "insertstart",
+                                                         "insertcount",
+                                                         "hotspotdatafraction",
+                                                         "hotspotopnfraction",
+                                                         "zeropadding",
+                                                         "fieldnameprefix",
+                                                         "table",
+                                                         "dataintegrity"};
 
 bool IsKnown(std::string_view key) {
   for (std::string_view k : kKnownKeys)
@@ -127,8 +147,8 @@ class PropertyReader {
     const std::string list = fmt::format("{}", fmt::join(supported, ", "));
     for (std::string_view u : unsupported)
       if (u == *v)
-        return Error(key, fmt::format("{}: '{}' is a YCSB option that dbx-bench does not support (supported: {})",
-                                      key, *v, list));
+        return Error(key, fmt::format("{}: '{}' is a YCSB option that dbx-bench does not support (supported: {})", key,
+                                      *v, list));
     return Error(key, fmt::format("{}: unknown value '{}' (supported: {})", key, *v, list));
   }
 
@@ -203,8 +223,8 @@ Status Validate(const PropertyReader& r, YcsbWorkload* w) {
     return r.Error("recordcount", "recordcount: must be at least 1 (it is the number of records loaded)");
   if (!r.Has("insertcount")) {
     if (w->insert_start > w->record_count)
-      return r.Error("insertstart", fmt::format("insertstart: {} is beyond recordcount {}", w->insert_start,
-                                                w->record_count));
+      return r.Error("insertstart",
+                     fmt::format("insertstart: {} is beyond recordcount {}", w->insert_start, w->record_count));
     w->insert_count = w->record_count - w->insert_start;
   }
   if (w->insert_start + w->insert_count > w->record_count)
@@ -216,27 +236,27 @@ Status Validate(const PropertyReader& r, YcsbWorkload* w) {
   if (std::fabs(sum - 1.0) > kProportionTolerance) {
     // Point at the last proportion written in the file; the message lists all five.
     std::string_view last;
-    for (std::string_view k : {"readproportion", "updateproportion", "scanproportion", "insertproportion",
-                               "readmodifywriteproportion"})
+    for (std::string_view k :
+         {"readproportion", "updateproportion", "scanproportion", "insertproportion", "readmodifywriteproportion"})
       if (r.LineOf(k) > r.LineOf(last)) last = k;
     auto item = [&](std::string_view key, double v) {
       return fmt::format("{} {}{}", key, v, r.Has(key) ? "" : " (default)");
     };
-    return r.Error(last, fmt::format("operation proportions sum to {}, not 1 ({}, {}, {}, {}, {}); YCSB would "
-                                     "rescale them silently, dbx-bench asks you to fix the file",
-                                     sum, item("readproportion", w->read_proportion),
-                                     item("updateproportion", w->update_proportion),
-                                     item("scanproportion", w->scan_proportion),
-                                     item("insertproportion", w->insert_proportion),
-                                     item("readmodifywriteproportion", w->read_modify_write_proportion)));
+    return r.Error(
+        last,
+        fmt::format("operation proportions sum to {}, not 1 ({}, {}, {}, {}, {}); YCSB would "
+                    "rescale them silently, dbx-bench asks you to fix the file",
+                    sum, item("readproportion", w->read_proportion), item("updateproportion", w->update_proportion),
+                    item("scanproportion", w->scan_proportion), item("insertproportion", w->insert_proportion),
+                    item("readmodifywriteproportion", w->read_modify_write_proportion)));
   }
 
   if (w->field_count == 0) return r.Error("fieldcount", "fieldcount: must be at least 1");
   if (w->field_length == 0) return r.Error("fieldlength", "fieldlength: must be at least 1");
   if (w->field_length_distribution != YcsbWorkload::FieldLengthDistribution::kConstant &&
       w->min_field_length > w->field_length)
-    return r.Error("minfieldlength", fmt::format("minfieldlength {} exceeds fieldlength {}", w->min_field_length,
-                                                 w->field_length));
+    return r.Error("minfieldlength",
+                   fmt::format("minfieldlength {} exceeds fieldlength {}", w->min_field_length, w->field_length));
   if (w->data_integrity && w->field_length_distribution != YcsbWorkload::FieldLengthDistribution::kConstant)
     return r.Error("dataintegrity", "dataintegrity=true needs fieldlengthdistribution=constant (as in YCSB)");
 
@@ -247,8 +267,8 @@ Status Validate(const PropertyReader& r, YcsbWorkload* w) {
                                                   w->scan_proportion, w->max_scan_length));
     if (w->min_scan_length < 1) return r.Error("minscanlength", "minscanlength: must be at least 1");
     if (w->min_scan_length > w->max_scan_length)
-      return r.Error("minscanlength", fmt::format("minscanlength {} exceeds maxscanlength {}", w->min_scan_length,
-                                                  w->max_scan_length));
+      return r.Error("minscanlength",
+                     fmt::format("minscanlength {} exceeds maxscanlength {}", w->min_scan_length, w->max_scan_length));
   }
   if (w->request_distribution == "hotspot" && w->hotspot_data_fraction == 0)
     return r.Error("hotspotdatafraction", "hotspotdatafraction: a hotspot distribution needs a hot set above 0");
@@ -278,8 +298,8 @@ Result<YcsbWorkload> ParseYcsbWorkload(std::string_view text, std::string_view s
       std::string hint;
       for (std::string_view k : kKnownKeys)
         if (EqualsIgnoreCase(k, p.key)) hint = fmt::format(" (did you mean '{}'? names are case-sensitive)", k);
-      w.warnings.push_back(fmt::format("{}:{}: '{}' is not a CoreWorkload property; ignored{}", source_name, p.line,
-                                       p.key, hint));
+      w.warnings.push_back(
+          fmt::format("{}:{}: '{}' is not a CoreWorkload property; ignored{}", source_name, p.line, p.key, hint));
       w.unknown_properties[p.key] = p.value;
     }
     props[p.key] = std::move(p);
@@ -296,8 +316,8 @@ Result<YcsbWorkload> LoadYcsbWorkloadFile(const std::string& path) {
     return Status::IOError(fmt::format("{}: cannot read workload file: {}", path, std::strerror(errno)));
   if (!S_ISREG(st.st_mode)) return Status::IOError(fmt::format("{}: not a regular file", path));
   if (static_cast<uint64_t>(st.st_size) > kMaxFileBytes)
-    return Status::IOError(fmt::format("{}: {} bytes is too large for a workload file (at most {})", path,
-                                       st.st_size, kMaxFileBytes));
+    return Status::IOError(
+        fmt::format("{}: {} bytes is too large for a workload file (at most {})", path, st.st_size, kMaxFileBytes));
   std::ifstream in(path, std::ios::binary);
   if (!in) return Status::IOError(fmt::format("{}: cannot open workload file: {}", path, std::strerror(errno)));
   std::ostringstream text;

@@ -51,9 +51,9 @@ struct YcsbWorkload {
   double hotspot_data_fraction = 0.2;  ///< `hotspotdatafraction`
   double hotspot_op_fraction = 0.8;    ///< `hotspotopnfraction`
 
-  uint64_t field_count = 10;        ///< `fieldcount`: fields per record
-  uint64_t field_length = 100;      ///< `fieldlength`: bytes per field (the maximum when not constant)
-  uint64_t min_field_length = 1;    ///< `minfieldlength`
+  uint64_t field_count = 10;      ///< `fieldcount`: fields per record
+  uint64_t field_length = 100;    ///< `fieldlength`: bytes per field (the maximum when not constant)
+  uint64_t min_field_length = 1;  ///< `minfieldlength`
   FieldLengthDistribution field_length_distribution = FieldLengthDistribution::kConstant;
   std::string field_name_prefix = "field";  ///< `fieldnameprefix`
   bool read_all_fields = true;              ///< `readallfields`
@@ -66,8 +66,8 @@ struct YcsbWorkload {
 
   InsertOrder insert_order = InsertOrder::kHashed;  ///< `insertorder`
   uint64_t insert_start = 0;                        ///< `insertstart`
-  uint64_t insert_count = 0;  ///< `insertcount`; when absent, record_count - insert_start
-  uint64_t zero_padding = 1;  ///< `zeropadding`: digits the key number is padded to
+  uint64_t insert_count = 0;                        ///< `insertcount`; when absent, record_count - insert_start
+  uint64_t zero_padding = 1;                        ///< `zeropadding`: digits the key number is padded to
   std::string table = "usertable";
 
   /// Properties that are not CoreWorkload's, name -> value (the last one when repeated).

@@ -165,8 +165,8 @@ TEST(YcsbWorkloadTest, UnknownAndRepeatedPropertiesAreKeptAndWarned) {
   const YcsbWorkload& w = r.value();
   EXPECT_EQ(w.record_count, 20u);  // the last value wins, as in Java
   EXPECT_EQ(w.zero_padding, 1u);   // names are case-sensitive
-  EXPECT_EQ(w.unknown_properties,
-            (std::map<std::string, std::string>{{"filterproportion", "0"}, {"threadcount", "8"}, {"zeroPadding", "8"}}));
+  EXPECT_EQ(w.unknown_properties, (std::map<std::string, std::string>{
+                                      {"filterproportion", "0"}, {"threadcount", "8"}, {"zeroPadding", "8"}}));
   ASSERT_EQ(w.warnings.size(), 4u);
   EXPECT_EQ(w.warnings[0], "w:2: 'filterproportion' is not a CoreWorkload property; ignored");
   EXPECT_EQ(w.warnings[2],
@@ -184,7 +184,8 @@ TEST(YcsbWorkloadTest, ProportionsWithinToleranceAreAccepted) {
                                 "insertproportion=0.3333333\n",
                                 "x")
                   .ok());
-  auto r = ParseYcsbWorkload("recordcount=1\nreadproportion=0.333\nupdateproportion=0.333\ninsertproportion=0.333\n", "x");
+  auto r =
+      ParseYcsbWorkload("recordcount=1\nreadproportion=0.333\nupdateproportion=0.333\ninsertproportion=0.333\n", "x");
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.status().message().find("x:4: operation proportions sum to 0.999"), std::string::npos)
       << r.status().message();
@@ -238,7 +239,8 @@ TEST(YcsbWorkloadTest, FileErrors) {
   auto missing = LoadYcsbWorkloadFile(kDir + "/no_such_workload");
   ASSERT_FALSE(missing.ok());
   EXPECT_TRUE(missing.status().IsIOError());
-  EXPECT_EQ(missing.status().message(), kDir + "/no_such_workload: cannot read workload file: No such file or directory");
+  EXPECT_EQ(missing.status().message(),
+            kDir + "/no_such_workload: cannot read workload file: No such file or directory");
   auto dir = LoadYcsbWorkloadFile(kDir);
   ASSERT_FALSE(dir.ok());
   EXPECT_EQ(dir.status().message(), kDir + ": not a regular file");
@@ -248,18 +250,22 @@ TEST(YcsbWorkloadTest, MoreValidation) {
   auto err = [](std::string_view text) { return ParseYcsbWorkload(text, "v").status().message(); };
   EXPECT_EQ(err("recordcount=99999999999999999999999"),
             "v:1: recordcount: 99999999999999999999999 is too large (at most 18446744073709551615)");
-  EXPECT_EQ(err("recordcount=10\nfieldlength=3000000000"), "v:2: fieldlength: 3000000000 is too large (at most 2147483647)");
+  EXPECT_EQ(err("recordcount=10\nfieldlength=3000000000"),
+            "v:2: fieldlength: 3000000000 is too large (at most 2147483647)");
   EXPECT_EQ(err("recordcount=1e3"), "v:1: recordcount: '1e3' is not an integer");
-  EXPECT_EQ(err("recordcount=10\nreadproportion=nan\nupdateproportion=0"), "v:2: readproportion: 'nan' is not a number");
+  EXPECT_EQ(err("recordcount=10\nreadproportion=nan\nupdateproportion=0"),
+            "v:2: readproportion: 'nan' is not a number");
   EXPECT_EQ(err("recordcount=10\nfieldcount=0"), "v:2: fieldcount: must be at least 1");
   EXPECT_EQ(err("recordcount=10\ninsertstart=11"), "v:2: insertstart: 11 is beyond recordcount 10");
-  EXPECT_EQ(err("recordcount=10\nreadproportion=0\nupdateproportion=0\nscanproportion=1\nminscanlength=5\nmaxscanlength=4"),
-            "v:5: minscanlength 5 exceeds maxscanlength 4");
+  EXPECT_EQ(
+      err("recordcount=10\nreadproportion=0\nupdateproportion=0\nscanproportion=1\nminscanlength=5\nmaxscanlength=4"),
+      "v:5: minscanlength 5 exceeds maxscanlength 4");
   EXPECT_EQ(err("recordcount=10\ndataintegrity=true\nfieldlengthdistribution=uniform"),
             "v:2: dataintegrity=true needs fieldlengthdistribution=constant (as in YCSB)");
   EXPECT_EQ(err("recordcount=10\nrequestdistribution=hotspot\nhotspotdatafraction=0"),
             "v:3: hotspotdatafraction: a hotspot distribution needs a hot set above 0");
-  EXPECT_EQ(err("recordcount=10\ninsertorder=random"), "v:2: insertorder: unknown value 'random' (supported: hashed, ordered)");
+  EXPECT_EQ(err("recordcount=10\ninsertorder=random"),
+            "v:2: insertorder: unknown value 'random' (supported: hashed, ordered)");
   EXPECT_EQ(err("recordcount=10\nzeropadding=0"), "v:2: zeropadding: must be at least 1");
   EXPECT_EQ(err("recordcount=10\nworkload=site.ycsb.workloads.TimeSeriesWorkload"),
             "v:2: workload: 'site.ycsb.workloads.TimeSeriesWorkload' is not YCSB's CoreWorkload, the only workload "

@@ -122,8 +122,8 @@ void ExpectSamplesFit(const ZipfianRanks& z, uint64_t seed) {
 }
 
 TEST(ZipfianRanksTest, OtherThetasSampleTheirDistribution) {
-  ExpectSamplesFit(ZipfianRanks(100000, 0.5), 1);   // alpha = 2: repeated squaring
-  ExpectSamplesFit(ZipfianRanks(100000, 0.7), 2);   // alpha = 3.33...: pow()
+  ExpectSamplesFit(ZipfianRanks(100000, 0.5), 1);  // alpha = 2: repeated squaring
+  ExpectSamplesFit(ZipfianRanks(100000, 0.7), 2);  // alpha = 3.33...: pow()
   ExpectSamplesFit(ZipfianRanks(100000, 0.99), 3);
 }
 

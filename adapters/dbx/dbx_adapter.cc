@@ -10,23 +10,34 @@ namespace {
 Status FromDbx(const dbx::Status& s) {
   using C = dbx::Status::Code;
   switch (s.code()) {
-    case C::kOk: return Status::Ok();
-    case C::kNotFound: return Status::NotFound(s.message());
-    case C::kInvalidArgument: return Status::InvalidArgument(s.message());
-    case C::kIOError: return Status::IOError(s.message());
-    case C::kCorruption: return Status::Corruption(s.message());
-    case C::kConflict: return Status::Conflict(s.message());
-    case C::kNotSupported: return Status::NotSupported(s.message());
-    case C::kBusy: return Status::IOError("busy: " + s.message());
+    case C::kOk:
+      return Status::Ok();
+    case C::kNotFound:
+      return Status::NotFound(s.message());
+    case C::kInvalidArgument:
+      return Status::InvalidArgument(s.message());
+    case C::kIOError:
+      return Status::IOError(s.message());
+    case C::kCorruption:
+      return Status::Corruption(s.message());
+    case C::kConflict:
+      return Status::Conflict(s.message());
+    case C::kNotSupported:
+      return Status::NotSupported(s.message());
+    case C::kBusy:
+      return Status::IOError("busy: " + s.message());
   }
   return Status::Internal(s.ToString());
 }
 
 dbx::Durability ToDbx(Durability d) {
   switch (d) {
-    case Durability::kNone: return dbx::Durability::kNone;
-    case Durability::kNormal: return dbx::Durability::kNormal;
-    case Durability::kFull: return dbx::Durability::kFull;
+    case Durability::kNone:
+      return dbx::Durability::kNone;
+    case Durability::kNormal:
+      return dbx::Durability::kNormal;
+    case Durability::kFull:
+      return dbx::Durability::kFull;
   }
   return dbx::Durability::kFull;
 }

@@ -12,7 +12,8 @@
 // cache_bytes is the block cache (the read cache every engine gets: RocksDB's block cache, SQLite's
 // page cache) and the engine's memory budget (dbx::Options::memory_budget_bytes) for the other tiers:
 // columnar cache 1/8, WOS 1/8, delta store 1/16, writers stalled past 7/16 of it in the write tiers;
-// NativeSettings() reports the sizes the engine resolved. Empty keys and values, NUL bytes and large values are allowed.
+// NativeSettings() reports the sizes the engine resolved. Empty keys and values, NUL bytes and large values are
+// allowed.
 #pragma once
 
 #include "adapters/adapter.h"

@@ -10,10 +10,10 @@
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
-#include <thread>
 #include <memory>
 #include <string>
 #include <system_error>
+#include <thread>
 
 namespace dbxb {
 namespace {
@@ -108,8 +108,10 @@ std::string Bool(bool b) { return b ? "true" : "false"; }
 
 std::string CompressionName(leveldb::CompressionType type) {
   switch (type) {
-    case leveldb::kNoCompression: return "none";
-    case leveldb::kSnappyCompression: return "snappy";
+    case leveldb::kNoCompression:
+      return "none";
+    case leveldb::kSnappyCompression:
+      return "snappy";
   }
   return std::to_string(static_cast<int>(type));
 }
@@ -194,9 +196,7 @@ class LeveldbAdapter final : public Adapter {
   }
 
  private:
-  explicit LeveldbAdapter(Durability durability) {
-    write_options_.sync = durability == Durability::kFull;
-  }
+  explicit LeveldbAdapter(Durability durability) { write_options_.sync = durability == Durability::kFull; }
 
   leveldb::Options options_;
   leveldb::WriteOptions write_options_;

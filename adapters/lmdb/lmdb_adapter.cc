@@ -27,10 +27,13 @@ Status LmdbError(int rc, std::string_view what) {
     case MDB_CORRUPTED:
     case MDB_PAGE_NOTFOUND:
     case MDB_INVALID:
-    case MDB_VERSION_MISMATCH: return Status::Corruption(msg);
+    case MDB_VERSION_MISMATCH:
+      return Status::Corruption(msg);
     case MDB_BAD_VALSIZE:
-    case EINVAL: return Status::InvalidArgument(msg);
-    default: return Status::IOError(msg);
+    case EINVAL:
+      return Status::InvalidArgument(msg);
+    default:
+      return Status::IOError(msg);
   }
 }
 
@@ -186,8 +189,10 @@ class LmdbNativeLoop final : public NativeLoop {
         MDB_val k = Val(data.key(i)), v = Val(data.value(i));
         rc = mdb_put(txn, e_->dbi, &k, &v, 0);
       }
-      if (rc == 0) rc = mdb_txn_commit(txn);  // frees the transaction whatever the outcome
-      else mdb_txn_abort(txn);
+      if (rc == 0)
+        rc = mdb_txn_commit(txn);  // frees the transaction whatever the outcome
+      else
+        mdb_txn_abort(txn);
       if (rc != MDB_MAP_FULL) return rc == 0 ? Status::Ok() : LmdbError(rc, "native put");
       DBXB_RETURN_IF_ERROR(e_->Grow(seen));
     }
@@ -334,8 +339,7 @@ class LmdbSession final : public Session {
     // the longest allowed prefix of `start` and skip the keys that sort before `start`.
     MDB_val k = Val(start.substr(0, e_->max_key)), v;
     int rc = mdb_cursor_get(cursor, &k, &v, start.empty() ? MDB_FIRST : MDB_SET_RANGE);
-    while (rc == 0 && start.size() > e_->max_key && View(k) < start)
-      rc = mdb_cursor_get(cursor, &k, &v, MDB_NEXT);
+    while (rc == 0 && start.size() > e_->max_key && View(k) < start) rc = mdb_cursor_get(cursor, &k, &v, MDB_NEXT);
     for (uint64_t seen = 0; rc == 0; rc = mdb_cursor_get(cursor, &k, &v, MDB_NEXT)) {
       if (limit != 0 && seen == limit) return Status::Ok();
       ++seen;
@@ -363,8 +367,7 @@ class LmdbSession final : public Session {
           }
         }
       }
-      if (rc != MDB_MAP_FULL)
-        return rc == 0 ? Status::Ok() : LmdbError(rc, op == Op::kPut ? "Put" : "Delete");
+      if (rc != MDB_MAP_FULL) return rc == 0 ? Status::Ok() : LmdbError(rc, op == Op::kPut ? "Put" : "Delete");
       DBXB_RETURN_IF_ERROR(e_->Grow(seen));
     }
   }
@@ -390,8 +393,8 @@ class LmdbSession final : public Session {
       if (Status grown = e_->Grow(seen); !grown.ok()) return FailBatch(grown);
       if (int rc = txn_.Begin(e_); rc != 0) return FailBatch(LmdbError(rc, "Begin (after growing the map)"));
       seen = e_->MapSize();
-      int rc = log_.ForEach(
-          [&](Op op, std::string_view k, std::string_view v) { return Apply(*e_, txn_.get(), op, k, v); });
+      int rc =
+          log_.ForEach([&](Op op, std::string_view k, std::string_view v) { return Apply(*e_, txn_.get(), op, k, v); });
       if (rc == 0) return Status::Ok();
       txn_.Abort();
       if (rc != MDB_MAP_FULL) return FailBatch(LmdbError(rc, "replay batch"));
@@ -408,18 +411,21 @@ class LmdbSession final : public Session {
   }
 
   LmdbEnv* e_;
-  MDB_txn* read_txn_ = nullptr;      // reset while idle
+  MDB_txn* read_txn_ = nullptr;        // reset while idle
   MDB_cursor* read_cursor_ = nullptr;  // bound to read_txn_, renewed per scan
-  WriteTxn txn_;                     // the open batch's transaction (and gate hold), if any
-  Status batch_error_;               // why txn_ is gone while in_batch()
+  WriteTxn txn_;                       // the open batch's transaction (and gate hold), if any
+  Status batch_error_;                 // why txn_ is gone while in_batch()
   BatchLog log_;
 };
 
 unsigned EnvFlagsFor(Durability d) {
   switch (d) {
-    case Durability::kNone: return MDB_NOTLS | MDB_NOSYNC | MDB_NOMETASYNC;
-    case Durability::kNormal: return MDB_NOTLS | MDB_NOMETASYNC;
-    case Durability::kFull: return MDB_NOTLS;
+    case Durability::kNone:
+      return MDB_NOTLS | MDB_NOSYNC | MDB_NOMETASYNC;
+    case Durability::kNormal:
+      return MDB_NOTLS | MDB_NOMETASYNC;
+    case Durability::kFull:
+      return MDB_NOTLS;
   }
   return MDB_NOTLS;
 }
@@ -429,9 +435,9 @@ std::string FlagNames(unsigned flags) {
     unsigned flag;
     const char* name;
   } kFlags[] = {
-      {MDB_FIXEDMAP, "MDB_FIXEDMAP"}, {MDB_NOSUBDIR, "MDB_NOSUBDIR"},   {MDB_NOSYNC, "MDB_NOSYNC"},
-      {MDB_RDONLY, "MDB_RDONLY"},     {MDB_NOMETASYNC, "MDB_NOMETASYNC"}, {MDB_WRITEMAP, "MDB_WRITEMAP"},
-      {MDB_MAPASYNC, "MDB_MAPASYNC"}, {MDB_NOTLS, "MDB_NOTLS"},         {MDB_NOLOCK, "MDB_NOLOCK"},
+      {MDB_FIXEDMAP, "MDB_FIXEDMAP"},   {MDB_NOSUBDIR, "MDB_NOSUBDIR"},     {MDB_NOSYNC, "MDB_NOSYNC"},
+      {MDB_RDONLY, "MDB_RDONLY"},       {MDB_NOMETASYNC, "MDB_NOMETASYNC"}, {MDB_WRITEMAP, "MDB_WRITEMAP"},
+      {MDB_MAPASYNC, "MDB_MAPASYNC"},   {MDB_NOTLS, "MDB_NOTLS"},           {MDB_NOLOCK, "MDB_NOLOCK"},
       {MDB_NORDAHEAD, "MDB_NORDAHEAD"}, {MDB_NOMEMINIT, "MDB_NOMEMINIT"},
   };
   std::string names;
@@ -452,9 +458,12 @@ Status ApplyNativeOptions(const AdapterOptions& options, unsigned* flags) {
   for (const auto& [key, value] : options.native_options) {
     if (key.rfind("lmdb.", 0) != 0) continue;
     if (key != kReadaheadKey) return Status::InvalidArgument("unknown native option '" + key + "' for engine lmdb");
-    if (value == "off") *flags |= MDB_NORDAHEAD;
-    else if (value == "on") *flags &= ~static_cast<unsigned>(MDB_NORDAHEAD);
-    else return Status::InvalidArgument(key + ": expected on or off, got '" + value + "'");
+    if (value == "off")
+      *flags |= MDB_NORDAHEAD;
+    else if (value == "on")
+      *flags &= ~static_cast<unsigned>(MDB_NORDAHEAD);
+    else
+      return Status::InvalidArgument(key + ": expected on or off, got '" + value + "'");
   }
   return Status::Ok();
 }

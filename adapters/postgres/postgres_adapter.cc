@@ -36,7 +36,8 @@ class PostgresSession final : public Session {
   static Result<std::unique_ptr<Session>> Open(const std::string& conninfo) {
     Result<std::unique_ptr<Connection>> conn = Connection::Open(
         conninfo, {
-                      {"put", "INSERT INTO kv(k, v) VALUES($1, $2) ON CONFLICT (k) DO UPDATE SET v = EXCLUDED.v",
+                      {"put",
+                       "INSERT INTO kv(k, v) VALUES($1, $2) ON CONFLICT (k) DO UPDATE SET v = EXCLUDED.v",
                        {kByteaOid, kByteaOid}},
                       {"get", "SELECT v FROM kv WHERE k = $1", {kByteaOid}},
                       {"del", "DELETE FROM kv WHERE k = $1", {kByteaOid}},
@@ -60,9 +61,7 @@ class PostgresSession final : public Session {
     return Status::Ok();
   }
 
-  Status Delete(std::string_view key) override {
-    return conn_->Exec("del", {Param::Bytes(key)}, "Delete").status();
-  }
+  Status Delete(std::string_view key) override { return conn_->Exec("del", {Param::Bytes(key)}, "Delete").status(); }
 
   Status Scan(std::string_view start, uint64_t limit, ScanVisitor visitor) override {
     const bool own_txn = !in_batch() && (limit == 0 || limit > kScanChunkRows);
@@ -106,10 +105,9 @@ class PostgresSession final : public Session {
     uint64_t seen = 0;
     for (bool first = true;; first = false) {
       const uint64_t want = limit == 0 ? kScanChunkRows : std::min(kScanChunkRows, limit - seen);
-      Result<PgResult> r = conn_->Exec(first ? "scan_from" : "scan_after",
-                                       {Param::Bytes(first ? start : std::string_view(last)),
-                                        Param::Int8(static_cast<int64_t>(want))},
-                                       "Scan");
+      Result<PgResult> r = conn_->Exec(
+          first ? "scan_from" : "scan_after",
+          {Param::Bytes(first ? start : std::string_view(last)), Param::Int8(static_cast<int64_t>(want))}, "Scan");
       if (!r.ok()) return r.status();
       const PGresult* rows = r->get();
       const int n = PQntuples(rows);
@@ -131,8 +129,8 @@ Status ParseStartTimeout(const AdapterOptions& options, int* seconds) {
     int v = 0;
     auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
     if (ec != std::errc() || end != value.data() + value.size() || v < 0 || v > 3600)
-      return Status::InvalidArgument(std::string(kStartTimeoutKey) + ": expected seconds in [0, 3600], got '" +
-                                     value + "'");
+      return Status::InvalidArgument(std::string(kStartTimeoutKey) + ": expected seconds in [0, 3600], got '" + value +
+                                     "'");
     *seconds = v;
   }
   return Status::Ok();
@@ -151,9 +149,22 @@ ServerConfig ConfigFor(const AdapterOptions& options) {
 
 // Read back with SHOW, in this order.
 constexpr const char* kShownSettings[] = {
-    "server_version", "fsync", "synchronous_commit", "shared_buffers", "wal_level", "wal_sync_method",
-    "full_page_writes", "wal_buffers", "wal_writer_delay", "max_wal_size", "checkpoint_timeout",
-    "effective_cache_size", "work_mem", "max_connections", "huge_pages", "listen_addresses",
+    "server_version",
+    "fsync",
+    "synchronous_commit",
+    "shared_buffers",
+    "wal_level",
+    "wal_sync_method",
+    "full_page_writes",
+    "wal_buffers",
+    "wal_writer_delay",
+    "max_wal_size",
+    "checkpoint_timeout",
+    "effective_cache_size",
+    "work_mem",
+    "max_connections",
+    "huge_pages",
+    "listen_addresses",
     "default_transaction_isolation",
 };
 

@@ -50,10 +50,11 @@ Result<std::unique_ptr<Connection>> Connection::Open(const std::string& conninfo
     return Status::IOError("postgres: connect: " + msg);
   }
   // NOTICEs ("relation already exists, skipping") are not errors and must not reach the console.
-  PQsetNoticeProcessor(conn, [](void*, const char*) {}, nullptr);
+  PQsetNoticeProcessor(
+      conn, [](void*, const char*) {}, nullptr);
   for (const Statement& s : statements) {
-    Result<PgResult> r = c->Check(PQprepare(conn, s.name, s.sql, static_cast<int>(s.types.size()), s.types.data()),
-                                  s.name);
+    Result<PgResult> r =
+        c->Check(PQprepare(conn, s.name, s.sql, static_cast<int>(s.types.size()), s.types.data()), s.name);
     if (!r.ok()) return r.status();
   }
   return c;

@@ -40,9 +40,7 @@ class PostgresRowSession final : public RowSession {
 
   Status DoAbort() override { return conn_->Query("ROLLBACK", "ROLLBACK").status(); }
 
-  Status InsertRow(const Row& row) override {
-    return conn_->Exec("insert", RowParams(row), "INSERT").status();
-  }
+  Status InsertRow(const Row& row) override { return conn_->Exec("insert", RowParams(row), "INSERT").status(); }
 
   Status GetById(int64_t id, Row* row) override {
     Result<PgResult> r = conn_->Exec("get", {Param::Int8(id)}, "SELECT by id");
@@ -105,14 +103,14 @@ Result<std::unique_ptr<RowSession>> OpenRowSession(const std::string& conninfo) 
   Result<std::unique_ptr<Connection>> conn = Connection::Open(
       conninfo,
       {
-          {"insert", "INSERT INTO rows(id, a, b, payload) VALUES($1, $2, $3, $4)",
+          {"insert",
+           "INSERT INTO rows(id, a, b, payload) VALUES($1, $2, $3, $4)",
            {kInt8Oid, kInt8Oid, kInt8Oid, kTextOid}},
           {"get", "SELECT a, b, payload FROM rows WHERE id = $1", {kInt8Oid}},
-          {"range_a", "SELECT id, a, b, payload FROM rows WHERE a >= $1 ORDER BY a, id LIMIT $2",
-           {kInt8Oid, kInt8Oid}},
-          {"range_b", "SELECT id, a, b, payload FROM rows WHERE b >= $1 ORDER BY b, id LIMIT $2",
-           {kInt8Oid, kInt8Oid}},
-          {"update", "UPDATE rows SET a = $2, b = $3, payload = $4 WHERE id = $1",
+          {"range_a", "SELECT id, a, b, payload FROM rows WHERE a >= $1 ORDER BY a, id LIMIT $2", {kInt8Oid, kInt8Oid}},
+          {"range_b", "SELECT id, a, b, payload FROM rows WHERE b >= $1 ORDER BY b, id LIMIT $2", {kInt8Oid, kInt8Oid}},
+          {"update",
+           "UPDATE rows SET a = $2, b = $3, payload = $4 WHERE id = $1",
            {kInt8Oid, kInt8Oid, kInt8Oid, kTextOid}},
           {"count", "SELECT count(*) FROM rows", {}},
       });

@@ -188,8 +188,8 @@ Status CheckReachable(const Identity& id, const fs::path& dir) {
     if (!searchable) {
       char mode[8];
       std::snprintf(mode, sizeof mode, "%04o", static_cast<unsigned>(st.st_mode & 07777));
-      return Status::InvalidArgument(std::string("postgres: the server account '") + kServerUser +
-                                     "' cannot enter " + p.string() + " (mode " + mode +
+      return Status::InvalidArgument(std::string("postgres: the server account '") + kServerUser + "' cannot enter " +
+                                     p.string() + " (mode " + mode +
                                      "); choose a --data-dir it can reach, e.g. under /tmp");
     }
   }
@@ -378,8 +378,8 @@ Result<std::unique_ptr<Server>> Server::Start(const ServerConfig& config) {
   if (timed_out)
     return Status::IOError("postgres: the server in " + data.string() + " did not start within " +
                            std::to_string(config.start_timeout_seconds) + " s; its log: " + server->log_path_);
-  return Status::IOError("postgres: the server in " + data.string() + " failed to start; its log: " +
-                         server->log_path_ + ": " + LastLine(server->log_path_));
+  return Status::IOError("postgres: the server in " + data.string() +
+                         " failed to start; its log: " + server->log_path_ + ": " + LastLine(server->log_path_));
 }
 
 Server::~Server() {
@@ -396,13 +396,14 @@ Status Server::Stop() {
   if (!id.ok()) return id.status();
   const std::string dir = fs::path(data_dir_).parent_path().string();
   const std::string pg_ctl_log = dir + "/pg_ctl.log";
-  Result<int> rc = RunProgram(*id, {bindir_ + "/pg_ctl", "-D", data_dir_, "-m", "fast", "-w", "-t",
-                                    std::to_string(kStopTimeoutSeconds), "-s", "stop"},
+  Result<int> rc = RunProgram(*id,
+                              {bindir_ + "/pg_ctl", "-D", data_dir_, "-m", "fast", "-w", "-t",
+                               std::to_string(kStopTimeoutSeconds), "-s", "stop"},
                               dir, pg_ctl_log, kStopTimeoutSeconds + 30);
   if (rc.ok() && *rc == 0) return Status::Ok();
   // A fast shutdown that did not finish: end the server without a checkpoint rather than leave it.
-  (void)RunProgram(*id, {bindir_ + "/pg_ctl", "-D", data_dir_, "-m", "immediate", "-w", "-s", "stop"}, dir,
-                   pg_ctl_log, kStopTimeoutSeconds);
+  (void)RunProgram(*id, {bindir_ + "/pg_ctl", "-D", data_dir_, "-m", "immediate", "-w", "-s", "stop"}, dir, pg_ctl_log,
+                   kStopTimeoutSeconds);
   if (!rc.ok()) return rc.status();
   return Status::IOError("postgres: pg_ctl stop -m fast failed for " + data_dir_ + "; see " + pg_ctl_log + ": " +
                          LastLine(pg_ctl_log));

@@ -149,10 +149,14 @@ std::string CompressionName(rocksdb::CompressionType type) {
 
 std::string CompactionStyleName(rocksdb::CompactionStyle style) {
   switch (style) {
-    case rocksdb::kCompactionStyleLevel: return "level";
-    case rocksdb::kCompactionStyleUniversal: return "universal";
-    case rocksdb::kCompactionStyleFIFO: return "fifo";
-    case rocksdb::kCompactionStyleNone: return "none";
+    case rocksdb::kCompactionStyleLevel:
+      return "level";
+    case rocksdb::kCompactionStyleUniversal:
+      return "universal";
+    case rocksdb::kCompactionStyleFIFO:
+      return "fifo";
+    case rocksdb::kCompactionStyleNone:
+      return "none";
   }
   return std::to_string(static_cast<int>(style));
 }
@@ -258,8 +262,7 @@ class RocksdbAdapter final : public Adapter {
   }
 
  private:
-  RocksdbAdapter(rocksdb::DB* db, rocksdb::WriteOptions write_options)
-      : db_(db), write_options_(write_options) {}
+  RocksdbAdapter(rocksdb::DB* db, rocksdb::WriteOptions write_options) : db_(db), write_options_(write_options) {}
 
   std::unique_ptr<rocksdb::DB> db_;
   const rocksdb::WriteOptions write_options_;

@@ -76,8 +76,7 @@ class SqliteSession final : public Session {
   ~SqliteSession() override {
     if (db_ == nullptr) return;
     if (in_batch()) (void)Step(rollback_, "ROLLBACK");
-    for (sqlite3_stmt* stmt : {put_, get_, del_, scan_, count_, begin_, commit_, rollback_})
-      sqlite3_finalize(stmt);
+    for (sqlite3_stmt* stmt : {put_, get_, del_, scan_, count_, begin_, commit_, rollback_}) sqlite3_finalize(stmt);
     sqlite3_close(db_);
   }
 
@@ -107,9 +106,8 @@ class SqliteSession final : public Session {
   Status Scan(std::string_view start, uint64_t limit, ScanVisitor visitor) override {
     ResetOnExit reset(scan_);
     // A negative LIMIT means no limit to SQLite.
-    int64_t sql_limit = (limit == 0 || limit > uint64_t{std::numeric_limits<int64_t>::max()})
-                            ? -1
-                            : static_cast<int64_t>(limit);
+    int64_t sql_limit =
+        (limit == 0 || limit > uint64_t{std::numeric_limits<int64_t>::max()}) ? -1 : static_cast<int64_t>(limit);
     if (BindBlob(scan_, 1, start) != SQLITE_OK || sqlite3_bind_int64(scan_, 2, sql_limit) != SQLITE_OK)
       return SqliteError(db_, sqlite3_errcode(db_), "Scan bind");
     int rc;
@@ -141,15 +139,15 @@ class SqliteSession final : public Session {
 
   Status Prepare(Layout layout) {
     return sqlite_internal::PrepareAll(db_, {
-        {&put_, PutSql(layout)},
-        {&get_, "SELECT v FROM kv WHERE k = ?1"},
-        {&del_, "DELETE FROM kv WHERE k = ?1"},
-        {&scan_, "SELECT k, v FROM kv WHERE k >= ?1 ORDER BY k LIMIT ?2"},
-        {&count_, "SELECT count(*) FROM kv"},
-        {&begin_, "BEGIN IMMEDIATE"},
-        {&commit_, "COMMIT"},
-        {&rollback_, "ROLLBACK"},
-    });
+                                                {&put_, PutSql(layout)},
+                                                {&get_, "SELECT v FROM kv WHERE k = ?1"},
+                                                {&del_, "DELETE FROM kv WHERE k = ?1"},
+                                                {&scan_, "SELECT k, v FROM kv WHERE k >= ?1 ORDER BY k LIMIT ?2"},
+                                                {&count_, "SELECT count(*) FROM kv"},
+                                                {&begin_, "BEGIN IMMEDIATE"},
+                                                {&commit_, "COMMIT"},
+                                                {&rollback_, "ROLLBACK"},
+                                            });
   }
 
   // Steps a statement that returns no rows, then resets it.
@@ -192,8 +190,9 @@ class SqliteNativeLoop final : public NativeLoop {
       int rc = sqlite3_step(get_);
       const bool same = rc == SQLITE_ROW && ColumnBlob(get_, 0) == data.value(i);
       sqlite3_reset(get_);
-      if (!same) return rc == SQLITE_ROW || rc == SQLITE_DONE ? NativeLoopMismatch(i, rc == SQLITE_ROW)
-                                                              : SqliteError(db_, rc, "native get");
+      if (!same)
+        return rc == SQLITE_ROW || rc == SQLITE_DONE ? NativeLoopMismatch(i, rc == SQLITE_ROW)
+                                                     : SqliteError(db_, rc, "native get");
     }
     return Status::Ok();
   }
@@ -254,9 +253,12 @@ Status ApplyNativeOptions(const AdapterOptions& options, ConnectionConfig* confi
     if (key.rfind("sqlite.", 0) != 0) continue;
     int64_t v = 0;
     if (key == kLayoutKey) {
-      if (value == "rowid") *layout = Layout::kRowid;
-      else if (value == "without-rowid") *layout = Layout::kWithoutRowid;
-      else return Status::InvalidArgument(key + ": expected without-rowid or rowid, got '" + value + "'");
+      if (value == "rowid")
+        *layout = Layout::kRowid;
+      else if (value == "without-rowid")
+        *layout = Layout::kWithoutRowid;
+      else
+        return Status::InvalidArgument(key + ": expected without-rowid or rowid, got '" + value + "'");
     } else if (key == kPageSizeKey) {
       DBXB_RETURN_IF_ERROR(ParseInt(key, value, 512, 65536, &v));
       if ((v & (v - 1)) != 0) return Status::InvalidArgument(key + ": not a power of two: " + value);
@@ -311,8 +313,8 @@ class SqliteAdapter final : public Adapter {
       if (!actual.ok()) return actual.status();
       if (*actual != std::to_string(page_size))
         return Status::InvalidArgument(std::string(kPageSizeKey) + "=" + std::to_string(page_size) +
-                                       ": the database in " + options.dir + " was created with page_size " +
-                                       *actual + ", which is fixed at creation");
+                                       ": the database in " + options.dir + " was created with page_size " + *actual +
+                                       ", which is fixed at creation");
     }
     return std::unique_ptr<Adapter>(std::move(adapter));
   }
@@ -438,10 +440,10 @@ class SqliteAdapter final : public Adapter {
       const uint64_t limit = std::stoull(*page) / kWithoutRowidPageFraction;
       const uint64_t row = options.row_bytes_hint;
       layout_ = row != 0 && row < limit ? Layout::kWithoutRowid : Layout::kRowid;
-      layout_reason_ = row == 0 ? "row size unknown: SQLite's ordinary rowid table"
-                                : "rows of about " + std::to_string(row) + " B " + (row < limit ? "<" : ">=") +
-                                      " page_size/20 = " + std::to_string(limit) +
-                                      " B (SQLite's WITHOUT ROWID guidance)";
+      layout_reason_ = row == 0
+                           ? "row size unknown: SQLite's ordinary rowid table"
+                           : "rows of about " + std::to_string(row) + " B " + (row < limit ? "<" : ">=") +
+                                 " page_size/20 = " + std::to_string(limit) + " B (SQLite's WITHOUT ROWID guidance)";
     }
     return Exec(control_, CreateTableSql(layout_));
   }

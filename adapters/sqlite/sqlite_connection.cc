@@ -16,14 +16,18 @@ Status SqliteError(sqlite3* db, int rc, std::string_view what) {
   msg += db != nullptr ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
   switch (rc & 0xff) {
     case SQLITE_CORRUPT:
-    case SQLITE_NOTADB: return Status::Corruption(msg);
+    case SQLITE_NOTADB:
+      return Status::Corruption(msg);
     case SQLITE_BUSY:
-    case SQLITE_LOCKED: return Status::Conflict(msg);
+    case SQLITE_LOCKED:
+      return Status::Conflict(msg);
     case SQLITE_TOOBIG:
     case SQLITE_RANGE:
     case SQLITE_CONSTRAINT:
-    case SQLITE_MISUSE: return Status::InvalidArgument(msg);
-    default: return Status::IOError(msg);
+    case SQLITE_MISUSE:
+      return Status::InvalidArgument(msg);
+    default:
+      return Status::IOError(msg);
   }
 }
 
@@ -52,9 +56,12 @@ namespace {
 
 const char* SynchronousFor(Durability d) {
   switch (d) {
-    case Durability::kNone: return "OFF";
-    case Durability::kNormal: return "NORMAL";
-    case Durability::kFull: return "FULL";
+    case Durability::kNone:
+      return "OFF";
+    case Durability::kNormal:
+      return "NORMAL";
+    case Durability::kFull:
+      return "FULL";
   }
   return "FULL";
 }
@@ -63,8 +70,8 @@ const char* SynchronousFor(Durability d) {
 
 Status OpenConnection(const ConnectionConfig& config, sqlite3** out) {
   sqlite3* db = nullptr;
-  int rc = sqlite3_open_v2(config.path.c_str(), &db,
-                           SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nullptr);
+  int rc = sqlite3_open_v2(config.path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
+                           nullptr);
   if (rc != SQLITE_OK) {
     Status s = SqliteError(db, rc, "open " + config.path);
     sqlite3_close(db);

@@ -25,7 +25,7 @@ struct ConnectionConfig {
   Durability durability = Durability::kNormal;
   uint64_t cache_kib = 0;
   int busy_timeout_ms = 60'000;
-  std::optional<int64_t> mmap_size;    ///< PRAGMA mmap_size, when asked for
+  std::optional<int64_t> mmap_size;       ///< PRAGMA mmap_size, when asked for
   std::optional<std::string> temp_store;  ///< PRAGMA temp_store (DEFAULT, FILE or MEMORY), when asked for
 };
 

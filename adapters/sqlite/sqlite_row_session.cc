@@ -20,8 +20,7 @@ int BindText(sqlite3_stmt* stmt, int index, const std::string& text) {
 
 int64_t SqlLimit(uint64_t limit) {
   // A negative LIMIT means no limit to SQLite.
-  return (limit == 0 || limit > uint64_t{std::numeric_limits<int64_t>::max()}) ? -1
-                                                                              : static_cast<int64_t>(limit);
+  return (limit == 0 || limit > uint64_t{std::numeric_limits<int64_t>::max()}) ? -1 : static_cast<int64_t>(limit);
 }
 
 class SqliteRowSession final : public RowSession {
@@ -29,28 +28,30 @@ class SqliteRowSession final : public RowSession {
   static Result<std::unique_ptr<RowSession>> Open(const ConnectionConfig& config) {
     std::unique_ptr<SqliteRowSession> session(new SqliteRowSession());
     DBXB_RETURN_IF_ERROR(OpenConnection(config, &session->db_));
-    DBXB_RETURN_IF_ERROR(PrepareAll(session->db_, {
-        {&session->insert_, "INSERT INTO rows(id, a, b, payload) VALUES(?1, ?2, ?3, ?4)"},
-        {&session->get_, "SELECT a, b, payload FROM rows WHERE id = ?1"},
-        {&session->range_a_, "SELECT id, a, b, payload FROM rows WHERE a >= ?1 ORDER BY a, id LIMIT ?2"},
-        {&session->range_b_, "SELECT id, a, b, payload FROM rows WHERE b >= ?1 ORDER BY b, id LIMIT ?2"},
-        // Tried first: when a keeps its value the index on a is not touched, as in the key/value
-        // mapping; otherwise (no row changed) the full update below moves both index entries.
-        {&session->update_same_a_, "UPDATE rows SET b = ?3, payload = ?4 WHERE id = ?1 AND a = ?2"},
-        {&session->update_, "UPDATE rows SET a = ?2, b = ?3, payload = ?4 WHERE id = ?1"},
-        {&session->count_, "SELECT count(*) FROM rows"},
-        {&session->begin_, "BEGIN IMMEDIATE"},
-        {&session->commit_, "COMMIT"},
-        {&session->rollback_, "ROLLBACK"},
-    }));
+    DBXB_RETURN_IF_ERROR(
+        PrepareAll(session->db_,
+                   {
+                       {&session->insert_, "INSERT INTO rows(id, a, b, payload) VALUES(?1, ?2, ?3, ?4)"},
+                       {&session->get_, "SELECT a, b, payload FROM rows WHERE id = ?1"},
+                       {&session->range_a_, "SELECT id, a, b, payload FROM rows WHERE a >= ?1 ORDER BY a, id LIMIT ?2"},
+                       {&session->range_b_, "SELECT id, a, b, payload FROM rows WHERE b >= ?1 ORDER BY b, id LIMIT ?2"},
+                       // Tried first: when a keeps its value the index on a is not touched, as in the key/value
+                       // mapping; otherwise (no row changed) the full update below moves both index entries.
+                       {&session->update_same_a_, "UPDATE rows SET b = ?3, payload = ?4 WHERE id = ?1 AND a = ?2"},
+                       {&session->update_, "UPDATE rows SET a = ?2, b = ?3, payload = ?4 WHERE id = ?1"},
+                       {&session->count_, "SELECT count(*) FROM rows"},
+                       {&session->begin_, "BEGIN IMMEDIATE"},
+                       {&session->commit_, "COMMIT"},
+                       {&session->rollback_, "ROLLBACK"},
+                   }));
     return std::unique_ptr<RowSession>(std::move(session));
   }
 
   ~SqliteRowSession() override {
     if (db_ == nullptr) return;
     if (sqlite3_get_autocommit(db_) == 0) (void)Step(rollback_, "ROLLBACK");
-    for (sqlite3_stmt* stmt : {insert_, get_, range_a_, range_b_, update_same_a_, update_, count_, begin_,
-                               commit_, rollback_})
+    for (sqlite3_stmt* stmt :
+         {insert_, get_, range_a_, range_b_, update_same_a_, update_, count_, begin_, commit_, rollback_})
       sqlite3_finalize(stmt);
     sqlite3_close(db_);
   }
@@ -110,8 +111,10 @@ class SqliteRowSession final : public RowSession {
   static void AssignText(sqlite3_stmt* stmt, int column, std::string* out) {
     const unsigned char* p = sqlite3_column_text(stmt, column);
     int n = sqlite3_column_bytes(stmt, column);
-    if (p == nullptr) out->clear();
-    else out->assign(reinterpret_cast<const char*>(p), static_cast<size_t>(n));
+    if (p == nullptr)
+      out->clear();
+    else
+      out->assign(reinterpret_cast<const char*>(p), static_cast<size_t>(n));
   }
 
   // Binds (id, a, b, payload) as ?1..?4 and steps the statement to completion.

@@ -42,10 +42,9 @@ class WiredtigerSession final : public Session {
  public:
   static Result<std::unique_ptr<Session>> Open(WT_CONNECTION* conn) {
     std::unique_ptr<WiredtigerSession> s(new WiredtigerSession());
-    DBXB_RETURN_IF_ERROR(FromWt(conn->open_session(conn, nullptr, "isolation=snapshot", &s->session_),
-                                "open_session"));
-    DBXB_RETURN_IF_ERROR(FromWt(s->session_->open_cursor(s->session_, kTable, nullptr, nullptr, &s->cursor_),
-                                "open_cursor"));
+    DBXB_RETURN_IF_ERROR(FromWt(conn->open_session(conn, nullptr, "isolation=snapshot", &s->session_), "open_session"));
+    DBXB_RETURN_IF_ERROR(
+        FromWt(s->session_->open_cursor(s->session_, kTable, nullptr, nullptr, &s->cursor_), "open_cursor"));
     return std::unique_ptr<Session>(std::move(s));
   }
 
@@ -123,9 +122,7 @@ class WiredtigerSession final : public Session {
     return Status::Ok();
   }
 
-  Status DoBegin() override {
-    return FromWt(session_->begin_transaction(session_, nullptr), "begin_transaction");
-  }
+  Status DoBegin() override { return FromWt(session_->begin_transaction(session_, nullptr), "begin_transaction"); }
 
   // A failed commit is rolled back by WiredTiger itself.
   Status DoCommit() override {
@@ -162,9 +159,15 @@ class WiredtigerSession final : public Session {
 std::string ConnectionConfig(Durability durability, uint64_t cache_bytes) {
   std::string config = "create,statistics=(fast),cache_size=" + std::to_string(cache_bytes);
   switch (durability) {
-    case Durability::kNone: config += ",log=(enabled=false)"; break;
-    case Durability::kNormal: config += ",log=(enabled=true),transaction_sync=(enabled=false)"; break;
-    case Durability::kFull: config += ",log=(enabled=true),transaction_sync=(enabled=true,method=fsync)"; break;
+    case Durability::kNone:
+      config += ",log=(enabled=false)";
+      break;
+    case Durability::kNormal:
+      config += ",log=(enabled=true),transaction_sync=(enabled=false)";
+      break;
+    case Durability::kFull:
+      config += ",log=(enabled=true),transaction_sync=(enabled=true,method=fsync)";
+      break;
   }
   return config;
 }
@@ -178,12 +181,12 @@ class WiredtigerAdapter final : public Adapter {
     std::unique_ptr<WiredtigerAdapter> adapter(new WiredtigerAdapter());
     adapter->durability_ = options.durability;
     adapter->config_ = ConnectionConfig(options.durability, std::max(options.cache_bytes, kMinCacheBytes));
-    DBXB_RETURN_IF_ERROR(FromWt(wiredtiger_open(options.dir.c_str(), nullptr, adapter->config_.c_str(),
-                                                &adapter->conn_),
-                                "wiredtiger_open " + options.dir));
+    DBXB_RETURN_IF_ERROR(
+        FromWt(wiredtiger_open(options.dir.c_str(), nullptr, adapter->config_.c_str(), &adapter->conn_),
+               "wiredtiger_open " + options.dir));
     WT_SESSION* session = nullptr;
-    DBXB_RETURN_IF_ERROR(FromWt(adapter->conn_->open_session(adapter->conn_, nullptr, nullptr, &session),
-                                "open_session"));
+    DBXB_RETURN_IF_ERROR(
+        FromWt(adapter->conn_->open_session(adapter->conn_, nullptr, nullptr, &session), "open_session"));
     int rc = session->create(session, kTable, "key_format=u,value_format=u");
     (void)session->close(session, nullptr);
     DBXB_RETURN_IF_ERROR(FromWt(rc, std::string("create ") + kTable));

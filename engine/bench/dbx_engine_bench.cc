@@ -5,7 +5,6 @@
 //   build-engine/engine/dbx_engine_bench --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
 #include <benchmark/benchmark.h>
 #include <lmdb.h>
-
 #include <unistd.h>
 
 #include <algorithm>
@@ -268,8 +267,7 @@ void BM_Delta_Insert(benchmark::State& state) {
     dbx::MemTable t;
     t.ReserveKeys(d.keys.size());
     uint64_t seq = 1;
-    for (size_t i : d.random_order)
-      t.Add(d.keys[i], dbx::Hash64(d.keys[i]), seq++, dbx::ValueType::kPut, d.values[i]);
+    for (size_t i : d.random_order) t.Add(d.keys[i], dbx::Hash64(d.keys[i]), seq++, dbx::ValueType::kPut, d.values[i]);
     benchmark::DoNotOptimize(t.entries());
   }
   state.SetItemsProcessed(state.iterations() * d.keys.size());

@@ -10,7 +10,6 @@
 //
 //   build-engine/engine/dbx_engine_bench --benchmark_filter=Rows
 #include <benchmark/benchmark.h>
-
 #include <unistd.h>
 
 #include <filesystem>
@@ -107,8 +106,8 @@ void SetSegmentCounters(benchmark::State& state, const RowsDb& r, const dbx::DbS
   for (const auto& f : std::filesystem::directory_iterator(r.dir))
     if (f.path().extension() == ".seg") file_bytes += f.file_size();
   state.counters["segment_MiB"] = static_cast<double>(file_bytes) / (1 << 20);
-  double blocks = static_cast<double>(after.block_cache_hits + after.block_cache_misses -
-                                      before.block_cache_hits - before.block_cache_misses);
+  double blocks = static_cast<double>(after.block_cache_hits + after.block_cache_misses - before.block_cache_hits -
+                                      before.block_cache_misses);
   state.counters["blocks/op"] = blocks / static_cast<double>(state.iterations());
   state.counters["misses/op"] = static_cast<double>(after.block_cache_misses - before.block_cache_misses) /
                                 static_cast<double>(state.iterations());

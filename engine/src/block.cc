@@ -83,15 +83,19 @@ uint32_t Block::LowerBound(std::string_view target, bool* corrupt) const {
   uint32_t lo = 0, hi = n_;
   while (lo < hi) {
     uint32_t mid = lo + (hi - lo) / 2;
-    if (window(mid) < w) lo = mid + 1;
-    else hi = mid;
+    if (window(mid) < w)
+      lo = mid + 1;
+    else
+      hi = mid;
   }
   // Entries whose window equals the target's may still be below it: search those on full keys.
   uint32_t end = lo;
   for (hi = n_; end < hi;) {
     uint32_t mid = end + (hi - end) / 2;
-    if (window(mid) <= w) end = mid + 1;
-    else hi = mid;
+    if (window(mid) <= w)
+      end = mid + 1;
+    else
+      hi = mid;
   }
   BlockEntry e;
   while (lo < end) {
@@ -100,8 +104,10 @@ uint32_t Block::LowerBound(std::string_view target, bool* corrupt) const {
       *corrupt = true;
       return n_;
     }
-    if (KeyLess(e.key, target)) lo = mid + 1;
-    else end = mid;
+    if (KeyLess(e.key, target))
+      lo = mid + 1;
+    else
+      end = mid;
   }
   return lo;
 }

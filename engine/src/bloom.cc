@@ -9,9 +9,7 @@ constexpr size_t kBlockBytes = 64;
 constexpr unsigned char kBlockedFlag = 0x80;
 
 // Maps a 32-bit hash onto [0, n) with a multiply instead of a division.
-inline uint32_t Reduce(uint32_t h, uint32_t n) {
-  return static_cast<uint32_t>((static_cast<uint64_t>(h) * n) >> 32);
-}
+inline uint32_t Reduce(uint32_t h, uint32_t n) { return static_cast<uint32_t>((static_cast<uint64_t>(h) * n) >> 32); }
 
 // The probes of one key inside its block: bit positions from the top 9 bits of a 32-bit hash that
 // is re-mixed by a multiply per probe (as RocksDB's cache-local filter does).
@@ -54,8 +52,10 @@ void BloomBuilder::Set(std::string* array, uint64_t h, int probes) {
 
 void BloomBuilder::AddHash(uint64_t hash) {
   if (bits_per_key_ <= 0) return;
-  if (!bits_.empty()) Set(&bits_, hash, Probes(bits_per_key_));
-  else hashes_.push_back(hash);
+  if (!bits_.empty())
+    Set(&bits_, hash, Probes(bits_per_key_));
+  else
+    hashes_.push_back(hash);
 }
 
 std::string BloomBuilder::Finish() const {

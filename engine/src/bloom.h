@@ -33,8 +33,8 @@ class BloomBuilder {
   static void Set(std::string* bits, uint64_t hash, int probes);
 
   int bits_per_key_;
-  std::string bits_;               // the array, when sized up front
-  std::vector<uint64_t> hashes_;   // otherwise
+  std::string bits_;              // the array, when sized up front
+  std::vector<uint64_t> hashes_;  // otherwise
 };
 
 /// A view of an encoded filter. An empty or malformed filter matches everything.

@@ -32,8 +32,10 @@ size_t ColumnarCache::LowerBound(std::string_view target) const {
   size_t lo = 0, hi = size();
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
-    if (key(mid) < target) lo = mid + 1;
-    else hi = mid;
+    if (key(mid) < target)
+      lo = mid + 1;
+    else
+      hi = mid;
   }
   return lo;
 }

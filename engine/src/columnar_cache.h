@@ -33,9 +33,7 @@ class ColumnarCache {
   size_t size() const { return key_off_.size() - 1; }
   size_t bytes() const { return keys_.size() + values_.size() + 8 * key_off_.size(); }
   std::string_view key(size_t i) const { return {keys_.data() + key_off_[i], key_off_[i + 1] - key_off_[i]}; }
-  std::string_view value(size_t i) const {
-    return {values_.data() + value_off_[i], value_off_[i + 1] - value_off_[i]};
-  }
+  std::string_view value(size_t i) const { return {values_.data() + value_off_[i], value_off_[i + 1] - value_off_[i]}; }
   /// First row with key >= target.
   size_t LowerBound(std::string_view target) const;
 

@@ -25,9 +25,12 @@ ZstdContexts& Zstd() {
 
 const char* CompressionName(Compression c) {
   switch (c) {
-    case Compression::kNone: return "none";
-    case Compression::kLz4: return "lz4";
-    case Compression::kZstd: return "zstd";
+    case Compression::kNone:
+      return "none";
+    case Compression::kLz4:
+      return "lz4";
+    case Compression::kZstd:
+      return "zstd";
   }
   return "unknown";
 }
@@ -71,8 +74,8 @@ Status UncompressBlock(Compression type, std::string_view stored, std::string* o
     return Status::Corruption("bad compressed block header");
   out->resize(raw_size);
   if (type == Compression::kLz4) {
-    int n = LZ4_decompress_safe(stored.data(), out->data(), static_cast<int>(stored.size()),
-                                static_cast<int>(raw_size));
+    int n =
+        LZ4_decompress_safe(stored.data(), out->data(), static_cast<int>(stored.size()), static_cast<int>(raw_size));
     if (n < 0 || static_cast<uint64_t>(n) != raw_size) return Status::Corruption("bad lz4 block");
     return Status::Ok();
   }

@@ -34,7 +34,8 @@ void DBImpl::MaybeStartBackground() {
 
 bool DBImpl::WosFlushDue() const {
   const SuperVersion& sv = *sv_;
-  return sv.wos != nullptr && (sv.wos->table->MemoryUsage() >= options_.wos_flush_bytes || flush_target_ > flushed_up_to_);
+  return sv.wos != nullptr &&
+         (sv.wos->table->MemoryUsage() >= options_.wos_flush_bytes || flush_target_ > flushed_up_to_);
 }
 
 bool DBImpl::BackgroundWorkPending() const {
@@ -65,9 +66,12 @@ Status DBImpl::ServiceWrites() {
   service_requested_.store(false, std::memory_order_relaxed);
   while (bg_error_.ok()) {
     Status s;
-    if (!sv_->frozen.empty()) s = MergeOldestDelta();
-    else if (WosFlushDue()) s = FlushWos();
-    else break;
+    if (!sv_->frozen.empty())
+      s = MergeOldestDelta();
+    else if (WosFlushDue())
+      s = FlushWos();
+    else
+      break;
     if (!s.ok()) return s;
     SweepRetired();
     done_cv_.notify_all();

@@ -12,9 +12,12 @@ class DBImpl::SnapshotImpl final : public Snapshot {
 
 const char* DurabilityName(Durability d) {
   switch (d) {
-    case Durability::kNone: return "none";
-    case Durability::kNormal: return "normal";
-    case Durability::kFull: return "full";
+    case Durability::kNone:
+      return "none";
+    case Durability::kNormal:
+      return "normal";
+    case Durability::kFull:
+      return "full";
   }
   return "unknown";
 }
@@ -162,8 +165,10 @@ Status DBImpl::ScanMerged(uint64_t seq, std::shared_ptr<const SuperVersion> sv, 
       if (flag != nullptr) flag->store(false, std::memory_order_release);
     }
   } guard{building ? &building_cache_ : nullptr};
-  if (start.empty()) it->SeekToFirst();
-  else it->Seek(start);
+  if (start.empty())
+    it->SeekToFirst();
+  else
+    it->Seek(start);
   bool stopped = false;
   for (uint64_t seen = 0; it->Valid() && (limit == 0 || seen < limit); it->Next(), ++seen) {
     if (!end.empty() && it->key() >= end) break;

@@ -40,8 +40,8 @@ class DBImpl final : public DB {
   Status Write(const WriteOptions& o, const WriteBatch& batch) override;
   Status Get(const ReadOptions& o, std::string_view key, std::string* value) override;
   std::unique_ptr<Iterator> NewIterator(const ReadOptions& o) override;
-  Status ScanWith(const ReadOptions& o, std::string_view start, std::string_view end, uint64_t limit,
-                  ScanFunction fn, void* ctx) override;
+  Status ScanWith(const ReadOptions& o, std::string_view start, std::string_view end, uint64_t limit, ScanFunction fn,
+                  void* ctx) override;
   Status Count(const ReadOptions& o, uint64_t* count) override;
   const Snapshot* GetSnapshot() override;
   void ReleaseSnapshot(const Snapshot* snapshot) override;
@@ -77,8 +77,8 @@ class DBImpl final : public DB {
   void PinView(std::shared_ptr<const SuperVersion>* sv, uint64_t* seq) EXCLUDES(mu_);
   void UnpinSeq(uint64_t seq) EXCLUDES(mu_);
   std::shared_ptr<const ColumnarCache> CurrentCache() EXCLUDES(cache_mu_);
-  Status ScanMerged(uint64_t seq, std::shared_ptr<const SuperVersion> sv, std::string_view start,
-                    std::string_view end, uint64_t limit, ScanFunction fn, void* ctx, bool build_cache);
+  Status ScanMerged(uint64_t seq, std::shared_ptr<const SuperVersion> sv, std::string_view start, std::string_view end,
+                    uint64_t limit, ScanFunction fn, void* ctx, bool build_cache);
 
   // ---- db_write.cc ----
   /// Applies a batch (sequence numbers from `seq`) to the active delta; returns the live-key delta.
@@ -125,9 +125,9 @@ class DBImpl final : public DB {
   std::shared_ptr<BlockCache> block_cache_;
 
   mutable Mutex mu_;
-  std::condition_variable bg_cv_;    // wakes the background thread
-  std::condition_variable done_cv_;  // background progress (flushes, compactions)
-  std::condition_variable sync_cv_;  // wakes the WAL syncer early (rotation, shutdown)
+  std::condition_variable bg_cv_;       // wakes the background thread
+  std::condition_variable done_cv_;     // background progress (flushes, compactions)
+  std::condition_variable sync_cv_;     // wakes the WAL syncer early (rotation, shutdown)
   std::condition_variable rotated_cv_;  // the syncer finished syncing rotated WAL files
   std::deque<Writer*> writers_ GUARDED_BY(mu_);
   std::shared_ptr<SuperVersion> sv_ GUARDED_BY(mu_);
@@ -141,11 +141,11 @@ class DBImpl final : public DB {
   uint64_t next_file_number_ GUARDED_BY(mu_) = 1;
   std::shared_ptr<WalWriter> wal_ GUARDED_BY(mu_);
   std::vector<std::shared_ptr<WalWriter>> rotated_wals_ GUARDED_BY(mu_);  // kNormal, awaiting fsync
-  std::string wal_buf_;                 // commit leader only
+  std::string wal_buf_;                                                   // commit leader only
   ManifestData manifest_ GUARDED_BY(mu_);
 
-  std::thread bg_thread_;       // started lazily on the first background work
-  std::thread sync_thread_;     // kNormal only, started with the first WAL
+  std::thread bg_thread_;    // started lazily on the first background work
+  std::thread sync_thread_;  // kNormal only, started with the first WAL
   bool bg_started_ GUARDED_BY(mu_) = false;
   bool sync_started_ GUARDED_BY(mu_) = false;
   bool shutting_down_ GUARDED_BY(mu_) = false;
@@ -161,7 +161,7 @@ class DBImpl final : public DB {
   Mutex cache_mu_;
   std::shared_ptr<const ColumnarCache> columnar_ GUARDED_BY(cache_mu_);
 
-  std::atomic<bool> building_cache_{false};  // at most one columnar cache is built at a time
+  std::atomic<bool> building_cache_{false};     // at most one columnar cache is built at a time
   std::atomic<bool> service_requested_{false};  // write-tier work arrived (checked inside compactions)
 
   std::atomic<uint64_t> stat_flushes_{0}, stat_compactions_{0}, stat_cache_builds_{0}, stat_wal_syncs_{0};

@@ -53,8 +53,10 @@ Status DBImpl::Recover() {
     if (!ParseFileName(name, &number, &ext)) continue;
     max_number = std::max(max_number, number);
     if (ext == "wal") {
-      if (number >= m.log_number) wals.push_back(number);
-      else obsolete.push_back(name);  // flushed already (a power cut may have brought it back)
+      if (number >= m.log_number)
+        wals.push_back(number);
+      else
+        obsolete.push_back(name);  // flushed already (a power cut may have brought it back)
     } else if (ext == "seg") {
       any_segment = true;
       if (std::find(m.segments.begin(), m.segments.end(), number) == m.segments.end())
@@ -98,28 +100,31 @@ Status DBImpl::Recover() {
       return Status::Corruption(path + ": a damaged WAL record is followed by a good newer one (sequence " +
                                 std::to_string(seq) + "): not a torn tail; not opening");
     };
-    Status s = ReadWalFile(env_, path, [&](std::string_view payload) -> Status {
-      if (payload.size() < WriteBatchInternal::kHeader) return Status::Corruption(path + ": short WAL record");
-      uint64_t seq = DecodeFixed64(payload.data());
-      uint32_t count = DecodeFixed32(payload.data() + 8);
-      if (count == 0) return Status::Corruption(path + ": empty WAL record");
-      // A good CRC does not make the header true: ApplyBatch sizes tables by `count` and the
-      // sequence arithmetic below trusts it, so it must match the entries and not overflow.
-      uint32_t entries = 0;
-      WriteBatchInternal::Reader check(payload);
-      ValueType type;
-      std::string_view key, value;
-      while (check.Next(&type, &key, &value)) ++entries;
-      if (check.corrupt() || entries != count || seq == 0 || seq > ~uint64_t{0} - count)
-        return Status::Corruption(path + ": malformed WAL record");
-      uint64_t last = last_seq_.load(std::memory_order_relaxed);
-      if (seq + count - 1 <= last) return Status::Ok();  // already in the segments
-      if (seq != last + 1) return Status::Corruption(path + ": WAL sequence gap");
-      DBX_RETURN_IF_ERROR(ApplyBatch(*sv, payload, seq, &delta));
-      last_seq_.store(seq + count - 1, std::memory_order_relaxed);
-      ++replayed;
-      return Status::Ok();
-    }, &res, newer_after_damage);
+    Status s = ReadWalFile(
+        env_, path,
+        [&](std::string_view payload) -> Status {
+          if (payload.size() < WriteBatchInternal::kHeader) return Status::Corruption(path + ": short WAL record");
+          uint64_t seq = DecodeFixed64(payload.data());
+          uint32_t count = DecodeFixed32(payload.data() + 8);
+          if (count == 0) return Status::Corruption(path + ": empty WAL record");
+          // A good CRC does not make the header true: ApplyBatch sizes tables by `count` and the
+          // sequence arithmetic below trusts it, so it must match the entries and not overflow.
+          uint32_t entries = 0;
+          WriteBatchInternal::Reader check(payload);
+          ValueType type;
+          std::string_view key, value;
+          while (check.Next(&type, &key, &value)) ++entries;
+          if (check.corrupt() || entries != count || seq == 0 || seq > ~uint64_t{0} - count)
+            return Status::Corruption(path + ": malformed WAL record");
+          uint64_t last = last_seq_.load(std::memory_order_relaxed);
+          if (seq + count - 1 <= last) return Status::Ok();  // already in the segments
+          if (seq != last + 1) return Status::Corruption(path + ": WAL sequence gap");
+          DBX_RETURN_IF_ERROR(ApplyBatch(*sv, payload, seq, &delta));
+          last_seq_.store(seq + count - 1, std::memory_order_relaxed);
+          ++replayed;
+          return Status::Ok();
+        },
+        &res, newer_after_damage);
     DBX_RETURN_IF_ERROR(s);
     if (res.torn && i + 1 < wals.size())
       return Status::Corruption(path + ": damaged record in a WAL file that is not the newest");

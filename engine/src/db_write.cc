@@ -304,8 +304,9 @@ Status DBImpl::WriteImpl(const WriteBatch* batch, bool check_conflicts, uint64_t
       l.Lock();
       if (s.ok()) {
         last_seq_.store(next - 1, std::memory_order_release);
-        live_keys_.store(static_cast<uint64_t>(static_cast<int64_t>(live_keys_.load(std::memory_order_relaxed)) + delta),
-                         std::memory_order_release);
+        live_keys_.store(
+            static_cast<uint64_t>(static_cast<int64_t>(live_keys_.load(std::memory_order_relaxed)) + delta),
+            std::memory_order_release);
         if (!apply.ok()) SetBackgroundError(apply);  // applied, but a tier failed to read
       } else {
         SetBackgroundError(s);  // the WAL's state is unknown: refuse further writes

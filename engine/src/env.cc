@@ -12,9 +12,7 @@
 namespace dbx {
 namespace {
 
-Status PosixError(const std::string& context, int err) {
-  return Status::IOError(context + ": " + std::strerror(err));
-}
+Status PosixError(const std::string& context, int err) { return Status::IOError(context + ": " + std::strerror(err)); }
 
 constexpr size_t kWriteBuffer = 64 * 1024;
 
@@ -96,7 +94,7 @@ class PosixWritableFile final : public WritableFile {
   int fd_;
   std::string buf_;
   uint64_t size_ = 0;
-  uint64_t written_ = 0;         // bytes handed to the kernel
+  uint64_t written_ = 0;  // bytes handed to the kernel
   size_t bytes_per_sync_ = 0;
   uint64_t writeback_from_ = 0;  // start of the range not yet sent to writeback
   uint64_t waited_to_ = 0;       // everything below has been written back

@@ -22,21 +22,30 @@ Status NotFound(const std::string& path) { return Status::IOError(path + ": No s
 
 const char* FaultOpName(FaultOp op) {
   switch (op) {
-    case FaultOp::kWrite: return "write";
-    case FaultOp::kSync: return "sync";
-    case FaultOp::kSyncDir: return "syncdir";
-    case FaultOp::kRename: return "rename";
-    case FaultOp::kCreate: return "create";
-    case FaultOp::kRemove: return "remove";
+    case FaultOp::kWrite:
+      return "write";
+    case FaultOp::kSync:
+      return "sync";
+    case FaultOp::kSyncDir:
+      return "syncdir";
+    case FaultOp::kRename:
+      return "rename";
+    case FaultOp::kCreate:
+      return "create";
+    case FaultOp::kRemove:
+      return "remove";
   }
   return "unknown";
 }
 
 const char* FaultKindName(FaultKind kind) {
   switch (kind) {
-    case FaultKind::kEIO: return "EIO";
-    case FaultKind::kENOSPC: return "ENOSPC";
-    case FaultKind::kShortWrite: return "short-write";
+    case FaultKind::kEIO:
+      return "EIO";
+    case FaultKind::kENOSPC:
+      return "ENOSPC";
+    case FaultKind::kShortWrite:
+      return "short-write";
   }
   return "unknown";
 }

@@ -35,7 +35,7 @@ enum class FaultOp {
   kSync,     ///< fdatasync/fsync of a file
   kSyncDir,  ///< fsync of a directory
   kRename,
-  kCreate,   ///< a new file or directory
+  kCreate,  ///< a new file or directory
   kRemove,
 };
 enum class FaultKind { kEIO, kENOSPC, kShortWrite };
@@ -86,8 +86,8 @@ class FaultEnv final : public Env {
 
  private:
   struct Inode {
-    std::string data;     // bytes handed to the file system
-    size_t synced = 0;    // a prefix of data that survives a power loss
+    std::string data;           // bytes handed to the file system
+    size_t synced = 0;          // a prefix of data that survives a power loss
     uint64_t pending_mark = 0;  // a sync marker waiting for the directory entry to become durable
   };
   struct Dir {

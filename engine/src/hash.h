@@ -38,8 +38,7 @@ inline uint64_t Hash64(std::string_view s) {
     b = y;
   } else if (n > 0) {
     a = (static_cast<uint64_t>(static_cast<unsigned char>(p[0])) << 16) |
-        (static_cast<uint64_t>(static_cast<unsigned char>(p[n >> 1])) << 8) |
-        static_cast<unsigned char>(p[n - 1]);
+        (static_cast<uint64_t>(static_cast<unsigned char>(p[n >> 1])) << 8) | static_cast<unsigned char>(p[n - 1]);
   }
   return HashMix(h ^ a ^ k2, HashMix(b ^ k1, h ^ k0));
 }

@@ -10,7 +10,7 @@ namespace {
 // Version 2 adds log_number; version 1 manifests (log_number 0) are still read.
 constexpr std::string_view kMagicV1 = "DBXMANI1";
 constexpr std::string_view kMagic = "DBXMANI2";
-}
+}  // namespace
 
 std::string EncodeManifest(const ManifestData& m) {
   std::string s(kMagic);

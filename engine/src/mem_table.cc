@@ -197,8 +197,10 @@ void MemTable::AddChain(std::string_view key, uint64_t hash, const Pending* vers
   bool beyond = last == head_ || KeyLess(last->key(), key);  // merges of ascending runs skip the probe
   MemNode* node = beyond ? nullptr : const_cast<MemNode*>(Find(key, hash));
   const MemVersion* older = nullptr;
-  if (node == nullptr) node = InsertNode(key, hash, beyond);
-  else older = node->head.load(std::memory_order_relaxed);
+  if (node == nullptr)
+    node = InsertNode(key, hash, beyond);
+  else
+    older = node->head.load(std::memory_order_relaxed);
   for (size_t i = n; i-- > 0;) older = NewVersion(versions[i].tag, versions[i].value, older);
   node->head.store(older, std::memory_order_release);
   entries_.store(entries_.load(std::memory_order_relaxed) + n, std::memory_order_release);

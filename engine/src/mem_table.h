@@ -111,13 +111,13 @@ class MemTable {
   void HashInsert(HashTable* t, MemNode* node, uint64_t hash);
   void GrowHash(size_t min_keys);
 
-  Arena arena_;               // writer only
-  Random rnd_{0x5eed};        // writer only
-  MemNode* head_;             // sentinel, immutable after construction
-  MemNode* tail_[kMaxHeight]; // writer only: last node at each level
-  MemNode* finger_[kMaxHeight];  // writer only: predecessors of last_inserted_ at each level
+  Arena arena_;                       // writer only
+  Random rnd_{0x5eed};                // writer only
+  MemNode* head_;                     // sentinel, immutable after construction
+  MemNode* tail_[kMaxHeight];         // writer only: last node at each level
+  MemNode* finger_[kMaxHeight];       // writer only: predecessors of last_inserted_ at each level
   MemNode* last_inserted_ = nullptr;  // writer only
-  int max_height_ = 1;        // writer only
+  int max_height_ = 1;                // writer only
   std::atomic<HashTable*> table_;
   std::vector<std::unique_ptr<HashTable>> tables_;  // writer only; retired tables live until destruction
   std::atomic<uint64_t> entries_{0};

@@ -35,7 +35,8 @@ Options ResolveOptions(const Options& requested) {
     Resolve(&o.bytes_per_sync, kMiB);
   }
   // Without a budget the stall limit only guards against the background thread falling far behind.
-  Resolve(&o.write_buffer_limit_bytes, b == 0 ? 4 * o.wos_flush_bytes : std::max<size_t>(b / 16 * 7, 3 * o.wos_flush_bytes));
+  Resolve(&o.write_buffer_limit_bytes,
+          b == 0 ? 4 * o.wos_flush_bytes : std::max<size_t>(b / 16 * 7, 3 * o.wos_flush_bytes));
   return o;
 }
 

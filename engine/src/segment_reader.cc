@@ -40,7 +40,8 @@ Status SegmentReader::ReadRawBlock(const BlockHandle& h, std::string* out) const
   if (data.size() != h.size) return Status::Corruption(file_->name() + ": truncated block");
   size_t n = h.size - kBlockTrailer;
   uint32_t expected = crc32c::Unmask(DecodeFixed32(data.data() + n + 1));
-  if (crc32c::Value(data.data(), n + 1) != expected) return Status::Corruption(file_->name() + ": block checksum mismatch");
+  if (crc32c::Value(data.data(), n + 1) != expected)
+    return Status::Corruption(file_->name() + ": block checksum mismatch");
   auto type = static_cast<Compression>(static_cast<unsigned char>(data[n]));
   if (type == Compression::kNone) {
     out->assign(data.data(), n);
@@ -110,14 +111,15 @@ size_t SegmentReader::FindBlock(std::string_view key) const {
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
     const KeyPrefix& p = index_prefixes_[mid];
-    if (p < prefix || (p == prefix && KeyLess(LastKey(mid), key))) lo = mid + 1;
-    else hi = mid;
+    if (p < prefix || (p == prefix && KeyLess(LastKey(mid), key)))
+      lo = mid + 1;
+    else
+      hi = mid;
   }
   return lo;
 }
 
-Status SegmentReader::ReadDataBlock(size_t i, std::shared_ptr<const Block>* out, bool use_cache,
-                                    bool looked_up) const {
+Status SegmentReader::ReadDataBlock(size_t i, std::shared_ptr<const Block>* out, bool use_cache, bool looked_up) const {
   const BlockHandle h{index_[i].offset, index_[i].size};
   if (cache_ != nullptr && !looked_up) {
     *out = use_cache ? cache_->Lookup(cache_id_, h.offset) : cache_->Peek(cache_id_, h.offset);

@@ -10,8 +10,7 @@ Status SuperVersion::Get(std::string_view key, uint64_t hash, uint64_t snapshot,
   for (const FrozenDelta& f : frozen)
     if (MemGet(*f.table, key, hash, snapshot, result, value, seq)) return Status::Ok();
   if (wos != nullptr && MemGet(*wos->table, key, hash, snapshot, result, value, seq)) return Status::Ok();
-  if (frozen_wos != nullptr && MemGet(*frozen_wos->table, key, hash, snapshot, result, value, seq))
-    return Status::Ok();
+  if (frozen_wos != nullptr && MemGet(*frozen_wos->table, key, hash, snapshot, result, value, seq)) return Status::Ok();
   for (const auto& s : segments) {
     DBX_RETURN_IF_ERROR(s->Get(key, hash, snapshot, result, value, seq));
     if (*result != Lookup::kAbsent) return Status::Ok();

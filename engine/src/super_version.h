@@ -26,17 +26,17 @@ struct FrozenDelta {
 /// The WOS (tier 3): a MemTable receiving frozen deltas, plus what it covers.
 struct WosState {
   std::shared_ptr<MemTable> table;
-  uint64_t max_seq = 0;     // every version <= max_seq is in the WOS or older tiers
-  uint64_t live_keys = 0;   // as of max_seq
-  uint64_t max_wal = 0;     // WAL files <= this number hold nothing newer than the WOS
+  uint64_t max_seq = 0;    // every version <= max_seq is in the WOS or older tiers
+  uint64_t live_keys = 0;  // as of max_seq
+  uint64_t max_wal = 0;    // WAL files <= this number hold nothing newer than the WOS
 };
 
 struct SuperVersion {
-  std::shared_ptr<MemTable> active;                       // tier 1: the delta store receiving writes
-  std::vector<FrozenDelta> frozen;                        // newest first
-  std::shared_ptr<const WosState> wos;                    // may be null
-  std::shared_ptr<const WosState> frozen_wos;             // being written to a segment; may be null
-  std::vector<std::shared_ptr<SegmentReader>> segments;   // tier 5, newest first
+  std::shared_ptr<MemTable> active;                      // tier 1: the delta store receiving writes
+  std::vector<FrozenDelta> frozen;                       // newest first
+  std::shared_ptr<const WosState> wos;                   // may be null
+  std::shared_ptr<const WosState> frozen_wos;            // being written to a segment; may be null
+  std::vector<std::shared_ptr<SegmentReader>> segments;  // tier 5, newest first
 
   /// Resolves key at `snapshot` through the tiers, newest first. On kValue, *value is set when
   /// non-null; *seq (when non-null) gets the resolved version's sequence.

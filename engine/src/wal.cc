@@ -54,8 +54,8 @@ size_t RecordAt(std::string_view data, size_t pos) {
 
 }  // namespace
 
-Status ReadWalRecords(std::string_view data, const std::function<Status(std::string_view)>& fn,
-                      WalReadResult* result, const WalDamageFn& after_damage) {
+Status ReadWalRecords(std::string_view data, const std::function<Status(std::string_view)>& fn, WalReadResult* result,
+                      const WalDamageFn& after_damage) {
   *result = WalReadResult();
   size_t pos = 0;
   while (pos < data.size()) {

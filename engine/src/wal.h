@@ -58,8 +58,8 @@ using WalDamageFn = std::function<Status(std::string_view)>;
 /// (reported through result->torn); then, when after_damage is set, scans the rest for records
 /// that are whole and calls after_damage(payload) for each. Returns the first non-OK status of the
 /// callbacks. Never reads out of bounds: a fuzzing entry point.
-Status ReadWalRecords(std::string_view data, const std::function<Status(std::string_view)>& fn,
-                      WalReadResult* result, const WalDamageFn& after_damage = nullptr);
+Status ReadWalRecords(std::string_view data, const std::function<Status(std::string_view)>& fn, WalReadResult* result,
+                      const WalDamageFn& after_damage = nullptr);
 /// ReadWalRecords over a file's contents.
 Status ReadWalFile(Env* env, const std::string& path, const std::function<Status(std::string_view)>& fn,
                    WalReadResult* result, const WalDamageFn& after_damage = nullptr);

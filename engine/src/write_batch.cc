@@ -40,8 +40,10 @@ Status WriteBatch::Iterate(Handler* handler) const {
   uint32_t n = 0;
   while (r.Next(&type, &key, &value)) {
     ++n;
-    if (type == ValueType::kPut) handler->Put(key, value);
-    else handler->Delete(key);
+    if (type == ValueType::kPut)
+      handler->Put(key, value);
+    else
+      handler->Delete(key);
   }
   if (r.corrupt()) return Status::Corruption("malformed write batch entry");
   if (n != Count()) return Status::Corruption("write batch count mismatch");

@@ -31,7 +31,9 @@ class WriteBatchInternal {
    public:
     /// Starts at byte `offset` of the encoding (the first entry by default).
     explicit Reader(std::string_view rep, size_t offset = kHeader)
-        : base_(rep.data()), p_(rep.data() + (rep.size() >= offset ? offset : rep.size())), limit_(rep.data() + rep.size()) {}
+        : base_(rep.data()),
+          p_(rep.data() + (rep.size() >= offset ? offset : rep.size())),
+          limit_(rep.data() + rep.size()) {}
     /// Byte offset of the next entry.
     size_t offset() const { return static_cast<size_t>(p_ - base_); }
     /// Reads the next entry; false at the end or on malformed input.

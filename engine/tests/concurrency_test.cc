@@ -14,8 +14,8 @@
 namespace dbx {
 namespace {
 
-constexpr int kTokens = 200;     // keys "t<idx>_<pos>", moved by batches: always exactly kTokens live
-constexpr int kAccounts = 8;     // "acct<i>", updated by transactions: the sum never changes
+constexpr int kTokens = 200;  // keys "t<idx>_<pos>", moved by batches: always exactly kTokens live
+constexpr int kAccounts = 8;  // "acct<i>", updated by transactions: the sum never changes
 constexpr int kInitialBalance = 1000;
 
 std::string TokenKey(int idx, int pos) { return "t" + std::to_string(idx) + "_" + std::to_string(pos); }
@@ -109,8 +109,10 @@ TEST(Concurrency, ReadersAndWritersWithBackgroundWork) {
         long sum = 0;
         for (int i = 0; i < kAccounts; ++i) {
           std::string v;
-          if (!db->Get(ro, AccountKey(i), &v).ok()) fail("account get");
-          else sum += std::stol(v);
+          if (!db->Get(ro, AccountKey(i), &v).ok())
+            fail("account get");
+          else
+            sum += std::stol(v);
         }
         if (sum != long{kAccounts} * kInitialBalance) fail("sum " + std::to_string(sum));
         db->ReleaseSnapshot(snap);

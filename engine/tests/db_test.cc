@@ -47,12 +47,14 @@ class DBTest : public ::testing::TestWithParam<Durability> {
     ReadOptions ro;
     ro.snapshot = snap;
     std::string prev;
-    EXPECT_TRUE(db_->Scan(ro, {}, {}, 0, [&](std::string_view k, std::string_view v) {
-      EXPECT_TRUE(out.empty() || std::string(k) > prev);
-      prev.assign(k);
-      out.emplace(k, v);
-      return true;
-    }).ok());
+    EXPECT_TRUE(db_->Scan(ro, {}, {}, 0,
+                          [&](std::string_view k, std::string_view v) {
+                            EXPECT_TRUE(out.empty() || std::string(k) > prev);
+                            prev.assign(k);
+                            out.emplace(k, v);
+                            return true;
+                          })
+                    .ok());
     return out;
   }
   uint64_t Count() {
@@ -191,16 +193,20 @@ TEST_P(DBTest, IteratorAndBoundedScans) {
     EXPECT_TRUE(it->status().ok());
     it.reset();
     std::vector<std::string> keys;
-    ASSERT_TRUE(db_->Scan(ReadOptions(), Key(10), Key(20), 0, [&](std::string_view k, std::string_view) {
-      keys.emplace_back(k);
-      return true;
-    }).ok());
+    ASSERT_TRUE(db_->Scan(ReadOptions(), Key(10), Key(20), 0,
+                          [&](std::string_view k, std::string_view) {
+                            keys.emplace_back(k);
+                            return true;
+                          })
+                    .ok());
     EXPECT_EQ(keys, (std::vector<std::string>{Key(11), Key(13), Key(15), Key(17), Key(19)}));
     keys.clear();
-    ASSERT_TRUE(db_->Scan(ReadOptions(), Key(990), {}, 3, [&](std::string_view k, std::string_view) {
-      keys.emplace_back(k);
-      return true;
-    }).ok());
+    ASSERT_TRUE(db_->Scan(ReadOptions(), Key(990), {}, 3,
+                          [&](std::string_view k, std::string_view) {
+                            keys.emplace_back(k);
+                            return true;
+                          })
+                    .ok());
     EXPECT_EQ(keys, (std::vector<std::string>{Key(991), Key(993), Key(995)}));
     EXPECT_EQ(ScanAll().size(), 500u);  // builds the columnar cache on the first pass
     if (pass == 1) {

@@ -135,7 +135,7 @@ TEST_F(WalRecoveryTest, DamageBeforeTheLastRecordOfTheNewestWalIsCorruption) {
   ASSERT_EQ(wals.size(), 1u);
   std::string data = Slurp(wals[0]);
   const size_t record = data.size() / 5;  // five equal-sized records
-  data[record + record / 2] ^= 0x40;       // inside record 2
+  data[record + record / 2] ^= 0x40;      // inside record 2
   Spit(wals[0], data);
   std::unique_ptr<DB> db;
   Status s = DB::Open(FullOptions(), dir, &db);

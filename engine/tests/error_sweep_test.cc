@@ -50,8 +50,10 @@ uint64_t CheckPrefix(DB* db) {
   for (uint64_t n = 1; n <= last + 1; ++n) {
     for (int j = 0; j < kKeys; ++j) {
       Status s = db->Get(ReadOptions(), TxnKey(n, j), &v);
-      if (n <= last) EXPECT_TRUE(s.ok() && v == std::to_string(n)) << "transaction " << n << " of " << last;
-      else EXPECT_TRUE(s.IsNotFound()) << "transaction " << n << " half-visible after " << last;
+      if (n <= last)
+        EXPECT_TRUE(s.ok() && v == std::to_string(n)) << "transaction " << n << " of " << last;
+      else
+        EXPECT_TRUE(s.IsNotFound()) << "transaction " << n << " half-visible after " << last;
     }
   }
   return last;
@@ -83,10 +85,10 @@ std::string CaseName(const ::testing::TestParamInfo<SweepCase>& info) {
 
 std::vector<SweepCase> AllCases() {
   const Site sites[] = {
-      {FaultOp::kCreate, ".wal"},          {FaultOp::kWrite, ".wal"},          {FaultOp::kSync, ".wal"},
-      {FaultOp::kCreate, ".seg"},          {FaultOp::kWrite, ".seg"},          {FaultOp::kSync, ".seg"},
-      {FaultOp::kCreate, "MANIFEST.tmp"},  {FaultOp::kWrite, "MANIFEST.tmp"},  {FaultOp::kSync, "MANIFEST.tmp"},
-      {FaultOp::kRename, "MANIFEST"},      {FaultOp::kSyncDir, ""},
+      {FaultOp::kCreate, ".wal"},         {FaultOp::kWrite, ".wal"},         {FaultOp::kSync, ".wal"},
+      {FaultOp::kCreate, ".seg"},         {FaultOp::kWrite, ".seg"},         {FaultOp::kSync, ".seg"},
+      {FaultOp::kCreate, "MANIFEST.tmp"}, {FaultOp::kWrite, "MANIFEST.tmp"}, {FaultOp::kSync, "MANIFEST.tmp"},
+      {FaultOp::kRename, "MANIFEST"},     {FaultOp::kSyncDir, ""},
   };
   std::vector<SweepCase> out;
   for (const Site& site : sites) {
@@ -113,8 +115,10 @@ TEST_P(ErrorSweep, TheErrorReachesACallerAndNoAcknowledgedCommitIsLost) {
   Status first_error;
   for (uint64_t n = 1; n <= 400 && first_error.ok(); ++n) {
     Status s = Commit(db.get(), n);
-    if (s.ok()) acked = n;
-    else first_error = s;
+    if (s.ok())
+      acked = n;
+    else
+      first_error = s;
     if (s.ok() && n % 50 == 0) first_error = db->Flush();
     if (first_error.ok() && n % 120 == 0) first_error = db->Compact();
   }

@@ -79,7 +79,8 @@ TEST(MemTable, AscendingRunsBetweenExistingKeysStayOrdered) {
   for (int i = 0; i < 4000; i += 2) Put(&t, "k" + std::to_string(100000 + i), i + 1, "even");
   uint64_t seq = 10000;
   for (int pass = 0; pass < 3; ++pass)  // ascending runs that weave between existing keys (finger path)
-    for (int i = 1 + pass; i < 4000; i += 7) Put(&t, "k" + std::to_string(100000 + i) + "x" + std::to_string(pass), seq++, "odd");
+    for (int i = 1 + pass; i < 4000; i += 7)
+      Put(&t, "k" + std::to_string(100000 + i) + "x" + std::to_string(pass), seq++, "odd");
   std::string prev;
   size_t n = 0;
   for (const MemNode* x = t.First(); x != nullptr; x = x->Next(0), ++n) {

@@ -99,14 +99,14 @@ TEST(MemoryBudget, OpenReportsTheResolvedOptions) {
 }
 
 TEST(CompactionPick, MergesTheNewestRunOfSimilarSizes) {
-  EXPECT_EQ(PickCompaction({4, 4, 4}, 4), 0u);              // too few segments
+  EXPECT_EQ(PickCompaction({4, 4, 4}, 4), 0u);  // too few segments
   EXPECT_EQ(PickCompaction({4, 4, 4, 4}, 4), 4u);
-  EXPECT_EQ(PickCompaction({4, 4, 4, 100}, 4), 0u);         // 100 > 2 x 12: the run is 3 long
-  EXPECT_EQ(PickCompaction({4, 4, 4, 4, 100}, 4), 4u);      // the big old one stays
+  EXPECT_EQ(PickCompaction({4, 4, 4, 100}, 4), 0u);             // 100 > 2 x 12: the run is 3 long
+  EXPECT_EQ(PickCompaction({4, 4, 4, 4, 100}, 4), 4u);          // the big old one stays
   EXPECT_EQ(PickCompaction({4, 4, 4, 4, 16, 44, 100}, 4), 7u);  // 16 <= 32, 44 <= 64, 100 <= 152
-  EXPECT_EQ(PickCompaction({1, 3, 7, 15}, 4), 0u);          // each older one > 2x the newer ones
-  EXPECT_EQ(PickCompaction({1, 3, 7, 15, 31, 63}, 2), 6u);  // ... until there are 3 x trigger
-  EXPECT_EQ(PickCompaction({4, 4, 4, 4}, 0), 0u);           // background compaction off
+  EXPECT_EQ(PickCompaction({1, 3, 7, 15}, 4), 0u);              // each older one > 2x the newer ones
+  EXPECT_EQ(PickCompaction({1, 3, 7, 15, 31, 63}, 2), 6u);      // ... until there are 3 x trigger
+  EXPECT_EQ(PickCompaction({4, 4, 4, 4}, 0), 0u);               // background compaction off
 }
 
 // A 4 MiB budget, 50 MB written (6 MB under sanitizers): the write tiers' accounting stays within the budget all along,
@@ -151,10 +151,10 @@ TEST(MemoryBudget, SustainedWritesStayWithinTheBudget) {
   int next = 0;
   bool in_order = true;
   ASSERT_TRUE(db->Scan(ReadOptions(), {}, {}, 0, [&](std::string_view k, std::string_view v) {
-    in_order = in_order && k == Key(0, next) && v == Value(0, next);
-    ++next;
-    return in_order;
-  }).ok());
+                  in_order = in_order && k == Key(0, next) && v == Value(0, next);
+                  ++next;
+                  return in_order;
+                }).ok());
   EXPECT_TRUE(in_order) << "first mismatch at row " << next - 1;
   EXPECT_EQ(next, kRows);
   // A full scan larger than the columnar cache's share builds no cache.

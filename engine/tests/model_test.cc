@@ -64,14 +64,16 @@ class ModelTest : public ::testing::TestWithParam<std::tuple<Durability, uint64_
     ReadOptions ro;
     ro.snapshot = snap;
     auto it = m.begin();
-    ASSERT_TRUE(db_->Scan(ro, {}, {}, 0, [&](std::string_view k, std::string_view v) {
-      EXPECT_NE(it, m.end());
-      if (it == m.end()) return false;
-      EXPECT_EQ(k, it->first);
-      EXPECT_EQ(v, it->second);
-      ++it;
-      return true;
-    }).ok());
+    ASSERT_TRUE(db_->Scan(ro, {}, {}, 0,
+                          [&](std::string_view k, std::string_view v) {
+                            EXPECT_NE(it, m.end());
+                            if (it == m.end()) return false;
+                            EXPECT_EQ(k, it->first);
+                            EXPECT_EQ(v, it->second);
+                            ++it;
+                            return true;
+                          })
+                    .ok());
     EXPECT_EQ(it, m.end());
     uint64_t n = 0;
     ASSERT_TRUE(db_->Count(ro, &n).ok());
@@ -81,15 +83,17 @@ class ModelTest : public ::testing::TestWithParam<std::tuple<Durability, uint64_
     auto mit = m.lower_bound(start);
     uint64_t limit = 1 + rnd_->Uniform(20);
     uint64_t seen = 0;
-    ASSERT_TRUE(db_->Scan(ro, start, {}, limit, [&](std::string_view k, std::string_view v) {
-      EXPECT_NE(mit, m.end());
-      if (mit == m.end()) return false;
-      EXPECT_EQ(k, mit->first);
-      EXPECT_EQ(v, mit->second);
-      ++mit;
-      ++seen;
-      return true;
-    }).ok());
+    ASSERT_TRUE(db_->Scan(ro, start, {}, limit,
+                          [&](std::string_view k, std::string_view v) {
+                            EXPECT_NE(mit, m.end());
+                            if (mit == m.end()) return false;
+                            EXPECT_EQ(k, mit->first);
+                            EXPECT_EQ(v, mit->second);
+                            ++mit;
+                            ++seen;
+                            return true;
+                          })
+                    .ok());
     EXPECT_EQ(seen, std::min<uint64_t>(limit, std::distance(m.lower_bound(start), m.end())));
   }
 

@@ -10,8 +10,8 @@
 #include "src/block_cache.h"
 #include "src/hash.h"
 #include "src/mem_table.h"
-#include "src/random.h"
 #include "src/merging_iterator.h"
+#include "src/random.h"
 #include "src/segment_reader.h"
 #include "src/segment_writer.h"
 #include "tests/test_util.h"
@@ -34,8 +34,7 @@ std::string WriteSegment(const std::string& path, const Model& model, Compressio
   EXPECT_TRUE(WritableFile::Create(path, &f).ok());
   SegmentWriter w(o, std::move(f));
   for (const auto& [k, versions] : model)
-    for (const auto& v : versions)
-      w.Add(k, PackTag(v.seq, v.put ? ValueType::kPut : ValueType::kDelete), v.value);
+    for (const auto& v : versions) w.Add(k, PackTag(v.seq, v.put ? ValueType::kPut : ValueType::kDelete), v.value);
   EXPECT_TRUE(w.Finish().ok());
   std::string data;
   EXPECT_TRUE(ReadFileToString(path, &data).ok());

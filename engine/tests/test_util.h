@@ -1,11 +1,11 @@
 // Helpers shared by the engine tests: a fresh temporary directory per test.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <cstdlib>
 #include <filesystem>
 #include <string>
-
-#include <gtest/gtest.h>
 
 namespace dbx::test {
 

@@ -60,9 +60,9 @@ TEST(Bloom, NoFalseNegativesAndFewFalsePositives) {
   for (int i = 0; i < 10000; ++i) ASSERT_TRUE(f.MayContain(Hash64("key" + std::to_string(i))));
   int fp = 0;
   for (int i = 0; i < 10000; ++i) fp += f.MayContain(Hash64("other" + std::to_string(i)));
-  EXPECT_LT(fp, 300);  // ~1% expected at 10 bits per key
-  BloomFilter garbage(std::string("\x01\x00", 2));  // zero probes: not a filter
-  EXPECT_TRUE(garbage.MayContain(1));  // malformed filters match everything, never crash
+  EXPECT_LT(fp, 300);                                   // ~1% expected at 10 bits per key
+  BloomFilter garbage(std::string("\x01\x00", 2));      // zero probes: not a filter
+  EXPECT_TRUE(garbage.MayContain(1));                   // malformed filters match everything, never crash
   BloomFilter torn(std::string(100, '\xff') + "\x86");  // blocked, but not whole 64-byte blocks
   EXPECT_TRUE(torn.MayContain(1));
 }

@@ -13,10 +13,13 @@ namespace {
 
 std::vector<std::string> ReadAll(std::string_view data, WalReadResult* res) {
   std::vector<std::string> out;
-  Status s = ReadWalRecords(data, [&](std::string_view p) {
-    out.emplace_back(p);
-    return Status::Ok();
-  }, res);
+  Status s = ReadWalRecords(
+      data,
+      [&](std::string_view p) {
+        out.emplace_back(p);
+        return Status::Ok();
+      },
+      res);
   EXPECT_TRUE(s.ok());
   return out;
 }
@@ -34,10 +37,14 @@ TEST(Wal, RoundTripThroughAFile) {
   ASSERT_TRUE(w->Close().ok());
   std::vector<std::string> got;
   WalReadResult res;
-  ASSERT_TRUE(ReadWalFile(Env::Default(), path, [&](std::string_view p) {
-    got.emplace_back(p);
-    return Status::Ok();
-  }, &res).ok());
+  ASSERT_TRUE(ReadWalFile(
+                  Env::Default(), path,
+                  [&](std::string_view p) {
+                    got.emplace_back(p);
+                    return Status::Ok();
+                  },
+                  &res)
+                  .ok());
   EXPECT_EQ(got, payloads);
   EXPECT_FALSE(res.torn);
   EXPECT_EQ(res.records, 3u);

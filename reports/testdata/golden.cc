@@ -1,13 +1,13 @@
 #include "reports/testdata/golden.h"
 
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <sstream>
 #include <string>
-
-#include <gtest/gtest.h>
 
 namespace dbxb::testdata {
 namespace {

@@ -38,7 +38,8 @@ PhaseResult Phase(const std::string& phase, const std::string& engine, uint64_t 
   p.operations = ops;
   p.throughput_ops_per_sec = static_cast<double>(ops) / seconds;
   p.service_time = Latency(ops, p50);
-  p.per_second = {{0, ops / 2, static_cast<double>(ops / 2), p50 * 5}, {1, ops - ops / 2, static_cast<double>(ops - ops / 2) / (seconds - 1), p50 * 5.5}};
+  p.per_second = {{0, ops / 2, static_cast<double>(ops / 2), p50 * 5},
+                  {1, ops - ops / 2, static_cast<double>(ops - ops / 2) / (seconds - 1), p50 * 5.5}};
   return p;
 }
 
@@ -47,7 +48,8 @@ PhaseResult Phase(const std::string& phase, const std::string& engine, uint64_t 
 RunResults SamplePhaseResults() {
   RunResults r;
   r.context = SampleRunResults().context;
-  r.context.command_line = "build/dbx-bench run --workload workloads/ycsb/workloada --engines sqlite,lmdb,rocksdb --threads 2";
+  r.context.command_line =
+      "build/dbx-bench run --workload workloads/ycsb/workloada --engines sqlite,lmdb,rocksdb --threads 2";
   r.context.configuration = {{"suite", "ycsb"}, {"workload", "workloads/ycsb/workloada"}, {"threads", "2"}};
   r.context.harness_overhead_ns_per_op = 21.5;
 

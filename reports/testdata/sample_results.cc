@@ -9,8 +9,8 @@ Interval Around(double point, double rel_halfwidth, double rel_se) {
   return Interval{point, point * (1 - rel_halfwidth), point * (1 + rel_halfwidth), point * rel_se};
 }
 
-BenchmarkResult MakeBenchmark(const std::string& workload, const std::string& engine, SamplingMode mode,
-                              double mean_ns, uint64_t elements) {
+BenchmarkResult MakeBenchmark(const std::string& workload, const std::string& engine, SamplingMode mode, double mean_ns,
+                              uint64_t elements) {
   BenchmarkResult b;
   b.suite = "dbx-micro";
   b.workload = workload;
@@ -47,7 +47,7 @@ BenchmarkResult MakeBenchmark(const std::string& workload, const std::string& en
 
 // What an engine spent, from round hand-made counters (write amp = written / logical, ...).
 ResourceUsage SampleResources(uint64_t operations, uint64_t commits, uint64_t fsyncs, uint64_t written,
-                            uint64_t logical, uint64_t disk, uint64_t live) {
+                              uint64_t logical, uint64_t disk, uint64_t live) {
   ResourceUsage u;
   u.operations = operations;
   u.cpu_user_ns = operations * 300;
@@ -92,9 +92,10 @@ RunResults SampleRunResults() {
                  {"lmdb", "LMDB 0.9.24", "debian-package"},
                  {"rocksdb", "RocksDB 7.8.3", "debian-package (assertions enabled)"}};
   c.command_line = "build/dbx-bench run --suite dbx-micro --engines dbx,sqlite,lmdb,rocksdb --seed 42";
-  c.configuration = {{"suite", "dbx-micro"}, {"engines", "dbx,sqlite,lmdb,rocksdb"}, {"records", "10000"},
-                     {"durability", "normal"}, {"warm_up", "3s"}, {"measurement_time", "5s"},
-                     {"samples", "10"}, {"output_dir", "results/2026-11-30"}};
+  c.configuration = {{"suite", "dbx-micro"}, {"engines", "dbx,sqlite,lmdb,rocksdb"},
+                     {"records", "10000"},   {"durability", "normal"},
+                     {"warm_up", "3s"},      {"measurement_time", "5s"},
+                     {"samples", "10"},      {"output_dir", "results/2026-11-30"}};
   c.seed = 42;
   c.sampling.warmup_seconds = 3.0;
   c.sampling.measurement_seconds = 5.0;
@@ -149,7 +150,8 @@ RunResults SampleRunResults() {
     BenchmarkResult b = MakeBenchmark(row.workload, row.engine, row.mode, row.mean_ns, row.elements);
     b.engine_settings = *row.settings;
     if (b.workload == "get" && b.engine == "rocksdb") {
-      b.sampling_notes.push_back("Measurement took 7.9 s instead of the 5.0 s planned: the estimate of one iteration was too low.");
+      b.sampling_notes.push_back(
+          "Measurement took 7.9 s instead of the 5.0 s planned: the estimate of one iteration was too low.");
     }
     // Insert: 10 iterations of 10,000 rows of 31 bytes, one commit each; get: reads only.
     const bool insert = b.workload == "insert";

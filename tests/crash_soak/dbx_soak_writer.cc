@@ -69,20 +69,24 @@ std::string TxnValue(uint64_t n, int j) {
 }
 
 bool ParseDurability(const char* text, dbx::Durability* d) {
-  if (std::strcmp(text, "none") == 0) *d = dbx::Durability::kNone;
-  else if (std::strcmp(text, "normal") == 0) *d = dbx::Durability::kNormal;
-  else if (std::strcmp(text, "full") == 0) *d = dbx::Durability::kFull;
-  else return false;
+  if (std::strcmp(text, "none") == 0)
+    *d = dbx::Durability::kNone;
+  else if (std::strcmp(text, "normal") == 0)
+    *d = dbx::Durability::kNormal;
+  else if (std::strcmp(text, "full") == 0)
+    *d = dbx::Durability::kFull;
+  else
+    return false;
   return true;
 }
 
 dbx::Options SoakOptions(dbx::Durability d) {
   dbx::Options o;
   o.durability = d;
-  o.delta_flush_entries = 64;     // a delta-store merge every ~12 transactions
-  o.wos_flush_bytes = 8 << 10;    // a segment every few dozen transactions
+  o.delta_flush_entries = 64;   // a delta-store merge every ~12 transactions
+  o.wos_flush_bytes = 8 << 10;  // a segment every few dozen transactions
   o.block_size = 512;
-  o.compaction_trigger = 3;       // and a compaction every few segments
+  o.compaction_trigger = 3;  // and a compaction every few segments
   o.columnar_cache_bytes = 0;
   return o;
 }
@@ -180,8 +184,7 @@ std::string VerifyPrefix(dbx::DB* db, uint64_t* last_out) {
   uint64_t count = 0;
   if (!(s = db->Count(dbx::ReadOptions(), &count)).ok()) return "Count: " + s.ToString();
   uint64_t expected = last == 0 ? 0 : last * kKeys + 2;
-  if (count != expected)
-    return "Count() says " + std::to_string(count) + ", the scan " + std::to_string(expected);
+  if (count != expected) return "Count() says " + std::to_string(count) + ", the scan " + std::to_string(expected);
   return "";
 }
 
@@ -254,8 +257,8 @@ int PowerLoss(dbx::Durability d, uint64_t iterations, uint64_t seed) {
     std::string problem = VerifyPrefix(db.get(), &last);
     const uint64_t a = acked.load();
     if (problem.empty() && last > a + 1)
-      problem = "transaction " + std::to_string(last) + " recovered, but the last one attempted was " +
-                std::to_string(a + 1);
+      problem =
+          "transaction " + std::to_string(last) + " recovered, but the last one attempted was " + std::to_string(a + 1);
     const uint64_t promised = d == dbx::Durability::kFull ? a : env.DurableMark();
     if (last < promised) {
       lost += promised - last;
@@ -265,14 +268,14 @@ int PowerLoss(dbx::Durability d, uint64_t iterations, uint64_t seed) {
     }
     if (!problem.empty()) {
       ++prefix_violations;
-      std::fprintf(stderr, "power-loss: iteration %" PRIu64 " (acknowledged %" PRIu64 "): %s\n", i, a,
-                   problem.c_str());
+      std::fprintf(stderr, "power-loss: iteration %" PRIu64 " (acknowledged %" PRIu64 "): %s\n", i, a, problem.c_str());
       break;
     }
     if (last < a) tail_lost += a - last;
     if (i % 10 == 1 && i > 1)
       std::printf("power-loss: iteration %" PRIu64 "/%" PRIu64 ": %" PRIu64 " transactions recovered, %" PRIu64
-                  " acknowledged so far, %" PRIu64 " lost\n", i - 1, iterations, last, acked_total, lost);
+                  " acknowledged so far, %" PRIu64 " lost\n",
+                  i - 1, iterations, last, acked_total, lost);
     if (check_only) {
       s = db->Close();
       if (!s.ok()) {

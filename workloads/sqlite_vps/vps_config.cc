@@ -22,22 +22,23 @@ uint64_t CeilDiv(uint64_t a, uint64_t b) { return a / b + (a % b != 0 ? 1 : 0); 
 
 }  // namespace
 
-std::string_view VpsDatasetName(VpsDataset d) {
-  return d == VpsDataset::kCached ? "cached" : "disk-bound";
-}
+std::string_view VpsDatasetName(VpsDataset d) { return d == VpsDataset::kCached ? "cached" : "disk-bound"; }
 
 Status ParseVpsDatasets(std::string_view text, std::vector<VpsDataset>* out) {
-  if (text == "cached") *out = {VpsDataset::kCached};
-  else if (text == "disk-bound") *out = {VpsDataset::kDiskBound};
-  else if (text == "both") *out = {VpsDataset::kCached, VpsDataset::kDiskBound};
-  else return Status::InvalidArgument("--dataset: expected cached, disk-bound or both, got '" + std::string(text) + "'");
+  if (text == "cached")
+    *out = {VpsDataset::kCached};
+  else if (text == "disk-bound")
+    *out = {VpsDataset::kDiskBound};
+  else if (text == "both")
+    *out = {VpsDataset::kCached, VpsDataset::kDiskBound};
+  else
+    return Status::InvalidArgument("--dataset: expected cached, disk-bound or both, got '" + std::string(text) + "'");
   return Status::Ok();
 }
 
 const std::vector<std::string>& VpsPhaseNames() {
-  static const std::vector<std::string> names = {"bulk-insert", "select-pk",        "range-scan",
-                                                 "update",      "mixed-oltp",       "concurrent-reads",
-                                                 "concurrent-writes"};
+  static const std::vector<std::string> names = {"bulk-insert", "select-pk",        "range-scan",       "update",
+                                                 "mixed-oltp",  "concurrent-reads", "concurrent-writes"};
   return names;
 }
 
@@ -76,8 +77,8 @@ Result<VpsPlan> ResolveVpsPlan(VpsDataset dataset, const PhaseSuiteOptions& opti
   }
   if (config.cache_bytes > 0) cache = config.cache_bytes;
   if (plan.records < plan.range_length)
-    return Status::InvalidArgument("--records (" + std::to_string(plan.records) + ") must be at least --range-length (" +
-                                   std::to_string(plan.range_length) + ")");
+    return Status::InvalidArgument("--records (" + std::to_string(plan.records) +
+                                   ") must be at least --range-length (" + std::to_string(plan.range_length) + ")");
   if (plan.records > 999'999'999'999ull) return Status::InvalidArgument("--records: at most 999999999999 rows");
 
   // Durability is the caller's (--durability; the CLI's default for phase suites is normal, the
@@ -149,10 +150,9 @@ Result<VpsPlan> ResolveVpsPlan(VpsDataset dataset, const PhaseSuiteOptions& opti
       spec.operations = given ? options.operations : default_ops / divisor;
       spec.duration_seconds = given ? options.duration_seconds : config.quick ? default_seconds / 5 : default_seconds;
     }
-    spec.parameters.insert(spec.parameters.begin(),
-                           {{"dataset", std::string(VpsDatasetName(dataset))},
-                            {"records", std::to_string(plan.records)},
-                            {"payload_bytes", std::to_string(plan.payload_bytes)}});
+    spec.parameters.insert(spec.parameters.begin(), {{"dataset", std::string(VpsDatasetName(dataset))},
+                                                     {"records", std::to_string(plan.records)},
+                                                     {"payload_bytes", std::to_string(plan.payload_bytes)}});
     plan.phases.push_back(std::move(spec));
   }
   if (plan.phases.empty()) return Status::InvalidArgument("no sqlite-vps phase selected");

@@ -76,7 +76,7 @@ struct VpsPlan {
   uint64_t batch_rows = 1000;       ///< bulk-insert rows per transaction
   uint64_t range_length = 10;
   uint64_t seed = 1;
-  AdapterOptions engine_options;    ///< dir left empty: the sequence sets it
+  AdapterOptions engine_options;  ///< dir left empty: the sequence sets it
   std::string work_dir;
   /// The specs of the phases to run, in order (op_types and parameters filled by vps_phases).
   std::vector<PhaseSpec> phases;

@@ -109,9 +109,7 @@ void VpsRows::Fill(int64_t id, uint32_t version, Row* row) const {
 }
 
 Status VpsRows::Verify(int64_t id, const Row& row, uint32_t* version) const {
-  auto bad = [&](const std::string& what) {
-    return Status::Corruption("row " + std::to_string(id) + ": " + what);
-  };
+  auto bad = [&](const std::string& what) { return Status::Corruption("row " + std::to_string(id) + ": " + what); };
   if (row.id != id) return bad("read back as row " + std::to_string(row.id));
   const std::string& p = row.payload;
   if (p.size() != payload_bytes_)

@@ -1,10 +1,9 @@
 #include "workloads/sqlite_vps/vps_data.h"
 
 #include <gtest/gtest.h>
-
-#include <algorithm>
 #include <zstd.h>
 
+#include <algorithm>
 #include <set>
 #include <string>
 #include <vector>
@@ -161,7 +160,7 @@ TEST(VpsConfigTest, DefaultsFollowTheStudy) {
   auto disk = ResolveVpsPlan(VpsDataset::kDiskBound, options, config);
   ASSERT_TRUE(disk.ok());
   EXPECT_EQ(disk->payload_bytes, 500u);
-  EXPECT_EQ(disk->records, 400'000u);  // 2 x limit / 500
+  EXPECT_EQ(disk->records, 400'000u);                        // 2 x limit / 500
   EXPECT_EQ(disk->engine_options.cache_bytes, 12'500'000u);  // limit / 8
   auto expected_native = VpsSqliteNativeOptions();
   expected_native.emplace_back("lmdb.readahead", "off");  // disk-bound only

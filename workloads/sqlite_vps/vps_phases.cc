@@ -97,7 +97,8 @@ class SelectPkWorker final : public VpsWorkerBase {
 
 class UpdateWorker final : public VpsWorkerBase {
  public:
-  UpdateWorker(std::unique_ptr<RowSession> s, VpsShared* shared, uint64_t seed, ThreadSamples* samples, uint32_t version)
+  UpdateWorker(std::unique_ptr<RowSession> s, VpsShared* shared, uint64_t seed, ThreadSamples* samples,
+               uint32_t version)
       : VpsWorkerBase(std::move(s), shared, seed, samples), version_(version) {}
   Status NextOp(uint32_t* op) override {
     *op = 0;
@@ -223,14 +224,20 @@ class VpsPhase final : public Phase {
     ThreadSamples* samples = &samples_[thread];
     const std::string& n = spec_.name;
     std::unique_ptr<PhaseWorker> w;
-    if (n == "bulk-insert") w.reset(new BulkInsertWorker(std::move(s), shared_, &committed_));
-    else if (n == "select-pk" || n == "concurrent-reads") w.reset(new SelectPkWorker(std::move(s), shared_, seed, samples));
-    else if (n == "range-scan") w.reset(new RangeScanWorker(std::move(s), shared_, seed, samples));
-    else if (n == "update") w.reset(new UpdateWorker(std::move(s), shared_, seed, samples, kVpsUpdateVersion));
+    if (n == "bulk-insert")
+      w.reset(new BulkInsertWorker(std::move(s), shared_, &committed_));
+    else if (n == "select-pk" || n == "concurrent-reads")
+      w.reset(new SelectPkWorker(std::move(s), shared_, seed, samples));
+    else if (n == "range-scan")
+      w.reset(new RangeScanWorker(std::move(s), shared_, seed, samples));
+    else if (n == "update")
+      w.reset(new UpdateWorker(std::move(s), shared_, seed, samples, kVpsUpdateVersion));
     else if (n == "concurrent-writes")
       w.reset(new UpdateWorker(std::move(s), shared_, seed, samples, kVpsConcurrentWriteVersion));
-    else if (n == "mixed-oltp") w.reset(new MixedWorker(std::move(s), shared_, seed, samples));
-    else return Status::InvalidArgument("unknown sqlite-vps phase '" + n + "'");
+    else if (n == "mixed-oltp")
+      w.reset(new MixedWorker(std::move(s), shared_, seed, samples));
+    else
+      return Status::InvalidArgument("unknown sqlite-vps phase '" + n + "'");
     return w;
   }
 
@@ -248,7 +255,7 @@ class VpsPhase final : public Phase {
       return committed_ > 0 ? ExpectVersion(s, static_cast<int64_t>(committed_), 0) : Status::Ok();
     }
     DBXB_RETURN_IF_ERROR(ExpectCount(s));
-    const uint32_t version = n == "update" ? kVpsUpdateVersion
+    const uint32_t version = n == "update"       ? kVpsUpdateVersion
                              : n == "mixed-oltp" ? kVpsMixedVersion
                                                  : kVpsConcurrentWriteVersion;
     for (const ThreadSamples& t : samples_) {

@@ -95,8 +95,8 @@ class SqliteVpsSequence final : public PhaseSequence {
 }  // namespace
 
 Result<std::vector<std::unique_ptr<PhaseSequence>>> MakeSqliteVpsSequences(const AdapterFactory& engine,
-                                                                          const PhaseSuiteOptions& options,
-                                                                          const SqliteVpsConfig& config) {
+                                                                           const PhaseSuiteOptions& options,
+                                                                           const SqliteVpsConfig& config) {
   // Every phase counts and reads back the rows it wrote; the null engine stores nothing, so the first
   // check would fail the run after it started.
   if (engine.name == "null")

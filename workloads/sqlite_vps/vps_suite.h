@@ -33,8 +33,8 @@ std::unique_ptr<Suite> NewSqliteVpsSuite();
 /// The sequences of one engine, one per data set in config.datasets, not yet opened. InvalidArgument for
 /// options the suite cannot honour (see ResolveVpsPlan) and for an engine that stores nothing (null).
 Result<std::vector<std::unique_ptr<PhaseSequence>>> MakeSqliteVpsSequences(const AdapterFactory& engine,
-                                                                          const PhaseSuiteOptions& options,
-                                                                          const SqliteVpsConfig& config);
+                                                                           const PhaseSuiteOptions& options,
+                                                                           const SqliteVpsConfig& config);
 
 /// MakeSqliteVpsSequences with `config` bound, in the form the runner asks suites for their work.
 PhaseSequencesFactory SqliteVpsSequencesFactory(SqliteVpsConfig config);

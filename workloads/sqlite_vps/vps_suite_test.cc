@@ -35,8 +35,10 @@ Driven Drive(Phase& phase) {
   std::vector<std::unique_ptr<PhaseWorker>> workers;
   for (uint32_t t = 0; t < spec.threads && d.status.ok(); ++t) {
     auto w = phase.NewWorker(t);
-    if (!w.ok()) d.status = w.status();
-    else workers.push_back(std::move(w.value()));
+    if (!w.ok())
+      d.status = w.status();
+    else
+      workers.push_back(std::move(w.value()));
   }
   std::mutex mu;
   std::vector<std::thread> threads;
@@ -70,8 +72,8 @@ class TempDir {
   // On tmpfs when there is one: the suite runs at durability normal, and LMDB then syncs every commit.
   TempDir() {
     std::error_code ec;
-    std::filesystem::path base =
-        std::filesystem::is_directory("/dev/shm", ec) ? std::filesystem::path("/dev/shm") : std::filesystem::temp_directory_path();
+    std::filesystem::path base = std::filesystem::is_directory("/dev/shm", ec) ? std::filesystem::path("/dev/shm")
+                                                                               : std::filesystem::temp_directory_path();
     std::string tmpl = (base / "dbxb-vps-XXXXXX").string();
     if (mkdtemp(tmpl.data()) != nullptr) path_ = tmpl;
     if (!path_.empty()) (void)chmod(path_.c_str(), 0711);  // reachable by postgres's server account
@@ -264,8 +266,12 @@ class LostUpdates final : public RowSession {
   Status DoAbort() override { return inner_->Abort(); }
   Status InsertRow(const Row& row) override { return inner_->InsertRow(row); }
   Status GetById(int64_t id, Row* row) override { return inner_->GetById(id, row); }
-  Status RangeByIndexA(int64_t lo, uint64_t limit, RowVisitor v) override { return inner_->RangeByIndexA(lo, limit, v); }
-  Status RangeByIndexB(int64_t lo, uint64_t limit, RowVisitor v) override { return inner_->RangeByIndexB(lo, limit, v); }
+  Status RangeByIndexA(int64_t lo, uint64_t limit, RowVisitor v) override {
+    return inner_->RangeByIndexA(lo, limit, v);
+  }
+  Status RangeByIndexB(int64_t lo, uint64_t limit, RowVisitor v) override {
+    return inner_->RangeByIndexB(lo, limit, v);
+  }
   Status UpdateRow(const Row&) override { return Status::Ok(); }
   Status Count(uint64_t* count) override { return inner_->Count(count); }
 

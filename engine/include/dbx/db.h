@@ -41,13 +41,13 @@ class Snapshot {
 struct DbStats {
   uint64_t last_sequence = 0;
   uint64_t live_keys = 0;
-  uint64_t delta_entries = 0;          ///< versions in the active delta store
-  uint64_t frozen_deltas = 0;          ///< delta stores waiting to be merged into the WOS
-  uint64_t wos_entries = 0;            ///< versions in the WOS
-  uint64_t frozen_wos = 0;             ///< WOS instances being written to segments
-  uint64_t segments = 0;               ///< live segment files
-  uint64_t segment_entries = 0;        ///< versions in segments
-  uint64_t flushes = 0;                ///< segments written from the WOS
+  uint64_t delta_entries = 0;    ///< versions in the active delta store
+  uint64_t frozen_deltas = 0;    ///< delta stores waiting to be merged into the WOS
+  uint64_t wos_entries = 0;      ///< versions in the WOS
+  uint64_t frozen_wos = 0;       ///< WOS instances being written to segments
+  uint64_t segments = 0;         ///< live segment files
+  uint64_t segment_entries = 0;  ///< versions in segments
+  uint64_t flushes = 0;          ///< segments written from the WOS
   uint64_t compactions = 0;
   uint64_t columnar_cache_builds = 0;
   uint64_t block_cache_hits = 0;
@@ -98,15 +98,14 @@ class DB {
   Status Scan(const ReadOptions& options, std::string_view start, std::string_view end, uint64_t limit,
               Visitor&& visitor) {
     using V = std::remove_reference_t<Visitor>;
-    return ScanWith(options, start, end, limit,
-                    [](void* ctx, std::string_view k, std::string_view v) -> bool {
-                      return (*static_cast<V*>(ctx))(k, v);
-                    },
-                    const_cast<void*>(static_cast<const void*>(&visitor)));
+    return ScanWith(
+        options, start, end, limit,
+        [](void* ctx, std::string_view k, std::string_view v) -> bool { return (*static_cast<V*>(ctx))(k, v); },
+        const_cast<void*>(static_cast<const void*>(&visitor)));
   }
   using ScanFunction = bool (*)(void* ctx, std::string_view key, std::string_view value);
-  virtual Status ScanWith(const ReadOptions& options, std::string_view start, std::string_view end,
-                          uint64_t limit, ScanFunction fn, void* ctx) = 0;
+  virtual Status ScanWith(const ReadOptions& options, std::string_view start, std::string_view end, uint64_t limit,
+                          ScanFunction fn, void* ctx) = 0;
 
   /// The exact number of live keys. O(1) for the latest state; a full scan for an older snapshot.
   virtual Status Count(const ReadOptions& options, uint64_t* count) = 0;

@@ -44,14 +44,22 @@ class [[nodiscard]] Status {
 
   static const char* CodeName(Code c) {
     switch (c) {
-      case Code::kOk: return "OK";
-      case Code::kNotFound: return "NotFound";
-      case Code::kInvalidArgument: return "InvalidArgument";
-      case Code::kIOError: return "IOError";
-      case Code::kCorruption: return "Corruption";
-      case Code::kConflict: return "Conflict";
-      case Code::kNotSupported: return "NotSupported";
-      case Code::kBusy: return "Busy";
+      case Code::kOk:
+        return "OK";
+      case Code::kNotFound:
+        return "NotFound";
+      case Code::kInvalidArgument:
+        return "InvalidArgument";
+      case Code::kIOError:
+        return "IOError";
+      case Code::kCorruption:
+        return "Corruption";
+      case Code::kConflict:
+        return "Conflict";
+      case Code::kNotSupported:
+        return "NotSupported";
+      case Code::kBusy:
+        return "Busy";
     }
     return "Unknown";
   }
@@ -65,8 +73,8 @@ class [[nodiscard]] Status {
 }  // namespace dbx
 
 /// Returns early from the enclosing function when `expr` yields a non-OK dbx::Status.
-#define DBX_RETURN_IF_ERROR(expr)       \
-  do {                                  \
-    ::dbx::Status _dbx_st = (expr);     \
-    if (!_dbx_st.ok()) return _dbx_st;  \
+#define DBX_RETURN_IF_ERROR(expr)      \
+  do {                                 \
+    ::dbx::Status _dbx_st = (expr);    \
+    if (!_dbx_st.ok()) return _dbx_st; \
   } while (0)

@@ -24,8 +24,8 @@ struct SyntheticBenchmark {
 
 /// A complete RunResults (context filled as a real run would, host `host`) with one flat-sampled
 /// benchmark per spec: `samples` samples of 10 iterations each whose per-iteration times are
-/// LognormalTimes(mean_ns, cv, samples, seed + index), analysed with Analyze() (200 resamples: enough for estimates that are only shown) so
-/// that the estimates are real.
+/// LognormalTimes(mean_ns, cv, samples, seed + index), analysed with Analyze() (200 resamples: enough for estimates
+/// that are only shown) so that the estimates are real.
 RunResults SyntheticRun(const std::string& host, const std::vector<SyntheticBenchmark>& specs, uint64_t seed,
                         size_t samples = 100);
 

@@ -9,9 +9,7 @@ namespace dbxb::testdata {
 namespace {
 
 bool NameStart(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_' || c == ':'; }
-bool NameChar(char c) {
-  return NameStart(c) || std::isdigit(static_cast<unsigned char>(c)) || c == '-' || c == '.';
-}
+bool NameChar(char c) { return NameStart(c) || std::isdigit(static_cast<unsigned char>(c)) || c == '-' || c == '.'; }
 
 class Parser {
  public:
@@ -86,10 +84,12 @@ class Parser {
       }
     }
     if (!known) {
-      bool hex = ref.size() > 2 && ref[0] == '#' && ref[1] == 'x' &&
-                 std::all_of(ref.begin() + 2, ref.end(), [](char c) { return std::isxdigit(static_cast<unsigned char>(c)); });
-      bool dec = ref.size() > 1 && ref[0] == '#' &&
-                 std::all_of(ref.begin() + 1, ref.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+      bool hex =
+          ref.size() > 2 && ref[0] == '#' && ref[1] == 'x' &&
+          std::all_of(ref.begin() + 2, ref.end(), [](char c) { return std::isxdigit(static_cast<unsigned char>(c)); });
+      bool dec = ref.size() > 1 && ref[0] == '#' && std::all_of(ref.begin() + 1, ref.end(), [](char c) {
+                   return std::isdigit(static_cast<unsigned char>(c));
+                 });
       if (!hex && !dec) {
         Fail("unknown entity &" + ref + ";");
         return false;

@@ -10,9 +10,9 @@
 namespace dbxb::testdata {
 
 struct XmlCheck {
-  std::string error;              ///< empty when well-formed, else what is wrong and where (byte offset)
-  std::string root;               ///< name of the root element
-  std::vector<std::string> texts; ///< character data of every element, entities decoded, trimmed, non-empty
+  std::string error;               ///< empty when well-formed, else what is wrong and where (byte offset)
+  std::string root;                ///< name of the root element
+  std::vector<std::string> texts;  ///< character data of every element, entities decoded, trimmed, non-empty
   size_t elements = 0;
 };
 
