@@ -28,13 +28,13 @@ class YcsbPlan final : public SuitePlan {
       for (const AdapterFactory* engine : engines) {
         if (runner.interrupted()) return Status::Ok();
         auto seq = MakeYcsbSequence(f.workload, f.name, *engine, o);
-        Result<std::vector<std::unique_ptr<PhaseSequence>>> sequences = seq.status();
-        if (seq.ok()) {
-          std::vector<std::unique_ptr<PhaseSequence>> one;
-          one.push_back(std::move(seq.value()));
-          sequences = std::move(one);
+        if (!seq.ok()) {
+          DBXB_RETURN_IF_ERROR(runner.RunSequences(*engine, seq.status()));
+          continue;
         }
-        DBXB_RETURN_IF_ERROR(runner.RunSequences(*engine, std::move(sequences)));
+        std::vector<std::unique_ptr<PhaseSequence>> one;
+        one.push_back(std::move(seq.value()));
+        DBXB_RETURN_IF_ERROR(runner.RunSequences(*engine, std::move(one)));
       }
     }
     return Status::Ok();
