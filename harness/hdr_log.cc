@@ -17,6 +17,8 @@ constexpr std::string_view kLegend =
 
 // java.util.Date#toString in UTC, as HistogramLogWriter prints the start time: "Tue Dec 01 09:14:56 UTC 2026".
 std::string JavaDate(double unix_s) {
+  // A start time read from someone else's log can be anything: no date outside years 1970..9999.
+  if (!(unix_s >= 0.0 && unix_s < 253402300800.0)) return "no calendar date";
   const std::time_t t = static_cast<std::time_t>(std::floor(unix_s));
   std::tm tm{};
   gmtime_r(&t, &tm);
