@@ -119,6 +119,8 @@ struct MetricComparison {
   std::vector<double> ratios;
   /// kPairedRounds: the Wilcoxon signed-rank p of the log ratios, unadjusted (reported, not gated on).
   double signed_rank_p = 1;
+  /// kPairedRounds: rounds trimmed from each end of the sorted log ratios (TrimCount of the rounds).
+  size_t trimmed_rounds = 0;
 };
 
 /// Criterion's verdict: kNoChange when p_value >= significance; otherwise kImproved when the whole

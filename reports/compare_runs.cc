@@ -76,21 +76,22 @@ void CompareValues(const std::vector<double>& base, const std::vector<double>& c
   row->outcome = Outcome::kCompared;
   SetSide(base, &row->baseline_mean, &row->baseline_median, &row->baseline_count);
   SetSide(cur, &row->current_mean, &row->current_median, &row->current_count);
-  const uint64_t seed = ComparisonSeed(options.seed, row->key, row->metric);
   if (paired) {
     std::vector<double> logs;
     for (size_t i = 0; i < base.size(); ++i) {
       row->ratios.push_back(cur[i] / base[i]);
       logs.push_back(std::log(row->ratios.back()));
     }
-    const BootstrapOptions bootstrap{options.resamples, options.confidence_level, seed};
-    const Interval gm = BootstrapGeometricMeanRatio(row->ratios, bootstrap);
-    row->mean_change = Interval{gm.point - 1, gm.lower - 1, gm.upper - 1, gm.std_error};
+    // Robust over rounds: one round that a burst of load hit on one side is trimmed, not averaged in.
+    const TrimmedTest trimmed = TrimmedMeanTest(logs, kTrimProportion, options.confidence_level);
+    const Interval& l = trimmed.interval;
+    const double point = std::exp(l.point);
+    row->mean_change = Interval{point - 1, std::exp(l.lower) - 1, std::exp(l.upper) - 1, point * l.std_error};
+    row->trimmed_rounds = trimmed.trimmed;
     const double median = Median(row->ratios) - 1;
     row->median_change = Interval{median, median, median, 0};
-    const TTest t = OneSampleTTest(logs);
-    row->t = t.t;
-    row->p_value = t.p_value;
+    row->t = trimmed.test.t;
+    row->p_value = trimmed.test.p_value;
     row->signed_rank_p = WilcoxonSignedRank(logs).p_value;
     return;
   }
@@ -118,7 +119,12 @@ MetricComparison EmptyRow(const RowEstimate& e, Outcome outcome) {
 
 }  // namespace
 
-Status RunEstimates(const RunResults& run, const std::string& side, std::vector<RowEstimate>* out) {
+double RunTimeEstimate(const BenchmarkResult& b) {
+  std::vector<double> times = PerIterationTimes(b.samples);
+  return QuantileInPlace(&times, 0.25);
+}
+
+Status RunEstimates(const RunResults& run, const std::string& side, std::vector<RowEstimate>* out, bool typical_time) {
   out->clear();
   auto add = [&](RowEstimate e) -> Status {
     if (Find(*out, e.key, e.metric) >= 0) {
@@ -129,8 +135,9 @@ Status RunEstimates(const RunResults& run, const std::string& side, std::vector<
     return Status::Ok();
   };
   for (const BenchmarkResult& b : run.benchmarks) {
-    RowEstimate e{BenchmarkKey::Of(b),  "time",           Direction::kLowerIsBetter,
-                  TypicalTime(b).point, b.error_occurred, b.error_message};
+    RowEstimate e{BenchmarkKey::Of(b),       "time",
+                  Direction::kLowerIsBetter, typical_time ? TypicalTime(b).point : RunTimeEstimate(b),
+                  b.error_occurred,          b.error_message};
     if (!e.failed && !Positive(e.value)) {
       return Status::InvalidArgument(
           fmt::format("{}: {}: time estimate {} is not finite and positive", side, BenchmarkName(b), e.value));
@@ -255,7 +262,7 @@ Status CalibrateNoiseFloors(const RunSet& aa_runs, std::vector<std::pair<std::st
         fmt::format("{} A/A run given: at least 2 are needed to calibrate a noise floor", aa_runs.runs.size()));
   std::vector<std::vector<RowEstimate>> rows(aa_runs.runs.size());
   for (size_t i = 0; i < aa_runs.runs.size(); ++i)
-    DBXB_RETURN_IF_ERROR(RunEstimates(aa_runs.runs[i], fmt::format("A/A run {}", aa_runs.sources[i]), &rows[i]));
+    DBXB_RETURN_IF_ERROR(RunEstimates(aa_runs.runs[i], fmt::format("A/A run {}", aa_runs.sources[i]), &rows[i], true));
   floors->clear();
   for (const RowEstimate& e : rows[0]) {
     double lo = INFINITY, hi = 0;

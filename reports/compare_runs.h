@@ -29,10 +29,20 @@ struct RowEstimate {
   bool usable = true;  ///< false for a phase with no operations (nothing to estimate)
 };
 
-/// The estimates of `run` in report order: each benchmark's time, then each phase's throughput and
-/// p99. InvalidArgument, starting with `side`, when a successful benchmark has an estimate that is not
+/// A run's time per iteration as the gate across runs compares it: the lower quartile (Quantile 0.25)
+/// of its samples' per-iteration times. Interference from other processes only ever adds time, and
+/// on a shared machine it arrives in bursts that hit some samples of a run and not others; the lower
+/// quartile is the run's speed where no burst hit, while a slowdown that lasts (slower code, a load
+/// that competes for the whole run) moves every sample and so moves it. NaN without samples.
+double RunTimeEstimate(const BenchmarkResult& b);
+
+/// The estimates of `run` in report order: each benchmark's time (RunTimeEstimate), then each phase's
+/// throughput and p99. InvalidArgument, starting with `side`, when a successful benchmark has an estimate that is not
 /// finite and positive, or a row appears twice.
-Status RunEstimates(const RunResults& run, const std::string& side, std::vector<RowEstimate>* out);
+/// `typical_time`: each benchmark's TypicalTime instead (what a comparison of one run per side
+/// compares, so what a noise floor for it must be calibrated on).
+Status RunEstimates(const RunResults& run, const std::string& side, std::vector<RowEstimate>* out,
+                    bool typical_time = false);
 
 /// One side of a comparison of runs.
 struct RunSet {
@@ -42,10 +52,10 @@ struct RunSet {
 
 /// Compares the runs of two sides on RunEstimates. paired: baseline.runs[i] and current.runs[i] are
 /// round i (REQUIRES equal sizes); each row's values are the per-round ratios current / baseline,
-/// summarised by BootstrapGeometricMeanRatio (interval) with OneSampleTTest of the log ratios (p) and
-/// WilcoxonSignedRank (reported). Not paired: RatioOfGeometricMeans with WelchTTest of the logs. Then
-/// DecideVerdicts. *report is replaced (the method, run counts, labels of each side's first run with
-/// the source naming the count, warnings between the first runs, and the rows).
+/// summarised on the log scale by TrimmedMeanTest (kTrimProportion: the point is the trimmed geometric
+/// mean ratio, the interval and p are the trimmed-mean t test's), with WilcoxonSignedRank reported. Not paired:
+/// RatioOfGeometricMeans with WelchTTest of the logs. Then DecideVerdicts. *report is replaced (the method, run counts,
+/// labels of each side's first run with the source naming the count, warnings between the first runs, and the rows).
 /// InvalidArgument when a side has fewer than 2 runs, a run cannot be read as RunEstimates, the runs of
 /// one side do not hold the same rows (they must be runs of the same command), or the sides have no
 /// row in common.
@@ -54,7 +64,8 @@ struct RunSet {
 
 /// Per-row noise floors from A/A runs (runs of one build, one command): for each row every run holds
 /// and none failed, (largest estimate / smallest estimate) - 1 over the runs, keyed by RowId(). The
-/// spread between processes that one run per side cannot see. InvalidArgument when fewer than 2 runs
+/// spread between processes that one run per side cannot see, of the estimate that comparison uses
+/// (TypicalTime). InvalidArgument when fewer than 2 runs
 /// are given or a run cannot be read as RunEstimates.
 [[nodiscard]] Status CalibrateNoiseFloors(const RunSet& aa_runs, std::vector<std::pair<std::string, double>>* floors);
 

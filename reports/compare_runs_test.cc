@@ -30,11 +30,21 @@ RunResults MicroRun(double factor, const std::vector<double>& noise) {
       b.parameters = {{"records", "10000"}};
       b.sampling_mode = SamplingMode::kFlat;
       b.estimates.mean.point = (1000.0 + 500.0 * static_cast<double>(i)) * factor * noise[i];
+      // Samples around the estimate, so that the run's lower quartile is the estimate.
+      for (double spread : {1.0, 1.0, 1.0, 1.02, 0.98}) {
+        b.samples.push_back(Sample{10, 10 * b.estimates.mean.point * spread});
+      }
       r.benchmarks.push_back(b);
       ++i;
     }
   }
   return r;
+}
+
+// Every sample of b (and its estimate) takes `factor` times as long.
+void Slow(BenchmarkResult* b, double factor) {
+  b->estimates.mean.point *= factor;
+  for (Sample& s : b->samples) s.total_ns *= factor;
 }
 
 // Lognormal-ish noise: exp(sigma * (sum of 4 uniforms - 2) * sqrt(3)), unit variance on the log scale.
@@ -127,7 +137,7 @@ TEST(CompareRunSets, SingleOutlierRoundDoesNotFailTheGate) {
   RunSet base, cur;
   Rounds(
       6, 0, 0.01, 4, [](size_t) { return 1.0; }, &base, &cur);
-  for (BenchmarkResult& b : cur.runs[3].benchmarks) b.estimates.mean.point *= 1.6;
+  for (BenchmarkResult& b : cur.runs[3].benchmarks) Slow(&b, 1.6);
   const ComparisonReport report = Paired(base, cur);
   EXPECT_FALSE(report.GateFailed());
   for (const MetricComparison& row : report.rows) EXPECT_FALSE(row.over_threshold) << row.key.Name();
@@ -254,16 +264,38 @@ TEST(RunEstimates, PhasesUseTheTotalAndTheMergedHistogram) {
   EXPECT_DOUBLE_EQ(rows[1].value, 7000);
 }
 
-TEST(RunEstimates, MicroBenchmarksUseTheTypicalTime) {
+TEST(RunEstimates, MicroBenchmarksUseTheLowerQuartileOfTheirSamples) {
   RunResults run = MicroRun(1, {1, 1, 1, 1});
-  run.benchmarks[0].sampling_mode = SamplingMode::kLinear;
-  run.benchmarks[0].estimates.slope = Interval{900, 850, 950, 10};
+  BenchmarkResult& b = run.benchmarks[0];
+  b.sampling_mode = SamplingMode::kLinear;
+  b.estimates.slope = Interval{900, 850, 950, 10};
+  // Per-iteration times 100, 500, 200, 400, 300 (iterations 1..5): quartile 0.25 of 100..500 = 200.
+  b.samples = {{1, 100}, {2, 1000}, {3, 600}, {4, 1600}, {5, 1500}};
   std::vector<RowEstimate> rows;
   ASSERT_TRUE(RunEstimates(run, "current", &rows).ok());
-  EXPECT_DOUBLE_EQ(rows[0].value, 900);   // the slope, as the table and the throughput
-  EXPECT_DOUBLE_EQ(rows[1].value, 1500);  // flat sampling: the mean
-  run.benchmarks[2].estimates.mean.point = 0;
+  EXPECT_DOUBLE_EQ(rows[0].value, 200);
+  EXPECT_DOUBLE_EQ(rows[1].value, 1500);  // MicroRun's samples: 0.98 1 1 1 1.02 x 1500
+  // What one run per side compares (and a noise floor is calibrated on): the slope, the mean.
+  ASSERT_TRUE(RunEstimates(run, "current", &rows, true).ok());
+  EXPECT_DOUBLE_EQ(rows[0].value, 900);
+  EXPECT_DOUBLE_EQ(rows[1].value, 1500);
+  run.benchmarks[2].samples.clear();
   EXPECT_TRUE(RunEstimates(run, "current", &rows).IsInvalidArgument());
+}
+
+TEST(RunEstimates, BurstsInSomeSamplesDoNotMoveTheEstimateButASlowdownOfAllDoes) {
+  RunResults quiet = MicroRun(1, {1, 1, 1, 1});
+  BenchmarkResult& b = quiet.benchmarks[0];
+  b.samples.clear();
+  for (int i = 1; i <= 20; ++i) b.samples.push_back(Sample{10, 10 * (1000.0 + i)});  // 1001..1020 per iteration
+  const double base = RunTimeEstimate(b);
+  RunResults burst = quiet, slower = quiet;
+  // A neighbour's burst: 5 of the 20 samples take 60 % longer.
+  for (int i : {2, 7, 11, 15, 19}) burst.benchmarks[0].samples[i].total_ns *= 1.6;
+  EXPECT_NEAR(RunTimeEstimate(burst.benchmarks[0]) / base, 1.0, 0.01);
+  // Slower code, or a load that competes for the whole run: every sample 10 % longer.
+  Slow(&slower.benchmarks[0], 1.1);
+  EXPECT_NEAR(RunTimeEstimate(slower.benchmarks[0]) / base, 1.1, 1e-9);
 }
 
 TEST(CompareRunSets, PhaseThroughputDropIsARegression) {

@@ -9,6 +9,7 @@
 
 #include "reports/format.h"
 #include "reports/markdown_methodology.h"
+#include "reports/paired_stats.h"
 #include "reports/reporter.h"
 
 namespace dbxb {
@@ -137,16 +138,18 @@ std::string MethodNote(const ComparisonReport& report) {
   switch (report.method) {
     case CompareMethod::kPairedRounds:
       return fmt::format(
-          "{} paired rounds (ABBA order). Change: geometric mean of the per-round ratios current / baseline − 1 of "
-          "each round's estimate (time per iteration; a phase's total throughput and the p99 of its merged "
-          "histogram), with a bootstrap interval over the rounds ({} resamples, seed {}, percentile interval "
-          "expanded for {} rounds to cover {:g} %); p: paired t-test of the log ratios. {}.",
-          report.baseline_runs, FormatInteger(o.resamples), o.seed, report.baseline_runs, o.confidence_level * 100,
-          verdicts);
+          "{} paired rounds (ABBA order). Each round's estimate: the lower quartile of its samples' time per "
+          "iteration (bursts of load from other processes hit some samples, a lasting slowdown moves all); a phase's "
+          "total throughput and the p99 of its merged histogram. Change: {:g} % trimmed geometric mean of the "
+          "per-round ratios current / baseline − 1 ({} round{} trimmed from each end), with the {:g} % interval and p "
+          "of Tukey and McLaughlin's trimmed-mean t-test of the log ratios. {}.",
+          report.baseline_runs, kTrimProportion * 100, TrimCount(report.baseline_runs, kTrimProportion),
+          TrimCount(report.baseline_runs, kTrimProportion) == 1 ? "" : "s", o.confidence_level * 100, verdicts);
     case CompareMethod::kRuns:
       return fmt::format(
-          "{} baseline and {} current runs. Change: ratio of the geometric means of the run-level estimates − 1 (time "
-          "per iteration; a phase's total throughput and the p99 of its merged histogram), with its {:g} % Welch t "
+          "{} baseline and {} current runs. Change: ratio of the geometric means of the run-level estimates − 1 (the "
+          "lower quartile of a run's time per iteration; a phase's total throughput and the p99 of its merged "
+          "histogram), with its {:g} % Welch t "
           "interval on the log scale; p: Welch t-test of the log estimates. {}.",
           report.baseline_runs, report.current_runs, o.confidence_level * 100, verdicts);
     case CompareMethod::kSamples:
@@ -346,6 +349,7 @@ Json CompareToJson(const ComparisonReport& report) {
       for (double x : row.ratios) ratios.push_back(NumberOrNull(x));
       r["ratios"] = ratios;
       r["signed_rank_p"] = compared ? NumberOrNull(row.signed_rank_p) : Json(nullptr);
+      r["trimmed_rounds"] = compared ? Json(row.trimmed_rounds) : Json(nullptr);
     }
     rows.push_back(r);
   }

@@ -128,6 +128,44 @@ TTest OneSampleTTest(const std::vector<double>& values) {
   return TestOf(SumOf(values) / n, SampleVariance(values) / n, n - 1);
 }
 
+size_t TrimCount(size_t n, double proportion) {
+  return static_cast<size_t>(std::floor(proportion * static_cast<double>(n)));
+}
+
+double TrimmedMean(const std::vector<double>& values, double proportion) {
+  if (values.empty()) return kNaN;
+  std::vector<double> sorted = values;
+  std::sort(sorted.begin(), sorted.end());
+  const size_t g = TrimCount(sorted.size(), proportion);
+  const std::vector<double> kept(sorted.begin() + static_cast<std::ptrdiff_t>(g),
+                                 sorted.end() - static_cast<std::ptrdiff_t>(g));
+  return SumOf(kept) / static_cast<double>(kept.size());
+}
+
+TrimmedTest TrimmedMeanTest(const std::vector<double>& values, double proportion, double level) {
+  TrimmedTest r;
+  const size_t n = values.size();
+  r.trimmed = TrimCount(n, proportion);
+  const size_t h = n - 2 * r.trimmed;
+  if (h < 2) {
+    r.test = TTest{kNaN, 0, 1};
+    r.interval = Interval{TrimmedMean(values, proportion), kNaN, kNaN, kNaN};
+    return r;
+  }
+  std::vector<double> winsorized = values;
+  std::sort(winsorized.begin(), winsorized.end());
+  const double low = winsorized[r.trimmed], high = winsorized[n - 1 - r.trimmed];
+  for (double& x : winsorized) x = std::clamp(x, low, high);
+  const double nn = static_cast<double>(n), hh = static_cast<double>(h);
+  const double point = TrimmedMean(values, proportion);
+  // se^2 = s_w^2 / ((1 - 2g/n)^2 n) = n s_w^2 / h^2.
+  const double variance = nn * SampleVariance(winsorized) / (hh * hh);
+  r.test = TestOf(point, variance, hh - 1);
+  const double half = StudentTQuantile((1 + level) / 2, hh - 1) * std::sqrt(variance);
+  r.interval = Interval{point, point - half, point + half, std::sqrt(variance)};
+  return r;
+}
+
 TTest WelchTTest(const std::vector<double>& a, const std::vector<double>& b) {
   if (a.size() < 2 || b.size() < 2) return TTest{kNaN, 0, 1};
   const double na = static_cast<double>(a.size()), nb = static_cast<double>(b.size());

@@ -116,6 +116,51 @@ TEST(WilcoxonSignedRank, NormalApproximationForLargeN) {
   EXPECT_LT(WilcoxonSignedRank(positive).p_value, 1e-12);
 }
 
+TEST(TrimmedMeanTest, HandComputedSixRounds) {
+  // n = 6, 20 %: g = 1 from each end. Sorted: -0.30 | 0.05 0.08 0.09 0.10 | 0.12; trimmed mean 0.08.
+  // Winsorized: 0.05 0.05 0.08 0.09 0.10 0.10, s_w^2 = 0.00268333 / 5 = 0.000536667; se^2 = 6 s_w^2 / 4^2
+  // = 0.00020125, se = 0.0141863; t = 5.63926 with 3 df, p = 0.011033; t_3(0.975) = 3.182446.
+  const std::vector<double> v = {0.10, 0.05, 0.12, 0.08, -0.30, 0.09};
+  EXPECT_EQ(TrimCount(6, kTrimProportion), 1u);
+  EXPECT_DOUBLE_EQ(TrimmedMean(v, kTrimProportion), 0.08);
+  const TrimmedTest r = TrimmedMeanTest(v, kTrimProportion, 0.95);
+  EXPECT_EQ(r.trimmed, 1u);
+  EXPECT_DOUBLE_EQ(r.test.df, 3);
+  EXPECT_NEAR(r.test.t, 5.639259, 1e-5);
+  EXPECT_NEAR(r.test.p_value, 0.0110332, 1e-6);
+  EXPECT_NEAR(r.interval.point, 0.08, 1e-12);
+  EXPECT_NEAR(r.interval.lower, 0.0348530, 1e-6);
+  EXPECT_NEAR(r.interval.upper, 0.1251470, 1e-6);
+  EXPECT_NEAR(r.interval.std_error, 0.0141863, 1e-6);
+  // The one wild value is trimmed: the plain t-test of the same values finds nothing.
+  EXPECT_GT(OneSampleTTest(v).p_value, 0.5);
+}
+
+TEST(TrimmedMeanTest, NoTrimIsTheOneSampleTTest) {
+  const std::vector<double> v = {0.01, 0.03, -0.02, 0.05};  // g = floor(0.8) = 0
+  const TrimmedTest r = TrimmedMeanTest(v, kTrimProportion, 0.95);
+  const TTest t = OneSampleTTest(v);
+  EXPECT_EQ(r.trimmed, 0u);
+  EXPECT_NEAR(r.test.t, t.t, 1e-12);
+  EXPECT_NEAR(r.test.p_value, t.p_value, 1e-12);
+  EXPECT_DOUBLE_EQ(r.test.df, 3);
+  const double half = StudentTQuantile(0.975, 3) * r.interval.std_error;
+  EXPECT_NEAR(r.interval.upper - r.interval.point, half, 1e-12);
+}
+
+TEST(TrimmedMeanTest, TenValuesTrimTwoFromEachEnd) {
+  const std::vector<double> v = {9, -9, 1, 2, 3, 4, 5, 6, 100, -100};
+  EXPECT_EQ(TrimCount(10, kTrimProportion), 2u);
+  EXPECT_DOUBLE_EQ(TrimmedMean(v, kTrimProportion), 3.5);  // 1..6
+  EXPECT_DOUBLE_EQ(TrimmedMeanTest(v, kTrimProportion, 0.95).test.df, 5);
+}
+
+TEST(TrimmedMeanTest, TooFewKeptValuesIsNoEvidence) {
+  const TrimmedTest r = TrimmedMeanTest({0.5}, kTrimProportion, 0.95);
+  EXPECT_DOUBLE_EQ(r.test.p_value, 1);
+  EXPECT_TRUE(std::isnan(r.interval.lower));
+}
+
 TEST(HolmAdjust, HandComputed) {
   // Sorted: 0.005 * 4 = 0.02, 0.01 * 3 = 0.03, 0.03 * 2 = 0.06, 0.04 * 1 = 0.04 -> monotone 0.06.
   const std::vector<double> adjusted = HolmAdjust({0.01, 0.04, 0.03, 0.005});
