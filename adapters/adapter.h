@@ -162,6 +162,8 @@ struct AdapterFactory {
   /// True when the engine's fsyncs happen in another process (a server it starts): the sync counts of
   /// the dbx-bench process (harness/sync_interpose.cc) then do not include them.
   bool syncs_out_of_process = false;
+  /// True when the engine's Adapter implements NewNativeLoop (calibrated by `dbx-bench calibrate`).
+  bool native_loop = false;
 };
 
 /// InvalidArgument naming the key when `options.native_options` holds a key without a "<engine>."

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <string>
@@ -87,6 +88,12 @@ TEST_P(NativeLoopTest, WritesReadsBackAndScansTheDataSetAndCatchesAWrongValue) {
 
 INSTANTIATE_TEST_SUITE_P(AllEngines, NativeLoopTest, testing::Values("dbx", "sqlite", "lmdb", "rocksdb"),
                          [](const auto& info) { return std::string(info.param); });
+
+TEST(NativeLoop, TheRegistryNamesExactlyTheEnginesWithOne) {
+  const std::vector<std::string> with = {"dbx", "sqlite", "lmdb", "rocksdb"};
+  for (const AdapterFactory& f : BuiltinAdapters().factories())
+    EXPECT_EQ(f.native_loop, std::find(with.begin(), with.end(), f.name) != with.end()) << f.name;
+}
 
 TEST(NativeLoop, TheNullEngineHasNone) {
   AdapterOptions options;

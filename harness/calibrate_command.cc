@@ -61,11 +61,33 @@ Status TimedRound(MicroBenchmark& bench, Before&& before, Body&& body, After&& a
 
 }  // namespace
 
-CalibrationRow CalibrateOne(const AdapterFactory& engine, const std::string& workload, uint64_t records,
-                            uint64_t rounds, const std::string& work_dir) {
-  CalibrationRow row;
+const std::vector<std::string>& CalibrationWorkloads() {
+  static const std::vector<std::string> workloads = {"get", "scan", "insert"};
+  return workloads;
+}
+
+bool HasNativeLoop(const AdapterFactory& engine) { return engine.native_loop; }
+
+std::string CalibrationHeader() {
+  return fmt::format("{:<8} {:<7} {:>14} {:>14} {:>8} {:>10}\n", "engine", "loop", "harness ns/op", "native ns/op",
+                     "ratio", "min ratio");
+}
+
+std::string CalibrationLine(const CalibrationResult& row) {
+  if (!row.error.empty()) return fmt::format("{:<8} {:<7} failed: {}\n", row.engine, row.workload, row.error);
+  const bool over = row.workload == "get" && row.ratio > kCalibrationGetGoal;
+  return fmt::format("{:<8} {:<7} {:>14.1f} {:>14.1f} {:>8.3f} {:>10.3f}{}\n", row.engine, row.workload,
+                     row.harness_ns_per_op, row.native_ns_per_op, row.ratio, row.min_ratio,
+                     over ? fmt::format("  over the {:.2f} goal for point reads", kCalibrationGetGoal) : "");
+}
+
+CalibrationResult CalibrateOne(const AdapterFactory& engine, const std::string& workload, uint64_t records,
+                               uint64_t rounds, const std::string& work_dir) {
+  CalibrationResult row;
   row.engine = engine.name;
   row.workload = workload;
+  row.records = records;
+  row.rounds = rounds;
   auto data = Dataset::Make({records, 12, 19});
   if (!data.ok()) {
     row.error = data.status().ToString();
@@ -161,7 +183,7 @@ CommandResult RunCalibrate(const CalibrateArgs& args, std::ostream& console) {
   const AdapterRegistry& registry = BuiltinAdapters();
   if (args.engines.empty()) {
     for (const AdapterFactory& f : registry.factories())
-      if (f.name != "null") engines.push_back(&f);
+      if (HasNativeLoop(f)) engines.push_back(&f);
   } else {
     std::string rest = args.engines;
     while (!rest.empty()) {
@@ -169,7 +191,7 @@ CommandResult RunCalibrate(const CalibrateArgs& args, std::ostream& console) {
       const std::string name = rest.substr(0, comma);
       rest = comma == std::string::npos ? "" : rest.substr(comma + 1);
       const AdapterFactory* f = registry.Find(name);
-      if (f == nullptr || name == "null")
+      if (f == nullptr || !HasNativeLoop(*f))
         return BadInput(fmt::format("--engines: unknown engine '{}' (or one without a native loop)", name));
       engines.push_back(f);
     }
@@ -180,20 +202,12 @@ CommandResult RunCalibrate(const CalibrateArgs& args, std::ostream& console) {
   if (ec || mkdtemp(tmpl.data()) == nullptr)
     return BadInput(fmt::format("--data-dir: cannot create a directory in {}", base.string()));
 
-  std::vector<CalibrationRow> rows;
-  console << fmt::format("{:<8} {:<7} {:>14} {:>14} {:>8} {:>10}\n", "engine", "loop", "harness ns/op", "native ns/op",
-                         "ratio", "min ratio");
+  std::vector<CalibrationResult> rows;
+  console << CalibrationHeader();
   for (const AdapterFactory* engine : engines) {
-    for (const char* workload : {"get", "scan", "insert"}) {
-      CalibrationRow row = CalibrateOne(*engine, workload, records, rounds, tmpl);
-      if (!row.error.empty()) {
-        console << fmt::format("{:<8} {:<7} failed: {}\n", row.engine, row.workload, row.error);
-      } else {
-        const bool over = row.workload == "get" && row.ratio > kCalibrationGetGoal;
-        console << fmt::format("{:<8} {:<7} {:>14.1f} {:>14.1f} {:>8.3f} {:>10.3f}{}\n", row.engine, row.workload,
-                               row.harness_ns_per_op, row.native_ns_per_op, row.ratio, row.min_ratio,
-                               over ? fmt::format("  over the {:.2f} goal for point reads", kCalibrationGetGoal) : "");
-      }
+    for (const std::string& workload : CalibrationWorkloads()) {
+      CalibrationResult row = CalibrateOne(*engine, workload, records, rounds, tmpl);
+      console << CalibrationLine(row);
       console.flush();
       rows.push_back(std::move(row));
     }
@@ -202,17 +216,17 @@ CommandResult RunCalibrate(const CalibrateArgs& args, std::ostream& console) {
 
   bool failed = false;
   nlohmann::ordered_json out = nlohmann::ordered_json::array();
-  for (const CalibrationRow& r : rows) {
+  for (const CalibrationResult& r : rows) {
     failed = failed || !r.error.empty();
-    nlohmann::ordered_json j{{"engine", r.engine}, {"workload", r.workload}};
+    nlohmann::ordered_json j{
+        {"engine", r.engine}, {"workload", r.workload}, {"records", r.records}, {"rounds", r.rounds}};
     if (r.error.empty()) {
       j["harness_ns_per_op"] = r.harness_ns_per_op;
       j["native_ns_per_op"] = r.native_ns_per_op;
       j["ratio"] = r.ratio;
       j["min_ratio"] = r.min_ratio;
-    } else {
-      j["error"] = r.error;
     }
+    j["error"] = r.error;  // as in results.json's context.calibration[]
     out.push_back(std::move(j));
   }
   if (!args.out_path.empty()) {

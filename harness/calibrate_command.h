@@ -20,6 +20,7 @@
 #include "adapters/adapter.h"
 #include "common/status.h"
 #include "harness/command_result.h"
+#include "reports/result.h"
 
 namespace CLI {
 class App;
@@ -35,23 +36,21 @@ struct CalibrateArgs {
   std::string data_dir;  ///< where databases are created; empty = the system temp dir
 };
 
-/// One engine and workload: the median time per operation of each side and their ratio.
-struct CalibrationRow {
-  std::string engine;
-  std::string workload;
-  double harness_ns_per_op = 0;
-  double native_ns_per_op = 0;
-  double ratio = 0;      ///< harness / native, of the median rounds
-  double min_ratio = 0;  ///< of the fastest rounds (less sensitive to a busy machine)
-  std::string error;     ///< non-empty when the row failed
-};
-
-/// The goal for point reads: the harness adds at most 5 %.
-inline constexpr double kCalibrationGetGoal = 1.05;
-
 /// Runs both loops of `workload` ("get", "insert" or "scan") on `engine`, `rounds` times each.
-CalibrationRow CalibrateOne(const AdapterFactory& engine, const std::string& workload, uint64_t records,
-                            uint64_t rounds, const std::string& work_dir);
+/// Errors are recorded in the result's `error`.
+CalibrationResult CalibrateOne(const AdapterFactory& engine, const std::string& workload, uint64_t records,
+                               uint64_t rounds, const std::string& work_dir);
+
+/// The loops calibrated per engine, in order: get, scan, insert.
+const std::vector<std::string>& CalibrationWorkloads();
+
+/// True when `engine` has a native loop (Adapter::NewNativeLoop); null and the engines without one
+/// are not calibrated.
+bool HasNativeLoop(const AdapterFactory& engine);
+
+/// The console table's header and one row of it (a failed row prints its error).
+std::string CalibrationHeader();
+std::string CalibrationLine(const CalibrationResult& row);
 
 CLI::App* AddCalibrateCommand(CLI::App* app, CalibrateArgs* args);
 

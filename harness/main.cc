@@ -137,6 +137,9 @@ CLI::App* AddRunCommand(CLI::App* app, const SuiteRegistry& suites, RunArgs* run
   cmd->add_flag("--quick", run->quick, "Short run (options given still apply)" + quick);
   cmd->add_flag("--no-overhead", run->no_overhead, "Skip measuring the harness overhead with the null adapter");
   cmd->add_flag("--no-settle", run->no_settle, "Measure with the background work of a load left in (no settle)");
+  cmd->add_flag("--calibrate", run->calibrate,
+                "First time each engine's own get/scan/insert loop against the harness's (as `calibrate` does) "
+                "and record the ratios with the results");
   for (const auto& s : suites.suites()) {
     for (const SuiteOption& o : s->options()) {
       if (run->suite_options.count(o.name) != 0 || cmd->get_option_no_throw("--" + o.name) != nullptr) continue;

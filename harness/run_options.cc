@@ -232,6 +232,8 @@ Status ValidateRunArgs(const RunArgs& args, const AdapterRegistry& registry, con
   p.configuration.emplace_back("seed", std::to_string(c.seed));
   p.configuration.emplace_back("formats", Join(p.formats));
   p.configuration.emplace_back("settle", c.settle ? "on" : "off");
+  p.calibrate = args.calibrate;
+  p.configuration.emplace_back("calibrate", p.calibrate ? "on" : "off");
   if (!p.phase_suite()) p.configuration.emplace_back("baseline", p.baseline);
   *plan = std::move(p);
   return Status::Ok();

@@ -27,6 +27,7 @@ struct RunArgs {
   bool quick = false;
   bool no_overhead = false;
   bool no_settle = false;  ///< --no-settle: measure with the load's background work left in
+  bool calibrate = false;  ///< --calibrate: measure each engine's harness / native-loop ratio first
   /// The suites' own options (SuiteOption::name -> text), only those given.
   std::map<std::string, std::string> suite_options;
 };
@@ -40,6 +41,7 @@ struct RunPlan {
   std::string data_dir;  ///< empty = make a temporary one
   std::vector<std::string> formats;
   std::string baseline;
+  bool calibrate = false;   ///< run the native-loop calibration of every engine before the suite
   KeyValues configuration;  ///< every option, as used (recorded in results.json)
   /// Things the user should know before the run starts, one line each; the CLI prints them to stderr.
   std::vector<std::string> warnings;

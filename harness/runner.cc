@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "common/disk_usage.h"
+#include "harness/calibrate_command.h"
 #include "harness/context.h"
 #include "harness/hdr_log_writer.h"
 #include "harness/interrupt.h"
@@ -399,6 +400,29 @@ class HarnessRunner final : public SuiteRunner {
   PhaseRunContext phases_;
 };
 
+// run --calibrate: `dbx-bench calibrate`'s measurement, with its defaults, for every engine of the run
+// that has a native loop, before the suite runs (on a machine not yet warmed by it).
+void Calibrate(const RunPlan& plan, const RunEnvironment& env, const std::string& work_dir,
+               std::vector<CalibrationResult>* rows) {
+  constexpr uint64_t kRecords = 10'000, kRounds = 21;
+  const std::string dir = work_dir + "/calibrate";
+  bool header = false;
+  for (const AdapterFactory* engine : plan.common.engines) {
+    if (!HasNativeLoop(*engine)) continue;
+    for (const std::string& workload : CalibrationWorkloads()) {
+      if (InterruptRequested()) return;
+      rows->push_back(CalibrateOne(*engine, workload, kRecords, kRounds, dir));
+      if (env.console == nullptr) continue;
+      if (!header) *env.console << "Native-loop calibration (harness / native):\n" << CalibrationHeader();
+      header = true;
+      *env.console << CalibrationLine(rows->back());
+      env.console->flush();
+    }
+  }
+  std::error_code ec;
+  std::filesystem::remove_all(dir, ec);
+}
+
 }  // namespace
 
 bool AnythingFinished(const RunResults& results) {
@@ -442,6 +466,7 @@ Status ExecutePlan(const RunPlan& plan, const RunEnvironment& env, RunResults* r
   if (env.console) progress = std::make_unique<ProgressLine>(*env.console, env.console_is_tty);
 
   if (plan.phase_suite() && plan.common.measure_overhead) ctx.harness_overhead_ns_per_op = MeasurePhaseOverhead();
+  if (plan.calibrate) Calibrate(plan, env, work.path(), &ctx.calibration);
   HarnessRunner runner(plan, env, raw.get(), progress.get(), results, work.path());
   Status st = plan.work->Execute(work.path(), runner);
   if (st.ok()) runner.Finish();

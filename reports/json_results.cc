@@ -41,6 +41,18 @@ Json ContextToJson(const RunContext& c) {
   }
   Json load_avg = Json::array();
   for (double v : c.load_avg) load_avg.push_back(Number(v));
+  Json calibration = Json::array();
+  for (const CalibrationResult& r : c.calibration) {
+    Json row{{"engine", r.engine}, {"workload", r.workload}, {"records", r.records}, {"rounds", r.rounds}};
+    if (r.error.empty()) {
+      row["harness_ns_per_op"] = Number(r.harness_ns_per_op);
+      row["native_ns_per_op"] = Number(r.native_ns_per_op);
+      row["ratio"] = Number(r.ratio);
+      row["min_ratio"] = Number(r.min_ratio);
+    }
+    row["error"] = r.error;
+    calibration.push_back(std::move(row));
+  }
   const SamplingConfig& s = c.sampling;
   Json sampling{{"warmup_seconds", Number(s.warmup_seconds)},
                 {"measurement_seconds", Number(s.measurement_seconds)},
@@ -73,6 +85,7 @@ Json ContextToJson(const RunContext& c) {
               {"sampling", std::move(sampling)},
               {"harness_overhead_ns_per_op",
                c.harness_overhead_ns_per_op ? Number(*c.harness_overhead_ns_per_op) : Json(nullptr)},
+              {"calibration", std::move(calibration)},
               {"incomplete", c.incomplete}};
 }
 

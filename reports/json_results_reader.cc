@@ -261,6 +261,32 @@ Status ContextFromJson(const Json& j, const std::string& path, RunContext* c) {
     DBXB_RETURN_IF_ERROR(AsDouble(*overhead, Member(path, "harness_overhead_ns_per_op"), &v));
     c->harness_overhead_ns_per_op = v;
   }
+  // Absent in files from before `run --calibrate`: read as not calibrated.
+  const Json* calibration;
+  DBXB_RETURN_IF_ERROR(Find(j, path, "calibration", true, &calibration));
+  c->calibration.clear();
+  if (calibration != nullptr) {
+    const std::string list = Member(path, "calibration");
+    if (!calibration->is_array()) return TypeError(list, "array", *calibration);
+    for (size_t i = 0; i < calibration->size(); ++i) {
+      const Json& row = (*calibration)[i];
+      const std::string here = Element(list, i);
+      CalibrationResult r;
+      DBXB_RETURN_IF_ERROR(AsObject(row, here));
+      DBXB_RETURN_IF_ERROR(GetString(row, here, "engine", &r.engine));
+      DBXB_RETURN_IF_ERROR(GetString(row, here, "workload", &r.workload));
+      DBXB_RETURN_IF_ERROR(GetUint(row, here, "records", &r.records));
+      DBXB_RETURN_IF_ERROR(GetUint(row, here, "rounds", &r.rounds));
+      DBXB_RETURN_IF_ERROR(GetString(row, here, "error", &r.error));
+      if (r.error.empty()) {
+        DBXB_RETURN_IF_ERROR(GetDouble(row, here, "harness_ns_per_op", &r.harness_ns_per_op));
+        DBXB_RETURN_IF_ERROR(GetDouble(row, here, "native_ns_per_op", &r.native_ns_per_op));
+        DBXB_RETURN_IF_ERROR(GetDouble(row, here, "ratio", &r.ratio));
+        DBXB_RETURN_IF_ERROR(GetDouble(row, here, "min_ratio", &r.min_ratio));
+      }
+      c->calibration.push_back(std::move(r));
+    }
+  }
   return GetBool(j, path, "incomplete", &c->incomplete);
 }
 

@@ -203,6 +203,46 @@ void WriteSettle(const RunResults& results, std::ostream& out) {
   out << "\n";
 }
 
+// The harness / native-loop ratios of `run --calibrate` (absent in results of versions without it).
+void WriteCalibration(const RunResults& results, std::ostream& out) {
+  const RunContext& c = results.context;
+  const std::string mode = Setting(c.configuration, "calibrate");
+  if (mode.empty()) return;
+  out << "### Native-loop calibration\n\n";
+  if (mode == "off") {
+    out << "- Not measured in this run (`run --calibrate` measures it).\n\n";
+    return;
+  }
+  if (c.calibration.empty()) {
+    out << "- No engine of this run has a native loop.\n\n";
+    return;
+  }
+  out << fmt::format(
+      "dbx-micro's loops ({} rows of 12 B keys and 19 B values, {} alternating rounds per side) through the "
+      "harness and written directly on each engine's own API, on the same database; ratio = harness / native "
+      "of the median rounds (min ratio: of the fastest). Goal for point reads (get): at most {:.2f}.\n\n",
+      c.calibration.front().records, c.calibration.front().rounds, kCalibrationGetGoal);
+  out << "| Engine | Loop | Harness ns/op | Native ns/op | Ratio | Min ratio |\n";
+  out << "| --- | --- | ---: | ---: | ---: | ---: |\n";
+  for (const CalibrationResult& r : c.calibration) {
+    if (!r.error.empty()) {
+      out << fmt::format("| {} | {} | failed: {} | | | |\n", r.engine, r.workload, r.error);
+      continue;
+    }
+    const bool over = r.workload == "get" && r.ratio > kCalibrationGetGoal;
+    out << fmt::format("| {} | {} | {:.1f} | {:.1f} | {:.3f}{} | {:.3f} |\n", r.engine, r.workload, r.harness_ns_per_op,
+                       r.native_ns_per_op, r.ratio, over ? " ⚠️" : "", r.min_ratio);
+  }
+  out << "\n";
+  std::vector<std::string> without;
+  for (const std::string& engine : EnginesOfRun(results)) {
+    const bool calibrated = std::any_of(c.calibration.begin(), c.calibration.end(),
+                                        [&](const CalibrationResult& r) { return r.engine == engine; });
+    if (!calibrated && engine != "null") without.push_back(engine);
+  }
+  if (!without.empty()) out << fmt::format("- Not calibrated (no native loop): {}.\n\n", Join(without, ", "));
+}
+
 void WriteMachine(const RunContext& c, std::ostream& out) {
   out << "### Machine\n\n";
   out << fmt::format("- Host: {}, {}, {} cores", c.host_name, c.cpu_model, c.num_cpus);
@@ -312,6 +352,7 @@ void WriteMethodology(const RunResults& results, std::ostream& out) {
   } else {
     out << "- Not measured.\n\n";
   }
+  WriteCalibration(results, out);
   out << "### Command line\n\n```\n" << c.command_line << "\n```\n\n";
   out << "### Configuration\n\n";
   if (c.configuration.empty()) out << "- None recorded.\n";

@@ -225,6 +225,26 @@ struct LibraryInfo {
   friend bool operator==(const LibraryInfo&, const LibraryInfo&) = default;
 };
 
+/// One engine and loop of a native-loop calibration (`dbx-bench calibrate`, `run --calibrate`): the
+/// median time per operation of dbx-micro's loop through the harness and of the same loop written on
+/// the engine's own API, and their ratio.
+struct CalibrationResult {
+  std::string engine;
+  std::string workload;  ///< "get", "scan" or "insert"
+  uint64_t records = 0;  ///< rows in the data set
+  uint64_t rounds = 0;   ///< timed rounds of each side
+  double harness_ns_per_op = 0;
+  double native_ns_per_op = 0;
+  double ratio = 0;      ///< harness / native, of the median rounds
+  double min_ratio = 0;  ///< of the fastest rounds (less sensitive to a busy machine)
+  std::string error;     ///< non-empty when the loop failed; the figures are then 0
+
+  friend bool operator==(const CalibrationResult&, const CalibrationResult&) = default;
+};
+
+/// The calibration goal for point reads (get): the harness adds at most 5 %.
+inline constexpr double kCalibrationGetGoal = 1.05;
+
 /// Where, when and how a run was made: the `context` block of results.json.
 struct RunContext {
   std::string date_utc;  ///< ISO 8601, e.g. 2026-11-30T15:34:56Z
@@ -248,6 +268,8 @@ struct RunContext {
   SamplingConfig sampling;
   /// The harness's own cost per operation, measured with the null adapter (ns), if measured.
   std::optional<double> harness_overhead_ns_per_op;
+  /// Per engine, the harness / native-loop ratios measured in this run (`run --calibrate`); empty if not.
+  std::vector<CalibrationResult> calibration;
   bool incomplete = false;  ///< the run was interrupted; only finished benchmarks are present
   /// Nominal clock of one core in MHz (0 = unknown); Google Benchmark's `mhz_per_cpu`.
   uint64_t cpu_mhz = 0;

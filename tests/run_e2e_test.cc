@@ -295,6 +295,42 @@ TEST(RunEndToEnd, NoSettleIsRecordedAndSkipsTheSettle) {
   ASSERT_EQ(doc["phases"].size(), 4u);
   for (const auto& p : doc["phases"]) EXPECT_TRUE(p["settle_ns"].is_null()) << p["engine"] << "/" << p["phase"];
   EXPECT_NE(Slurp(out / "results.md").find("- Off (`--no-settle`)"), std::string::npos);
+  EXPECT_EQ(doc["context"]["configuration"]["calibrate"], "off");
+  EXPECT_TRUE(doc["context"]["calibration"].empty());
+  fs::remove_all(dir);
+}
+
+// --calibrate: every engine with a native loop gets its get/scan/insert ratios, in results.json and
+// in the methodology; an engine without one is named as not calibrated.
+TEST(RunEndToEnd, CalibrateRecordsEachEnginesRatios) {
+  fs::path dir = fs::temp_directory_path() / ("dbxb-e2e-calibrate-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  fs::path out = dir / "out";
+  std::string cmd = std::string(DBXB_TOOL) + " run --suite dbx-micro --workloads get --engines lmdb,leveldb" +
+                    " --quick --no-overhead --calibrate --data-dir " + (dir / "data").string() + " --out " +
+                    out.string() + " >" + (dir / "log.txt").string() + " 2>&1";
+  ASSERT_EQ(Shell(cmd), 0) << Slurp(dir / "log.txt");
+  nlohmann::json doc = nlohmann::json::parse(Slurp(out / "results.json"));
+  EXPECT_EQ(doc["context"]["configuration"]["calibrate"], "on");
+  const nlohmann::json& rows = doc["context"]["calibration"];
+  ASSERT_EQ(rows.size(), 3u) << rows.dump();
+  std::vector<std::string> loops;
+  for (const auto& r : rows) {
+    EXPECT_EQ(r["engine"], "lmdb");
+    EXPECT_EQ(r["error"], "") << r.dump();
+    EXPECT_GT(r["harness_ns_per_op"].get<double>(), 0);
+    EXPECT_GT(r["native_ns_per_op"].get<double>(), 0);
+    EXPECT_NEAR(r["ratio"].get<double>(), r["harness_ns_per_op"].get<double>() / r["native_ns_per_op"].get<double>(),
+                1e-9);
+    loops.push_back(r["workload"]);
+  }
+  EXPECT_EQ(loops, (std::vector<std::string>{"get", "scan", "insert"}));
+  const std::string md = Slurp(out / "results.md");
+  EXPECT_NE(md.find("### Native-loop calibration"), std::string::npos);
+  EXPECT_NE(md.find("| lmdb | get | "), std::string::npos);
+  EXPECT_NE(md.find("- Not calibrated (no native loop): leveldb."), std::string::npos);
+  EXPECT_NE(Slurp(dir / "log.txt").find("Native-loop calibration (harness / native):"), std::string::npos);
   fs::remove_all(dir);
 }
 

@@ -5,8 +5,8 @@
 //   uniform            every item equally likely
 //   zipfian            item i has rank i under YCSB's zipfian generator (zipfian.h): item 0 hottest
 //   scrambled_zipfian  YCSB's ScrambledZipfianGenerator: a zipfian rank over a fixed space of 10^10
-//                      ranks, hashed with FNV-1a and taken modulo n, so that the hot items are scattered
-//                      over the key space and every item gets some traffic. (This is what YCSB's
+//                      ranks, hashed with YCSB's fnvhash64 (FNV-1a, then Math.abs) and taken modulo n, so that the hot
+//                      items are scattered over the key space and every item gets some traffic. (This is what YCSB's
 //                      requestdistribution=zipfian uses.)
 //   latest             YCSB's SkewedLatestGenerator: item n-1-r for a zipfian rank r over n items, so
 //                      the most recently inserted items are the most popular
@@ -95,7 +95,7 @@ class ScrambledZipfianChooser final : public KeyChooser {
   static constexpr double kYcsbZeta = 26.46902820178302;
 
   ScrambledZipfianChooser(uint64_t items, uint64_t seed, double theta = ZipfianRanks::kDefaultTheta);
-  uint64_t Next() override { return Fnv1a64(ranks_.Rank(rng_.NextDouble())) % items_; }
+  uint64_t Next() override { return YcsbFnvHash64(ranks_.Rank(rng_.NextDouble())) % items_; }
   void SetItemCount(uint64_t n) override { items_ = n; }
   uint64_t item_count() const override { return items_; }
   std::string_view name() const override { return "scrambled_zipfian"; }

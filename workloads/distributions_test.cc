@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <functional>
+#include <utility>
 #include <vector>
 
 namespace dbxb {
@@ -130,7 +132,7 @@ std::vector<double> ScrambledProbabilities(const ZipfianRanks& z, uint64_t items
   double exact_mass = 0;
   for (uint64_t r = 0; r < kExactRanks; ++r) {
     const double p = z.RankProbability(r);
-    probs[Fnv1a64(r) % items] += p;
+    probs[YcsbFnvHash64(r) % items] += p;
     exact_mass += p;
   }
   for (double& p : probs) p += (1 - exact_mass) / static_cast<double>(items);
@@ -151,7 +153,7 @@ TEST(KeyChooserTest, ScrambledZipfianMatchesHashedRanks) {
     ExpectBinomial(sorted_counts[i], sorted_probs[i], kSamples, "sorted " + std::to_string(i));
   // The hottest item is the hash of rank 0, with about 1/zeta(10^10) = 3.8 % of the draws.
   const uint64_t hottest = std::max_element(counts.begin(), counts.end()) - counts.begin();
-  EXPECT_EQ(hottest, Fnv1a64(0) % kItems);
+  EXPECT_EQ(hottest, YcsbFnvHash64(0) % kItems);
   EXPECT_GT(probs[hottest], 1 / ScrambledZipfianChooser::kYcsbZeta);
   // Hot items are scattered, not clustered at the front like plain zipfian.
   std::vector<uint64_t> order(kItems);
@@ -234,6 +236,46 @@ TEST(KeyChooserTest, StreamIsPinned) {
   EXPECT_EQ(rng.Next(), 0x92f89756082a4514ull);
   EXPECT_EQ(Fnv1a64(0), 0xa8c7f832281a39c5ull);
   EXPECT_EQ(Fnv1a64(0x0102030405060708ull), 0x0c6d4496e17859d5ull);
+}
+
+TEST(KeyChooserTest, ScrambleIsYcsbsFnvHash64) {
+  // YCSB's Utils.fnvhash64 is Math.abs of FNV-1a read as a signed long; ScrambledZipfianGenerator takes
+  // it modulo the item count. The expected items were computed independently (Java's semantics) for
+  // 1000 and 1000003 items: ranks 0-3 and 12345 hash to negative longs, 9999999999 to a positive one.
+  const std::vector<std::pair<uint64_t, std::pair<uint64_t, uint64_t>>> known = {
+      {0, {211, 358077}}, {1, {620, 817363}},     {2, {393, 439508}},
+      {3, {802, 898794}}, {12345, {852, 772857}}, {9999999999ull, {474, 562124}}};
+  for (const auto& [rank, items] : known) {
+    EXPECT_EQ(YcsbFnvHash64(rank) % 1000, items.first) << rank;
+    EXPECT_EQ(YcsbFnvHash64(rank) % 1000003, items.second) << rank;
+  }
+  // The shortcut for values below 2^40 is FNV-1a itself; above it, the full byte loop.
+  Xoshiro256 rng(3);
+  for (int i = 0; i < 100000; ++i) {
+    const uint64_t v = i % 2 == 0 ? rng.Below(uint64_t{1} << 40) : rng.Next();
+    const int64_t h = static_cast<int64_t>(Fnv1a64(v));
+    const uint64_t abs = h == INT64_MIN ? static_cast<uint64_t>(h) : static_cast<uint64_t>(h < 0 ? -h : h);
+    ASSERT_EQ(YcsbFnvHash64(v), abs) << v;
+  }
+}
+
+TEST(KeyChooserTest, ZipfianRankHeadAndTailAtTheirBoundaries) {
+  // The branch-free Rank() selects rank 0 below u = 1/zeta, rank 1 below (1 + 2^-theta)/zeta, else the
+  // closed form; checked on both sides of each boundary and at the ends of [0, 1).
+  for (uint64_t n : {1ull, 2ull, 3ull, 1000ull, 10'000'000'000ull}) {
+    ZipfianRanks z(n);
+    EXPECT_EQ(z.Rank(0.0), 0u) << n;
+    const double b0 = 1.0 / z.zeta(), b1 = (1.0 + std::pow(0.5, z.theta())) / z.zeta();
+    if (b0 < 1) {
+      EXPECT_EQ(z.Rank(std::nextafter(b0, 0.0)), 0u) << n;
+      EXPECT_EQ(z.Rank(std::nextafter(b0, 1.0) * (1 + 1e-12)), 1u) << n;
+    }
+    if (b1 < 1) {
+      EXPECT_EQ(z.Rank(std::nextafter(b1, 0.0) * (1 - 1e-12)), 1u) << n;
+      EXPECT_GE(z.Rank(b1 * (1 + 1e-12)), 1u) << n;
+    }
+    EXPECT_EQ(z.Rank(std::nextafter(1.0, 0.0)), n - 1) << n;
+  }
 }
 
 TEST(KeyChooserTest, FactoryRejectsBadInput) {

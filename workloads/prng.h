@@ -8,15 +8,36 @@
 
 namespace dbxb {
 
+inline constexpr uint64_t kFnv64Offset = 0xcbf29ce484222325ull;
+inline constexpr uint64_t kFnv64Prime = 0x100000001b3ull;
+
 /// 64-bit FNV-1a over the eight little-endian bytes of `v`, as YCSB scrambles and hashes key numbers.
 inline uint64_t Fnv1a64(uint64_t v) {
-  uint64_t h = 0xcbf29ce484222325ull;
+  uint64_t h = kFnv64Offset;
   for (int i = 0; i < 8; ++i) {
     h ^= v & 0xff;
-    h *= 0x100000001b3ull;
+    h *= kFnv64Prime;
     v >>= 8;
   }
   return h;
+}
+
+/// YCSB's Utils.fnvhash64: Fnv1a64, then Math.abs of the result read as a signed long. (Java's
+/// Math.abs leaves Long.MIN_VALUE negative, which YCSB's `% itemcount` then turns into a negative
+/// item; here that one hash value, 2^63, stays 2^63.) Computed without the byte loop's tail for the
+/// values below 2^40 that the scrambled zipfian chooser hashes (ranks below 10^10): their three top
+/// bytes are zero, so the last three FNV steps are one multiplication by the prime cubed.
+inline uint64_t YcsbFnvHash64(uint64_t v) {
+  uint64_t h;
+  if (v < (uint64_t{1} << 40)) {
+    h = kFnv64Offset;
+    for (int i = 0; i < 5; ++i, v >>= 8) h = (h ^ (v & 0xff)) * kFnv64Prime;
+    h *= kFnv64Prime * kFnv64Prime * kFnv64Prime;
+  } else {
+    h = Fnv1a64(v);
+  }
+  const uint64_t sign = 0 - (h >> 63);  // all ones when negative as a signed long
+  return (h ^ sign) - sign;             // |h|, without a branch the hash decides (half of them)
 }
 
 }  // namespace dbxb

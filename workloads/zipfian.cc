@@ -42,11 +42,17 @@ double ZetaRange(uint64_t from, uint64_t to, double theta) {
   return DirectSum(from, a, theta) + EulerMaclaurinSum(a, to, theta);
 }
 
+namespace {
+// The highest rank as a double that converts to int64_t (Rank() converts through it).
+double LastRank(uint64_t items) { return std::min(static_cast<double>(items - 1), 0x1p62); }
+}  // namespace
+
 ZipfianRanks::ZipfianRanks(uint64_t items, double theta) : ZipfianRanks(items, theta, Zeta(items, theta)) {}
 
 ZipfianRanks::ZipfianRanks(uint64_t items, double theta, double zeta_items)
     : items_(items),
       items_d_(static_cast<double>(items)),
+      last_rank_d_(LastRank(items)),
       theta_(theta),
       alpha_(1.0 / (1.0 - theta)),
       half_pow_theta_(std::pow(0.5, theta)),
@@ -72,6 +78,7 @@ void ZipfianRanks::Resize(uint64_t items) {
   zeta_n_ = items > items_ ? zeta_n_ + ZetaRange(items_, items, theta_) : Zeta(items, theta_);
   items_ = items;
   items_d_ = static_cast<double>(items);
+  last_rank_d_ = LastRank(items);
   UpdateEta();
 }
 

@@ -182,6 +182,7 @@ class DbxAdapter final : public Adapter {
 AdapterFactory DbxAdapterFactory() {
   AdapterFactory f;
   f.name = "dbx";
+  f.native_loop = true;
   f.description = "DBX 5-tier hybrid storage (in-tree engine): delta store, columnar cache, WOS, index, ROS";
   f.library_version = [] { return std::string("dbx-engine (in-tree)"); };
   f.library_build = [] { return std::string("built-in (same build as dbx-bench)"); };

@@ -563,6 +563,7 @@ class LmdbAdapter final : public Adapter {
 AdapterFactory LmdbAdapterFactory() {
   AdapterFactory f;
   f.name = "lmdb";
+  f.native_loop = true;
   f.description = "LMDB: copy-on-write B+tree in a memory map, one write transaction at a time";
   f.library_version = [] {
     int major = 0, minor = 0, patch = 0;

@@ -2,10 +2,10 @@
 // of other threads hold transactions. No LMDB header here: it is plain synchronisation.
 #pragma once
 
+#include <atomic>
+#include <cstdint>
 #include <mutex>
-#include <shared_mutex>
-#include <utility>
-#include <vector>
+#include <thread>
 
 namespace dbxb::lmdb_internal {
 
@@ -13,49 +13,71 @@ namespace dbxb::lmdb_internal {
 // therefore holds this gate shared; growing the map holds it exclusively. The turnstile stops new shared
 // holders while a grower waits, so a steady stream of readers cannot starve it. A thread that already
 // holds the gate (its batch is open while it reads through another session) must not queue behind a
-// grower that waits for that very batch: it skips the turnstile, which the reader-preferring
-// std::shared_mutex of glibc admits even while a grower waits.
+// grower that waits for that very batch: it skips the turnstile.
+//
+// Every read takes the gate, so its shared side costs one read-modify-write to take and one to release
+// (plus a look-up in a thread-local table that needs no initialisation); the rare exclusive side waits
+// by yielding.
 class MapGate {
  public:
   void LockShared() {
-    int& depth = Depth();
-    if (depth == 0) {
-      std::lock_guard<std::mutex> turn(turnstile_);
-      rw_.lock_shared();
-    } else {
-      rw_.lock_shared();
+    int* depth = Depth();
+    // A thread that holds the gate already, or whose depth this table cannot track, skips the turnstile.
+    if ((depth == nullptr || *depth == 0) && growers_.load(std::memory_order_acquire) != 0) {
+      std::lock_guard<std::mutex> turn(turnstile_);  // behind the waiting grower
     }
-    ++depth;
+    while (state_.fetch_add(1, std::memory_order_acquire) & kExclusive) {
+      state_.fetch_sub(1, std::memory_order_relaxed);
+      while (state_.load(std::memory_order_relaxed) & kExclusive) std::this_thread::yield();
+    }
+    if (depth != nullptr) ++*depth;
   }
   void UnlockShared() {
-    --Depth();
-    rw_.unlock_shared();
+    if (int* depth = Depth(); depth != nullptr) --*depth;
+    state_.fetch_sub(1, std::memory_order_release);
   }
   void LockExclusive() {
+    growers_.fetch_add(1, std::memory_order_acq_rel);
     turnstile_.lock();
-    rw_.lock();
+    uint64_t idle = 0;
+    while (!state_.compare_exchange_weak(idle, kExclusive, std::memory_order_acquire, std::memory_order_relaxed)) {
+      idle = 0;
+      std::this_thread::yield();
+    }
   }
   void UnlockExclusive() {
-    rw_.unlock();
+    state_.fetch_sub(kExclusive, std::memory_order_release);
+    growers_.fetch_sub(1, std::memory_order_acq_rel);
     turnstile_.unlock();
   }
 
  private:
-  // How often the calling thread holds this gate shared.
-  int& Depth() {
-    thread_local std::vector<std::pair<const MapGate*, int>> depths;
-    for (auto& [gate, depth] : depths)
-      if (gate == this) return depth;
-    for (auto& [gate, depth] : depths)
-      if (depth == 0) {
-        gate = this;
-        return depth;
-      }
-    return depths.emplace_back(this, 0).second;
+  static constexpr uint64_t kExclusive = uint64_t{1} << 62;
+  static constexpr int kTrackedGates = 8;
+
+  // How often the calling thread holds this gate shared; nullptr when the thread already tracks
+  // kTrackedGates other gates it holds (it then always skips the turnstile: no deadlock, only the
+  // starvation guard is lost for that thread).
+  int* Depth() {
+    // Zero-initialised and trivially destructible: no guard or constructor call on access.
+    struct Held {
+      const MapGate* gate[kTrackedGates];
+      int depth[kTrackedGates];
+    };
+    thread_local Held held;
+    int free = -1;
+    for (int i = 0; i < kTrackedGates; ++i) {
+      if (held.gate[i] == this) return &held.depth[i];
+      if (free < 0 && held.depth[i] == 0) free = i;
+    }
+    if (free < 0) return nullptr;
+    held.gate[free] = this;
+    return &held.depth[free];
   }
 
+  std::atomic<uint64_t> state_{0};    // shared holders, plus kExclusive while a grower holds the gate
+  std::atomic<uint32_t> growers_{0};  // growers waiting or holding
   std::mutex turnstile_;
-  std::shared_mutex rw_;
 };
 
 class SharedHold {

@@ -273,6 +273,7 @@ class RocksdbAdapter final : public Adapter {
 AdapterFactory RocksdbAdapterFactory() {
   AdapterFactory f;
   f.name = "rocksdb";
+  f.native_loop = true;
   f.description = "RocksDB: LSM tree with a WAL, WriteBatch per batch, LRU block cache";
   f.library_version = [] { return "RocksDB " + rocksdb::GetRocksVersionAsString(true); };
   f.library_build = [] { return std::string(DBXB_ROCKSDB_BUILD); };

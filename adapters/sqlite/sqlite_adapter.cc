@@ -461,6 +461,7 @@ class SqliteAdapter final : public Adapter {
 AdapterFactory SqliteAdapterFactory() {
   AdapterFactory f;
   f.name = "sqlite";
+  f.native_loop = true;
   f.description = "SQLite: B-tree table (WITHOUT ROWID for small rows, rowid otherwise) in WAL mode";
   f.library_version = [] { return std::string("SQLite ") + sqlite3_libversion(); };
   f.library_build = [] { return std::string("debian-package"); };

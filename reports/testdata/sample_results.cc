@@ -95,7 +95,8 @@ RunResults SampleRunResults() {
   c.configuration = {{"suite", "dbx-micro"}, {"engines", "dbx,sqlite,lmdb,rocksdb"},
                      {"records", "10000"},   {"durability", "normal"},
                      {"warm_up", "3s"},      {"measurement_time", "5s"},
-                     {"samples", "10"},      {"output_dir", "results/2026-11-30"}};
+                     {"samples", "10"},      {"output_dir", "results/2026-11-30"},
+                     {"calibrate", "on"}};
   c.seed = 42;
   c.sampling.warmup_seconds = 3.0;
   c.sampling.measurement_seconds = 5.0;
@@ -104,6 +105,11 @@ RunResults SampleRunResults() {
   c.sampling.confidence_level = 0.95;
   c.sampling.seed = 42;
   c.harness_overhead_ns_per_op = 3.2517;
+  // dbx and lmdb calibrated (lmdb's get over the goal), sqlite failed, rocksdb has no row: "not calibrated".
+  c.calibration = {{"dbx", "get", 10000, 21, 61.5, 59.25, 1.0380, 1.0211, ""},
+                   {"dbx", "scan", 10000, 21, 2.75, 2.5, 1.1, 1.04, ""},
+                   {"lmdb", "get", 10000, 21, 297.875, 265.25, 1.1230, 1.125, ""},
+                   {"sqlite", "get", 10000, 21, 0, 0, 0, 0, "Corruption: native get: row 7 holds a wrong value"}};
   c.incomplete = false;
   c.cpu_mhz = 2300;
   c.cpu_scaling_enabled = false;
