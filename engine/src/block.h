@@ -45,23 +45,35 @@ class Block {
   Block& operator=(const Block&) = delete;
   /// Corruption when the layout is inconsistent or an entry is malformed.
   static Status Parse(std::string data, std::shared_ptr<const Block>* out);
+  /// As Parse, over bytes the block does not own (a mapped segment file): it keeps only its own
+  /// copy of the offset array (4 bytes per entry) and reads the entries in place. REQUIRES: `data`
+  /// outlives the block.
+  static Status ParseInPlace(std::string_view data, std::shared_ptr<const Block>* out);
   uint32_t size() const { return n_; }
   /// Decodes entry i. False when the entry is malformed.
   bool Decode(uint32_t i, BlockEntry* e) const;
   /// Index of the first entry with key >= target (size() when none). Sets *corrupt on bad entries.
   uint32_t LowerBound(std::string_view target, bool* corrupt) const;
-  size_t charge() const { return data_.size() + sizeof(*this); }
+  /// The memory the block holds: its bytes (unless in place) or its offset array, and itself.
+  size_t charge() const { return sizeof(*this) + (own_slots_ != nullptr ? 4 * static_cast<size_t>(n_) : data_.size()); }
 
  private:
-  std::string data_;
+  // Validates the bytes at base_ and sets up the search fields, rewriting the offset array in the
+  // owned bytes, or (copy_slots) in own_slots_.
+  static Status Init(Block* b, bool copy_slots);
+
+  std::string data_;                   // the bytes, when owned (Parse)
+  const char* base_ = nullptr;         // the bytes: data_, or the mapped file (ParseInPlace)
+  size_t bytes_ = 0;                   // how many
+  std::unique_ptr<char[]> own_slots_;  // ParseInPlace: the copy of the offset array
   uint32_t n_ = 0;
   size_t entries_end_ = 0;
   uint32_t Slot(uint32_t i) const { return DecodeFixed32(slots_ + 4 * static_cast<size_t>(i)); }
   uint32_t Offset(uint32_t i) const { return packed_ ? Slot(i) & 0xffff : Slot(i); }
 
-  std::string_view common_;  // the prefix every key of the block starts with (in data_)
+  std::string_view common_;  // the prefix every key of the block starts with (in the block's bytes)
   bool packed_ = false;      // entries end below 64 KiB: the slots hold windows too
-  // The offset array at the end of data_, one fixed32 per entry: packed_ ? the top 16 bits of
+  // The offset array (at the end of the bytes, or own_slots_), one fixed32 per entry: packed_ ? the top 16 bits of
   // KeyWindow(key, common_.size()) << 16 | offset : the offset (every window then counts as equal).
   char* slots_ = nullptr;
 };

@@ -31,25 +31,34 @@ void SegmentReader::WarmCache() const {
   }
 }
 
-Status SegmentReader::ReadRawBlock(const BlockHandle& h, std::string* out) const {
+Status SegmentReader::ReadStoredBlock(const BlockHandle& h, std::string* scratch, std::string_view* payload,
+                                      Compression* type) const {
   if (h.size < kBlockTrailer || h.offset > file_->Size() || h.size > file_->Size() - h.offset)
     return Status::Corruption(file_->name() + ": block handle out of range");
-  std::string scratch;
   std::string_view data;
-  DBX_RETURN_IF_ERROR(file_->Read(h.offset, h.size, &scratch, &data));
+  DBX_RETURN_IF_ERROR(file_->Read(h.offset, h.size, scratch, &data));
   if (data.size() != h.size) return Status::Corruption(file_->name() + ": truncated block");
   size_t n = h.size - kBlockTrailer;
   uint32_t expected = crc32c::Unmask(DecodeFixed32(data.data() + n + 1));
   if (crc32c::Value(data.data(), n + 1) != expected)
     return Status::Corruption(file_->name() + ": block checksum mismatch");
-  auto type = static_cast<Compression>(static_cast<unsigned char>(data[n]));
+  *type = static_cast<Compression>(static_cast<unsigned char>(data[n]));
+  if (*type != Compression::kNone && *type != Compression::kLz4 && *type != Compression::kZstd)
+    return Status::Corruption(file_->name() + ": unknown block compression");
+  *payload = data.substr(0, n);
+  return Status::Ok();
+}
+
+Status SegmentReader::ReadRawBlock(const BlockHandle& h, std::string* out) const {
+  std::string scratch;
+  std::string_view payload;
+  Compression type;
+  DBX_RETURN_IF_ERROR(ReadStoredBlock(h, &scratch, &payload, &type));
   if (type == Compression::kNone) {
-    out->assign(data.data(), n);
+    out->assign(payload);
     return Status::Ok();
   }
-  if (type != Compression::kLz4 && type != Compression::kZstd)
-    return Status::Corruption(file_->name() + ": unknown block compression");
-  Status s = UncompressBlock(type, data.substr(0, n), out);
+  Status s = UncompressBlock(type, payload, out);
   if (!s.ok()) return Status::Corruption(file_->name() + ": " + s.message());
   return Status::Ok();
 }
@@ -127,8 +136,21 @@ Status SegmentReader::ReadDataBlock(size_t i, std::shared_ptr<const Block>* out,
   }
   use_cache = use_cache && cache_ != nullptr;
   std::string raw;
-  DBX_RETURN_IF_ERROR(ReadRawBlock(h, &raw));
-  Status s = Block::Parse(std::move(raw), out);
+  std::string_view payload;
+  Compression type;
+  DBX_RETURN_IF_ERROR(ReadStoredBlock(h, &raw, &payload, &type));
+  Status s;
+  if (type == Compression::kNone && file_->ReadsInPlace()) {
+    // A mapped file's block that is stored raw is searched where it is: the cache keeps only its
+    // offset array, and the bytes stay in the page cache (as LMDB's and SQLite's mapped pages do).
+    s = Block::ParseInPlace(payload, out);
+  } else if (type == Compression::kNone) {
+    s = Block::Parse(std::string(payload), out);
+  } else {
+    std::string decoded;  // not raw: payload may point into it
+    s = UncompressBlock(type, payload, &decoded);
+    if (s.ok()) s = Block::Parse(std::move(decoded), out);
+  }
   if (!s.ok()) return Status::Corruption(file_->name() + ": " + s.message());
   if (use_cache) cache_->Insert(cache_id_, h.offset, *out);
   return Status::Ok();

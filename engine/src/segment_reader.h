@@ -14,6 +14,7 @@
 #include "src/block.h"
 #include "src/block_cache.h"
 #include "src/bloom.h"
+#include "src/compression.h"
 #include "src/env.h"
 #include "src/internal_iterator.h"
 #include "src/segment_format.h"
@@ -83,6 +84,10 @@ class SegmentReader {
     size_t end = i + 1 < index_.size() ? index_[i + 1].key_offset : index_keys_.size();
     return std::string_view(index_keys_).substr(index_[i].key_offset, end - index_[i].key_offset);
   }
+  // Reads and checks block h as stored: *payload (in *scratch or in the file) is compressed by *type.
+  Status ReadStoredBlock(const BlockHandle& h, std::string* scratch, std::string_view* payload,
+                         Compression* type) const;
+  // Reads block h, uncompressed, into *out.
   Status ReadRawBlock(const BlockHandle& h, std::string* out) const;
 
   std::unique_ptr<RandomAccessFile> file_;

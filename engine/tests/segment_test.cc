@@ -88,6 +88,13 @@ TEST_P(SegmentTest, PointReadsResolveVersionsAndIterationIsOrdered) {
   ASSERT_TRUE(r->Get("key100001", Hash64("key100001"), ~0ull, &res, nullptr, nullptr).ok());
   EXPECT_EQ(res, Lookup::kAbsent);
   EXPECT_GT(cache->hits(), 0u);
+  if (GetParam() == Compression::kNone) {
+    // The file is mapped: raw blocks are searched in place, the cache holds their offset arrays.
+    std::unique_ptr<RandomAccessFile> f;
+    ASSERT_TRUE(OpenRandomAccessFile(path, &f).ok());
+    EXPECT_TRUE(f->ReadsInPlace());
+    EXPECT_LT(cache->usage(), r->file_size() / 2);
+  }
 
   auto it = r->NewIterator();
   auto mit = model.begin();
@@ -271,6 +278,43 @@ TEST(Block, MalformedEntryIsCorruption) {
   raw += std::string("\0\0\0\0\1\0\0\0", 8);
   std::shared_ptr<const Block> b;
   EXPECT_TRUE(Block::Parse(raw, &b).IsCorruption());
+  EXPECT_TRUE(Block::ParseInPlace(raw, &b).IsCorruption());
+  std::string bad_offset = std::string(20, 'x') + std::string("\x40\0\0\0\1\0\0\0", 8);
+  EXPECT_TRUE(Block::ParseInPlace(bad_offset, &b).IsCorruption());
+  EXPECT_TRUE(Block::ParseInPlace(std::string("\xff\xff\xff\x0f", 4), &b).IsCorruption());  // count too large
+}
+
+// A block parsed in place searches and decodes as one that owns its bytes, leaves the bytes as
+// they were (they may be a read-only mapping) and charges only its offset array.
+TEST(Block, InPlaceMatchesOwned) {
+  BlockBuilder bb;
+  for (int i = 0; i < 40; ++i)
+    bb.Add("row" + std::to_string(1000 + 7 * i), PackTag(50 + i, ValueType::kPut), std::string(90, 'v'));
+  const std::string raw = bb.Finish();
+  const std::string copy = raw;
+  std::shared_ptr<const Block> owned, in_place;
+  ASSERT_TRUE(Block::Parse(raw, &owned).ok());
+  ASSERT_TRUE(Block::ParseInPlace(raw, &in_place).ok());
+  EXPECT_EQ(raw, copy);
+  ASSERT_EQ(in_place->size(), owned->size());
+  BlockEntry a, b;
+  for (uint32_t i = 0; i < owned->size(); ++i) {
+    ASSERT_TRUE(owned->Decode(i, &a));
+    ASSERT_TRUE(in_place->Decode(i, &b));
+    EXPECT_EQ(a.key, b.key);
+    EXPECT_EQ(a.value, b.value);
+    EXPECT_EQ(a.tag, b.tag);
+    EXPECT_GE(b.key.data(), raw.data());  // read where the bytes are
+    EXPECT_LT(b.key.data(), raw.data() + raw.size());
+  }
+  for (int k = 990; k < 1300; ++k) {
+    bool c1 = false, c2 = false;
+    std::string t = "row" + std::to_string(k);
+    EXPECT_EQ(owned->LowerBound(t, &c1), in_place->LowerBound(t, &c2)) << t;
+    EXPECT_FALSE(c1 || c2);
+  }
+  EXPECT_LT(in_place->charge(), sizeof(Block) + 4 * 40 + 1);
+  EXPECT_GT(owned->charge(), raw.size());
 }
 
 TEST(BlockCache, EraseFileDropsOnlyThatFilesBlocks) {
