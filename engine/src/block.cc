@@ -67,7 +67,12 @@ Status Block::Init(Block* b, bool copy_slots) {
   if (!b->Decode(0, &first) || !b->Decode(n - 1, &last)) return Status::Corruption("malformed block entry");
   size_t common = 0;
   while (common < first.key.size() && common < last.key.size() && first.key[common] == last.key[common]) ++common;
-  b->common_ = first.key.substr(0, common);
+  if (common <= sizeof(b->prefix_)) {
+    std::memcpy(b->prefix_, first.key.data(), common);
+    b->common_ = std::string_view(b->prefix_, common);
+  } else {
+    b->common_ = first.key.substr(0, common);
+  }
   // Every entry is validated here; when packed, its offset slot (in the block's own bytes, so it
   // holds no more memory than them; or in its copy of the array) gets the window in its high half.
   BlockEntry e;

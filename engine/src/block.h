@@ -71,8 +71,11 @@ class Block {
   uint32_t Slot(uint32_t i) const { return DecodeFixed32(slots_ + 4 * static_cast<size_t>(i)); }
   uint32_t Offset(uint32_t i) const { return packed_ ? Slot(i) & 0xffff : Slot(i); }
 
-  std::string_view common_;  // the prefix every key of the block starts with (in the block's bytes)
-  bool packed_ = false;      // entries end below 64 KiB: the slots hold windows too
+  // The prefix every key of the block starts with: a copy in prefix_ when it fits (the search's first
+  // comparison then reads nothing outside the Block), else in the block's bytes.
+  std::string_view common_;
+  char prefix_[32];
+  bool packed_ = false;  // entries end below 64 KiB: the slots hold windows too
   // The offset array (at the end of the bytes, or own_slots_), one fixed32 per entry: packed_ ? the top 16 bits of
   // KeyWindow(key, common_.size()) << 16 | offset : the offset (every window then counts as equal).
   char* slots_ = nullptr;

@@ -104,6 +104,8 @@ Status SegmentReader::Open(std::unique_ptr<RandomAccessFile> file, uint64_t numb
   }
   r->index_.shrink_to_fit();
   r->index_prefixes_.shrink_to_fit();
+  for (size_t end = kGroup; end - kGroup < r->index_prefixes_.size(); end += kGroup)
+    r->group_prefixes_.push_back(r->index_prefixes_[std::min(end, r->index_prefixes_.size()) - 1]);
   r->index_keys_.shrink_to_fit();
   if (r->index_.empty() != (r->meta_.entries == 0)) return Status::Corruption(name + ": index/meta mismatch");
 
@@ -115,12 +117,23 @@ Status SegmentReader::Open(std::unique_ptr<RandomAccessFile> file, uint64_t numb
 }
 
 size_t SegmentReader::FindBlock(std::string_view key) const {
+  // The answer is the first block i with !below(i); below is true up to it and false after.
   const KeyPrefix prefix(key);
-  size_t lo = 0, hi = index_.size();
+  auto below = [&](size_t i) {
+    const KeyPrefix& p = index_prefixes_[i];
+    return p < prefix || (p == prefix && KeyLess(LastKey(i), key));
+  };
+  // Every block of the groups whose last prefix is below the key's is below the key.
+  size_t g = std::lower_bound(group_prefixes_.begin(), group_prefixes_.end(), prefix) - group_prefixes_.begin();
+  size_t lo = std::min(g * kGroup, index_.size()), hi = index_.size();
+  if (g < group_prefixes_.size()) {
+    const size_t last = std::min(lo + kGroup, index_.size()) - 1;
+    if (!below(last)) hi = last + 1;  // else keys share the prefix past this group: search on
+    for (size_t i = lo; i < hi && i < lo + kGroup; i += 4) __builtin_prefetch(&index_prefixes_[i]);
+  }
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
-    const KeyPrefix& p = index_prefixes_[mid];
-    if (p < prefix || (p == prefix && KeyLess(LastKey(mid), key)))
+    if (below(mid))
       lo = mid + 1;
     else
       hi = mid;
@@ -180,9 +193,12 @@ bool SearchBlock(const Block& b, std::string_view key, uint64_t snapshot, Lookup
 Status SegmentReader::Get(std::string_view key, uint64_t hash, uint64_t snapshot, Lookup* result, std::string* value,
                           uint64_t* seq) const {
   *result = Lookup::kAbsent;
-  if (index_.empty() || !bloom_.MayContain(hash)) return Status::Ok();
+  if (index_.empty()) return Status::Ok();
+  // The filter's line and the index's last steps are cache misses: load the first while the index
+  // is searched, so that they overlap. The filter still decides before any block is read.
+  bloom_.Prefetch(hash);
   size_t bi = FindBlock(key);
-  if (bi == index_.size()) return Status::Ok();
+  if (bi == index_.size() || !bloom_.MayContain(hash)) return Status::Ok();
   bool ok = true;
   auto search = [&](const Block& b) { ok = SearchBlock(b, key, snapshot, result, value, seq); };
   if (cache_ == nullptr || !cache_->WithBlock(cache_id_, index_[bi].offset, search)) {

@@ -46,8 +46,9 @@ class SegmentReader {
   size_t num_blocks() const { return index_.size(); }
   /// Bytes this reader keeps in memory (tier 4): the sparse index and the bloom filter.
   size_t MemoryUsage() const {
-    return index_.capacity() * sizeof(IndexEntry) + index_prefixes_.capacity() * sizeof(KeyPrefix) +
-           index_keys_.capacity() + bloom_.MemoryUsage();
+    return index_.capacity() * sizeof(IndexEntry) +
+           (index_prefixes_.capacity() + group_prefixes_.capacity()) * sizeof(KeyPrefix) + index_keys_.capacity() +
+           bloom_.MemoryUsage();
   }
 
   /// Reads the segment's blocks, in file order, into room the block cache has free (it evicts
@@ -100,6 +101,11 @@ class SegmentReader {
   // last steps share cache lines) and reads a packed key only when the prefixes are equal (keys
   // that share their first 16 bytes).
   std::vector<KeyPrefix> index_prefixes_;
+  // The KeyPrefix of the last block of every kGroup consecutive blocks (the last group may be
+  // shorter): a search first finds its group in this small array, which stays in the CPU caches,
+  // then loads the group's kGroup prefixes (4 cache lines) at once instead of one miss per step.
+  static constexpr size_t kGroup = 16;
+  std::vector<KeyPrefix> group_prefixes_;
   std::string index_keys_;
   BloomFilter bloom_;
   SegmentMeta meta_;

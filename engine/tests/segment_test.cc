@@ -118,6 +118,61 @@ TEST_P(SegmentTest, PointReadsResolveVersionsAndIterationIsOrdered) {
   EXPECT_FALSE(it->Valid());
 }
 
+// Many small blocks whose last keys share their first 16 bytes across groups of blocks, then keys
+// that do not: point reads and seeks find the right block (the index search's two levels agree
+// with the keys), for present keys, absent keys between them and keys past the last one.
+TEST(SegmentIndex, FindsTheBlockAcrossSharedPrefixes) {
+  test::TempDir dir;
+  Model model;
+  std::vector<std::string> keys;
+  for (int i = 0; i < 3000; ++i) keys.push_back("shared-prefix-over-16-bytes/" + std::to_string(100000 + 2 * i));
+  for (int i = 0; i < 3000; ++i) keys.push_back("z" + std::to_string(100000 + 2 * i));
+  for (const std::string& k : keys) model[k].push_back({7, true, "v" + k});
+  const std::string path = dir.path() + "/000001.seg";
+  Options o;
+  o.compression = Compression::kNone;
+  o.block_size = 128;
+  std::unique_ptr<WritableFile> wf;
+  ASSERT_TRUE(WritableFile::Create(path, &wf).ok());
+  SegmentWriter w(o, std::move(wf));
+  for (const auto& [k, versions] : model) w.Add(k, PackTag(7, ValueType::kPut), versions[0].value);
+  ASSERT_TRUE(w.Finish().ok());
+  std::unique_ptr<RandomAccessFile> file;
+  ASSERT_TRUE(OpenRandomAccessFile(path, &file).ok());
+  std::shared_ptr<SegmentReader> r;
+  ASSERT_TRUE(SegmentReader::Open(std::move(file), 1, std::make_shared<BlockCache>(1 << 20), &r).ok());
+  ASSERT_GT(r->num_blocks(), 40u * 16);
+  auto it = r->NewIterator();
+  for (const auto& [k, versions] : model) {
+    Lookup res;
+    std::string value;
+    ASSERT_TRUE(r->Get(k, Hash64(k), 10, &res, &value, nullptr).ok());
+    ASSERT_EQ(res, Lookup::kValue) << k;
+    ASSERT_EQ(value, versions[0].value);
+    std::string absent = k;
+    absent.back() = static_cast<char>(absent.back() + 1);  // odd: between two keys
+    ASSERT_TRUE(r->Get(absent, Hash64(absent), 10, &res, nullptr, nullptr).ok());
+    ASSERT_EQ(res, Lookup::kAbsent) << absent;
+    it->Seek(absent);
+    auto next = model.upper_bound(absent);
+    if (next == model.end()) {
+      ASSERT_FALSE(it->Valid());
+    } else {
+      ASSERT_TRUE(it->Valid()) << absent;
+      ASSERT_EQ(it->key(), next->first);
+    }
+    it->Seek(k);
+    ASSERT_TRUE(it->Valid());
+    ASSERT_EQ(it->key(), k);
+  }
+  it->Seek("zz");
+  EXPECT_FALSE(it->Valid());
+  Lookup res;
+  ASSERT_TRUE(r->Get("zz", Hash64("zz"), 10, &res, nullptr, nullptr).ok());
+  EXPECT_EQ(res, Lookup::kAbsent);
+  ASSERT_TRUE(it->status().ok());
+}
+
 INSTANTIATE_TEST_SUITE_P(Compressions, SegmentTest,
                          ::testing::Values(Compression::kNone, Compression::kLz4, Compression::kZstd));
 
