@@ -35,6 +35,8 @@ class SegmentReader {
   /// *seq gets the version's sequence (if non-null).
   Status Get(std::string_view key, uint64_t hash, uint64_t snapshot, Lookup* result, std::string* value,
              uint64_t* seq) const;
+  /// Starts loading the bloom filter line Get(·, hash) tests first.
+  void PrefetchFilter(uint64_t hash) const { bloom_.Prefetch(hash); }
   /// Iterates every version in the segment. Without `use_cache` (compaction: reading every block
   /// once would evict the blocks readers use) a block is taken from the cache when there, without
   /// marking it used, and is not inserted when read from the file.
@@ -62,9 +64,7 @@ class SegmentReader {
   /// Index of the first data block whose last key >= key (num_blocks() when none).
   size_t FindBlock(std::string_view key) const;
   /// Reads data block i, through the block cache when `use_cache`; else see NewIterator.
-  /// `looked_up`: the caller already missed the cache for it (the block is read and inserted).
-  Status ReadDataBlock(size_t i, std::shared_ptr<const Block>* out, bool use_cache = true,
-                       bool looked_up = false) const;
+  Status ReadDataBlock(size_t i, std::shared_ptr<const Block>* out, bool use_cache = true) const;
 
  private:
   // One entry per data block; the blocks' last keys are packed in index_keys_ (no allocation per block).
