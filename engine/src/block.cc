@@ -30,7 +30,7 @@ Status Block::Parse(std::string data, std::shared_ptr<const Block>* out) {
   b->data_ = std::move(data);
   b->base_ = b->data_.data();
   b->bytes_ = b->data_.size();
-  DBX_RETURN_IF_ERROR(Init(b.get(), /*copy_slots=*/false));
+  DBX_RETURN_IF_ERROR(Init(b.get()));
   *out = std::move(b);
   return Status::Ok();
 }
@@ -39,21 +39,27 @@ Status Block::ParseInPlace(std::string_view data, std::shared_ptr<const Block>* 
   auto b = std::make_shared<Block>();
   b->base_ = data.data();
   b->bytes_ = data.size();
-  DBX_RETURN_IF_ERROR(Init(b.get(), /*copy_slots=*/true));
+  b->in_place_ = true;
+  DBX_RETURN_IF_ERROR(Init(b.get()));
   *out = std::move(b);
   return Status::Ok();
 }
 
-Status Block::Init(Block* b, bool copy_slots) {
+Status Block::Init(Block* b) {
   if (b->bytes_ < 4) return Status::Corruption("block too short");
+  if (b->bytes_ > 0xffffffffu) return Status::Corruption("block too large");
   uint32_t n = DecodeFixed32(b->base_ + b->bytes_ - 4);
   if (n == 0 || n > (b->bytes_ - 4) / 4) return Status::Corruption("bad block entry count");
   b->n_ = n;
-  b->entries_end_ = b->bytes_ - 4 - 4 * static_cast<size_t>(n);
+  b->entries_end_ = static_cast<uint32_t>(b->bytes_ - 4 - 4 * static_cast<size_t>(n));
   char* slots;
-  if (copy_slots) {
-    b->own_slots_ = std::make_unique<char[]>(4 * static_cast<size_t>(n));
-    slots = b->own_slots_.get();
+  if (b->in_place_) {
+    if (n <= kInlineSlots) {
+      slots = b->inline_slots_;
+    } else {
+      b->own_slots_ = std::make_unique<char[]>(4 * static_cast<size_t>(n));
+      slots = b->own_slots_.get();
+    }
     std::memcpy(slots, b->base_ + b->entries_end_, 4 * static_cast<size_t>(n));
   } else {
     slots = b->data_.data() + b->entries_end_;

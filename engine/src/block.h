@@ -54,31 +54,41 @@ class Block {
   bool Decode(uint32_t i, BlockEntry* e) const;
   /// Index of the first entry with key >= target (size() when none). Sets *corrupt on bad entries.
   uint32_t LowerBound(std::string_view target, bool* corrupt) const;
-  /// The memory the block holds: its bytes (unless in place) or its offset array, and itself.
-  size_t charge() const { return sizeof(*this) + (own_slots_ != nullptr ? 4 * static_cast<size_t>(n_) : data_.size()); }
+  /// The memory the block holds: itself and its bytes, or (in place) its offset array if not inline.
+  size_t charge() const {
+    return sizeof(*this) + (!in_place_ ? data_.size() : own_slots_ != nullptr ? 4 * static_cast<size_t>(n_) : 0);
+  }
 
  private:
   // Validates the bytes at base_ and sets up the search fields, rewriting the offset array in the
-  // owned bytes, or (copy_slots) in own_slots_.
-  static Status Init(Block* b, bool copy_slots);
-
-  std::string data_;                   // the bytes, when owned (Parse)
-  const char* base_ = nullptr;         // the bytes: data_, or the mapped file (ParseInPlace)
-  size_t bytes_ = 0;                   // how many
-  std::unique_ptr<char[]> own_slots_;  // ParseInPlace: the copy of the offset array
-  uint32_t n_ = 0;
-  size_t entries_end_ = 0;
+  // owned bytes, or (in place) in inline_slots_ or own_slots_.
+  static Status Init(Block* b);
   uint32_t Slot(uint32_t i) const { return DecodeFixed32(slots_ + 4 * static_cast<size_t>(i)); }
   uint32_t Offset(uint32_t i) const { return packed_ ? Slot(i) & 0xffff : Slot(i); }
 
-  // The prefix every key of the block starts with: a copy in prefix_ when it fits (the search's first
-  // comparison then reads nothing outside the Block), else in the block's bytes.
-  std::string_view common_;
-  char prefix_[32];
-  bool packed_ = false;  // entries end below 64 KiB: the slots hold windows too
-  // The offset array (at the end of the bytes, or own_slots_), one fixed32 per entry: packed_ ? the top 16 bits of
-  // KeyWindow(key, common_.size()) << 16 | offset : the offset (every window then counts as equal).
+  // What a search reads comes first, next to the shared_ptr control block (make_shared), so that a
+  // lookup touches as few cache lines of the Block as it can.
+  const char* base_ = nullptr;  // the bytes: data_, or the mapped file (ParseInPlace)
+  // The offset array (at the end of the bytes, inline_slots_ or own_slots_), one fixed32 per entry:
+  // packed_ ? the top 16 bits of KeyWindow(key, common_.size()) << 16 | offset : the offset (every
+  // window then counts as equal).
   char* slots_ = nullptr;
+  uint32_t n_ = 0;
+  uint32_t entries_end_ = 0;  // where the offset array starts in the bytes
+  bool packed_ = false;       // entries end below 64 KiB: the slots hold windows too
+  bool in_place_ = false;     // ParseInPlace
+  // The prefix every key of the block starts with: a copy in prefix_ when it fits (the search's
+  // first comparison then reads nothing outside the Block), else in the block's bytes.
+  std::string_view common_;
+  char prefix_[24];
+  // In place: the offset array of a block of at most kInlineSlots entries (a 4 KiB block of
+  // 200-byte rows has about 17), else own_slots_.
+  static constexpr uint32_t kInlineSlots = 24;
+  char inline_slots_[4 * kInlineSlots];
+
+  std::string data_;  // the bytes, when owned (Parse)
+  size_t bytes_ = 0;  // how many
+  std::unique_ptr<char[]> own_slots_;
 };
 
 }  // namespace dbx

@@ -368,8 +368,17 @@ TEST(Block, InPlaceMatchesOwned) {
     EXPECT_EQ(owned->LowerBound(t, &c1), in_place->LowerBound(t, &c2)) << t;
     EXPECT_FALSE(c1 || c2);
   }
-  EXPECT_LT(in_place->charge(), sizeof(Block) + 4 * 40 + 1);
+  EXPECT_EQ(in_place->charge(), sizeof(Block) + 4 * 40);  // 40 entries: the array is not inline
   EXPECT_GT(owned->charge(), raw.size());
+  BlockBuilder small;
+  for (int i = 0; i < 5; ++i) small.Add("k" + std::to_string(i), PackTag(9, ValueType::kPut), "v");
+  const std::string small_raw = small.Finish();
+  ASSERT_TRUE(Block::ParseInPlace(small_raw, &in_place).ok());
+  EXPECT_EQ(in_place->charge(), sizeof(Block));
+  bool corrupt = false;
+  EXPECT_EQ(in_place->LowerBound("k3", &corrupt), 3u);
+  ASSERT_TRUE(in_place->Decode(4, &b));
+  EXPECT_EQ(b.key, "k4");
 }
 
 TEST(BlockCache, EraseFileDropsOnlyThatFilesBlocks) {
