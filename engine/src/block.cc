@@ -134,6 +134,8 @@ uint32_t Block::LowerBound(std::string_view target, bool* corrupt) const {
     else
       hi = mid;
   }
+  // The entry the search most likely lands on (a point read then copies its value): all its lines now.
+  PrefetchEntry(lo);
   BlockEntry e;
   while (lo < end) {
     uint32_t mid = lo + (end - lo) / 2;

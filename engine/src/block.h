@@ -52,6 +52,13 @@ class Block {
   uint32_t size() const { return n_; }
   /// Decodes entry i. False when the entry is malformed.
   bool Decode(uint32_t i, BlockEntry* e) const;
+  /// Starts loading the first 256 bytes of entry i (its header, key and the start of its value) at
+  /// once, instead of one line after the other as a decode and a value copy would.
+  void PrefetchEntry(uint32_t i) const {
+    if (i >= n_) return;
+    const uint32_t off = Offset(i);
+    for (uint32_t at = off; at < entries_end_ && at < off + 256; at += 64) __builtin_prefetch(base_ + at);
+  }
   /// Index of the first entry with key >= target (size() when none). Sets *corrupt on bad entries.
   uint32_t LowerBound(std::string_view target, bool* corrupt) const;
   /// The memory the block holds: itself and its bytes, or (in place) its offset array if not inline.
