@@ -152,6 +152,9 @@ class DbxAdapter final : public Adapter {
         {"bloom_bits_per_key", std::to_string(o.bloom_bits_per_key)},
         {"compaction_trigger", std::to_string(o.compaction_trigger)},
         {"bytes_per_sync", std::to_string(o.bytes_per_sync)},
+        {"segment_reads",
+         "mapped (MADV_RANDOM): uncompressed blocks are searched in place in the OS page cache, the block cache "
+         "holds their descriptors and decoded compressed blocks"},
         {"settle", "DB::WaitForIdle: until no flush or compaction is queued or running"},
     };
   }

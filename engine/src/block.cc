@@ -1,5 +1,7 @@
 #include "src/block.h"
 
+#include <cstring>
+
 #include "src/coding.h"
 #include "src/key_compare.h"
 
@@ -24,14 +26,45 @@ std::string BlockBuilder::Finish() {
 }
 
 Status Block::Parse(std::string data, std::shared_ptr<const Block>* out) {
-  if (data.size() < 4) return Status::Corruption("block too short");
-  uint32_t n = DecodeFixed32(data.data() + data.size() - 4);
-  if (n == 0 || n > (data.size() - 4) / 4) return Status::Corruption("bad block entry count");
   auto b = std::make_shared<Block>();
   b->data_ = std::move(data);
+  b->base_ = b->data_.data();
+  b->bytes_ = b->data_.size();
+  DBX_RETURN_IF_ERROR(Init(b.get()));
+  *out = std::move(b);
+  return Status::Ok();
+}
+
+Status Block::ParseInPlace(std::string_view data, std::shared_ptr<const Block>* out) {
+  auto b = std::make_shared<Block>();
+  b->base_ = data.data();
+  b->bytes_ = data.size();
+  b->in_place_ = true;
+  DBX_RETURN_IF_ERROR(Init(b.get()));
+  *out = std::move(b);
+  return Status::Ok();
+}
+
+Status Block::Init(Block* b) {
+  if (b->bytes_ < 4) return Status::Corruption("block too short");
+  if (b->bytes_ > 0xffffffffu) return Status::Corruption("block too large");
+  uint32_t n = DecodeFixed32(b->base_ + b->bytes_ - 4);
+  if (n == 0 || n > (b->bytes_ - 4) / 4) return Status::Corruption("bad block entry count");
   b->n_ = n;
-  b->entries_end_ = b->data_.size() - 4 - 4 * static_cast<size_t>(n);
-  b->slots_ = b->data_.data() + b->entries_end_;
+  b->entries_end_ = static_cast<uint32_t>(b->bytes_ - 4 - 4 * static_cast<size_t>(n));
+  char* slots;
+  if (b->in_place_) {
+    if (n <= kInlineSlots) {
+      slots = b->inline_slots_;
+    } else {
+      b->own_slots_ = std::make_unique<char[]>(4 * static_cast<size_t>(n));
+      slots = b->own_slots_.get();
+    }
+    std::memcpy(slots, b->base_ + b->entries_end_, 4 * static_cast<size_t>(n));
+  } else {
+    slots = b->data_.data() + b->entries_end_;
+  }
+  b->slots_ = slots;
   for (uint32_t i = 0; i < n; ++i)
     if (b->Slot(i) >= b->entries_end_) return Status::Corruption("block entry offset out of range");
   b->packed_ = b->entries_end_ <= 0xffff;
@@ -40,9 +73,14 @@ Status Block::Parse(std::string data, std::shared_ptr<const Block>* out) {
   if (!b->Decode(0, &first) || !b->Decode(n - 1, &last)) return Status::Corruption("malformed block entry");
   size_t common = 0;
   while (common < first.key.size() && common < last.key.size() && first.key[common] == last.key[common]) ++common;
-  b->common_ = first.key.substr(0, common);
-  // Every entry is validated here; when packed, its offset slot (in place, so the block holds no
-  // more memory than its bytes) gets the window in its high half.
+  if (common <= sizeof(b->prefix_)) {
+    std::memcpy(b->prefix_, first.key.data(), common);
+    b->common_ = std::string_view(b->prefix_, common);
+  } else {
+    b->common_ = first.key.substr(0, common);
+  }
+  // Every entry is validated here; when packed, its offset slot (in the block's own bytes, so it
+  // holds no more memory than them; or in its copy of the array) gets the window in its high half.
   BlockEntry e;
   for (uint32_t i = 0; i < n; ++i) {
     if (!b->Decode(i, &e)) return Status::Corruption("malformed block entry");
@@ -51,7 +89,6 @@ Status Block::Parse(std::string data, std::shared_ptr<const Block>* out) {
       EncodeFixed32(b->slots_ + 4 * static_cast<size_t>(i), window << 16 | b->Offset(i));
     }
   }
-  *out = std::move(b);
   return Status::Ok();
 }
 
@@ -59,8 +96,8 @@ bool Block::Decode(uint32_t i, BlockEntry* e) const {
   if (i >= n_) return false;
   const uint32_t off = Offset(i);
   if (off >= entries_end_) return false;
-  const char* p = data_.data() + off;
-  const char* limit = data_.data() + entries_end_;
+  const char* p = base_ + off;
+  const char* limit = base_ + entries_end_;
   uint32_t ks, vs;
   if ((p = DecodeVarint32(p, limit, &ks)) == nullptr) return false;
   if ((p = DecodeVarint32(p, limit, &vs)) == nullptr) return false;
@@ -97,6 +134,8 @@ uint32_t Block::LowerBound(std::string_view target, bool* corrupt) const {
     else
       hi = mid;
   }
+  // The entry the search most likely lands on (a point read then copies its value): all its lines now.
+  PrefetchEntry(lo);
   BlockEntry e;
   while (lo < end) {
     uint32_t mid = lo + (end - lo) / 2;

@@ -21,25 +21,6 @@ class BlockCache {
   explicit BlockCache(size_t capacity_bytes);
   /// nullptr on a miss.
   std::shared_ptr<const Block> Lookup(uint64_t file_id, uint64_t offset);
-  /// On a hit, marks the block used and calls fn(const Block&) under the shard's lock: a point read's
-  /// way to a cached block without taking a reference (one atomic fewer on a shared line). fn must be
-  /// short and must not call into the cache. False on a miss.
-  template <typename Fn>
-  bool WithBlock(uint64_t file_id, uint64_t offset, Fn&& fn) {
-    const uint64_t h = HashKey(file_id, offset);
-    Shard& s = ShardFor(h);
-    MutexLock l(&s.mu);
-    const size_t i = Find(s, h, file_id, offset);
-    if (i == s.slots.size()) {
-      ++s.misses;
-      return false;
-    }
-    ++s.hits;
-    Slot& slot = s.slots[i];
-    if (!slot.referenced) slot.referenced = true;
-    fn(static_cast<const Block&>(*slot.block));
-    return true;
-  }
   /// As Lookup, but neither marks the block used nor counts a hit or miss (compaction reads).
   std::shared_ptr<const Block> Peek(uint64_t file_id, uint64_t offset);
   /// Caches the block (kept marked for one CLOCK pass) unless one is cached under this key already.

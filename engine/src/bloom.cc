@@ -97,7 +97,8 @@ bool BloomFilter::MayContain(uint64_t h) const {
   if (probes_ == 0) return true;
   const char* a = array();
   if (blocks_ > 0) {
-    const char* block = a + Reduce(static_cast<uint32_t>(h >> 32), blocks_) * kBlockBytes;
+    static_assert(kLineBytes == kBlockBytes);
+    const char* block = a + BlockOf(h) * kBlockBytes;
     uint32_t h2 = static_cast<uint32_t>(h);
     for (int i = 0; i < probes_; ++i) {
       uint32_t bit = NextProbe(&h2);

@@ -98,9 +98,15 @@ std::shared_ptr<const ColumnarCache> DBImpl::CurrentCache() {
   return columnar_;
 }
 
+std::shared_ptr<const ColumnarCache> DBImpl::CacheAt(uint64_t seq) {
+  if (columnar_seq_.load(std::memory_order_acquire) != seq) return nullptr;
+  MutexLock l(&cache_mu_);
+  return columnar_ != nullptr && columnar_->seq() == seq ? columnar_ : nullptr;
+}
+
 std::unique_ptr<Iterator> DBImpl::NewIterator(const ReadOptions& o) {
   uint64_t want = o.snapshot != nullptr ? o.snapshot->sequence() : last_seq_.load(std::memory_order_acquire);
-  if (auto c = CurrentCache(); c != nullptr && c->seq() == want) return NewCacheIterator(std::move(c));
+  if (auto c = CacheAt(want); c != nullptr) return NewCacheIterator(std::move(c));
   std::shared_ptr<const SuperVersion> sv;
   uint64_t seq;
   PinView(&sv, &seq);
@@ -115,8 +121,8 @@ Status DBImpl::ScanWith(const ReadOptions& o, std::string_view start, std::strin
                         ScanFunction fn, void* ctx) {
   uint64_t want = o.snapshot != nullptr ? o.snapshot->sequence() : last_seq_.load(std::memory_order_acquire);
   if (options_.columnar_cache_bytes > 0) {
-    std::shared_ptr<const ColumnarCache> c = CurrentCache();
-    if (c != nullptr && c->seq() == want) {
+    std::shared_ptr<const ColumnarCache> c = CacheAt(want);
+    if (c != nullptr) {
       // Tier 2 fast path: contiguous columns, no merging, no version resolution.
       size_t n = c->size();
       size_t i = start.empty() ? 0 : c->LowerBound(start);
@@ -132,6 +138,23 @@ Status DBImpl::ScanWith(const ReadOptions& o, std::string_view start, std::strin
       }
       return Status::Ok();
     }
+  }
+  if (limit > 0 && limit <= kShortScanEntries) {
+    // A short scan reads as a point read does: under the epoch guard, on the SuperVersion that was
+    // current when its sequence was read, taking no DB mutex and registering no snapshot (that
+    // SuperVersion's tables hold every version <= seq, whatever background work does meanwhile).
+    // Short, so that it delays the freeing of replaced SuperVersions only briefly.
+    Epoch::Guard guard(&epoch_);
+    const SuperVersion* current;
+    uint64_t seq;
+    do {
+      current = sv_ptr_.load(std::memory_order_seq_cst);
+      seq = o.snapshot != nullptr ? o.snapshot->sequence() : last_seq_.load(std::memory_order_acquire);
+    } while (current != sv_ptr_.load(std::memory_order_seq_cst));
+    if (current == nullptr) return Status::InvalidArgument("database is closed");
+    // Not owning: the guard keeps it alive until ScanMerged returns.
+    std::shared_ptr<const SuperVersion> view(std::shared_ptr<const SuperVersion>(), current);
+    return ScanMerged(seq, std::move(view), start, end, limit, fn, ctx, false);
   }
   std::shared_ptr<const SuperVersion> sv;
   uint64_t seq;
@@ -182,7 +205,10 @@ Status DBImpl::ScanMerged(uint64_t seq, std::shared_ptr<const SuperVersion> sv, 
   if (builder != nullptr && !stopped && !builder->full()) {
     std::shared_ptr<const ColumnarCache> c = builder->Finish(seq);
     MutexLock l(&cache_mu_);
-    if (columnar_ == nullptr || columnar_->seq() <= seq) c.swap(columnar_);  // the old one is freed unlocked
+    if (columnar_ == nullptr || columnar_->seq() <= seq) {
+      c.swap(columnar_);  // the old one is freed unlocked
+      columnar_seq_.store(seq, std::memory_order_release);
+    }
     stat_cache_builds_.fetch_add(1, std::memory_order_relaxed);
   }
   return Status::Ok();
@@ -194,7 +220,7 @@ Status DBImpl::Count(const ReadOptions& o, uint64_t* count) {
     *count = live_keys_.load(std::memory_order_acquire);
     return Status::Ok();
   }
-  if (auto c = CurrentCache(); c != nullptr && c->seq() == o.snapshot->sequence()) {
+  if (auto c = CacheAt(o.snapshot->sequence()); c != nullptr) {
     *count = c->size();
     return Status::Ok();
   }

@@ -77,6 +77,8 @@ class DBImpl final : public DB {
   void PinView(std::shared_ptr<const SuperVersion>* sv, uint64_t* seq) EXCLUDES(mu_);
   void UnpinSeq(uint64_t seq) EXCLUDES(mu_);
   std::shared_ptr<const ColumnarCache> CurrentCache() EXCLUDES(cache_mu_);
+  /// The columnar cache if it holds snapshot `seq`, else null; takes cache_mu_ only when it may.
+  std::shared_ptr<const ColumnarCache> CacheAt(uint64_t seq) EXCLUDES(cache_mu_);
   Status ScanMerged(uint64_t seq, std::shared_ptr<const SuperVersion> sv, std::string_view start, std::string_view end,
                     uint64_t limit, ScanFunction fn, void* ctx, bool build_cache);
 
@@ -160,6 +162,11 @@ class DBImpl final : public DB {
 
   Mutex cache_mu_;
   std::shared_ptr<const ColumnarCache> columnar_ GUARDED_BY(cache_mu_);
+  // columnar_->seq(), or kNoCache: lets reads skip cache_mu_ when the cache is stale (any write).
+  static constexpr uint64_t kNoCache = ~0ull;
+  // Scans of at most this many entries run under the epoch guard instead of a pinned snapshot.
+  static constexpr uint64_t kShortScanEntries = 1024;
+  std::atomic<uint64_t> columnar_seq_{kNoCache};
 
   std::atomic<bool> building_cache_{false};     // at most one columnar cache is built at a time
   std::atomic<bool> service_requested_{false};  // write-tier work arrived (checked inside compactions)

@@ -48,6 +48,9 @@ class RandomAccessFile {
   virtual Status Read(uint64_t offset, size_t n, std::string* scratch, std::string_view* result) const = 0;
   virtual uint64_t Size() const = 0;
   virtual const std::string& name() const = 0;
+  /// True when every Read's *result points into the file's own memory (a mapping), which stays
+  /// valid and unchanged while the file is open: readers may then keep views instead of copies.
+  virtual bool ReadsInPlace() const { return false; }
 };
 
 /// A lock on a database directory, released when destroyed.

@@ -168,7 +168,7 @@ bool MemTable::AboveAllKeys(std::string_view key) const {
 }
 
 void MemTable::Prefetch(uint64_t hash) const {
-  const HashTable* t = table_.load(std::memory_order_relaxed);
+  const HashTable* t = table_.load(std::memory_order_acquire);
   __builtin_prefetch(&t->slots[hash & t->mask]);
 }
 

@@ -72,6 +72,7 @@ class MemTable {
   /// True when key is above every key in the table (an insert would append at the tail).
   bool AboveAllKeys(std::string_view key) const;
   /// Hints that a key with this hash will be added or looked up soon (prefetches its hash slot).
+  /// Readers may call it too (SuperVersion::Get), as Find.
   void Prefetch(uint64_t hash) const;
   /// Pre-sizes the hash index for `more` additional keys.
   void ReserveKeys(size_t more);

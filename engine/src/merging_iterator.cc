@@ -60,6 +60,8 @@ class MergingIterator final : public InternalIterator {
 }  // namespace
 
 std::unique_ptr<InternalIterator> NewMergingIterator(std::vector<std::unique_ptr<InternalIterator>> children) {
+  // One child (a settled DB: one segment, empty write tiers) is its own merge: no layer per step.
+  if (children.size() == 1) return std::move(children[0]);
   return std::make_unique<MergingIterator>(std::move(children));
 }
 

@@ -31,25 +31,34 @@ void SegmentReader::WarmCache() const {
   }
 }
 
-Status SegmentReader::ReadRawBlock(const BlockHandle& h, std::string* out) const {
+Status SegmentReader::ReadStoredBlock(const BlockHandle& h, std::string* scratch, std::string_view* payload,
+                                      Compression* type) const {
   if (h.size < kBlockTrailer || h.offset > file_->Size() || h.size > file_->Size() - h.offset)
     return Status::Corruption(file_->name() + ": block handle out of range");
-  std::string scratch;
   std::string_view data;
-  DBX_RETURN_IF_ERROR(file_->Read(h.offset, h.size, &scratch, &data));
+  DBX_RETURN_IF_ERROR(file_->Read(h.offset, h.size, scratch, &data));
   if (data.size() != h.size) return Status::Corruption(file_->name() + ": truncated block");
   size_t n = h.size - kBlockTrailer;
   uint32_t expected = crc32c::Unmask(DecodeFixed32(data.data() + n + 1));
   if (crc32c::Value(data.data(), n + 1) != expected)
     return Status::Corruption(file_->name() + ": block checksum mismatch");
-  auto type = static_cast<Compression>(static_cast<unsigned char>(data[n]));
+  *type = static_cast<Compression>(static_cast<unsigned char>(data[n]));
+  if (*type != Compression::kNone && *type != Compression::kLz4 && *type != Compression::kZstd)
+    return Status::Corruption(file_->name() + ": unknown block compression");
+  *payload = data.substr(0, n);
+  return Status::Ok();
+}
+
+Status SegmentReader::ReadRawBlock(const BlockHandle& h, std::string* out) const {
+  std::string scratch;
+  std::string_view payload;
+  Compression type;
+  DBX_RETURN_IF_ERROR(ReadStoredBlock(h, &scratch, &payload, &type));
   if (type == Compression::kNone) {
-    out->assign(data.data(), n);
+    out->assign(payload);
     return Status::Ok();
   }
-  if (type != Compression::kLz4 && type != Compression::kZstd)
-    return Status::Corruption(file_->name() + ": unknown block compression");
-  Status s = UncompressBlock(type, data.substr(0, n), out);
+  Status s = UncompressBlock(type, payload, out);
   if (!s.ok()) return Status::Corruption(file_->name() + ": " + s.message());
   return Status::Ok();
 }
@@ -95,6 +104,8 @@ Status SegmentReader::Open(std::unique_ptr<RandomAccessFile> file, uint64_t numb
   }
   r->index_.shrink_to_fit();
   r->index_prefixes_.shrink_to_fit();
+  for (size_t end = kGroup; end - kGroup < r->index_prefixes_.size(); end += kGroup)
+    r->group_prefixes_.push_back(r->index_prefixes_[std::min(end, r->index_prefixes_.size()) - 1]);
   r->index_keys_.shrink_to_fit();
   if (r->index_.empty() != (r->meta_.entries == 0)) return Status::Corruption(name + ": index/meta mismatch");
 
@@ -106,12 +117,23 @@ Status SegmentReader::Open(std::unique_ptr<RandomAccessFile> file, uint64_t numb
 }
 
 size_t SegmentReader::FindBlock(std::string_view key) const {
+  // The answer is the first block i with !below(i); below is true up to it and false after.
   const KeyPrefix prefix(key);
-  size_t lo = 0, hi = index_.size();
+  auto below = [&](size_t i) {
+    const KeyPrefix& p = index_prefixes_[i];
+    return p < prefix || (p == prefix && KeyLess(LastKey(i), key));
+  };
+  // Every block of the groups whose last prefix is below the key's is below the key.
+  size_t g = std::lower_bound(group_prefixes_.begin(), group_prefixes_.end(), prefix) - group_prefixes_.begin();
+  size_t lo = std::min(g * kGroup, index_.size()), hi = index_.size();
+  if (g < group_prefixes_.size()) {
+    const size_t last = std::min(lo + kGroup, index_.size()) - 1;
+    if (!below(last)) hi = last + 1;  // else keys share the prefix past this group: search on
+    for (size_t i = lo; i < hi && i < lo + kGroup; i += 4) __builtin_prefetch(&index_prefixes_[i]);
+  }
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
-    const KeyPrefix& p = index_prefixes_[mid];
-    if (p < prefix || (p == prefix && KeyLess(LastKey(mid), key)))
+    if (below(mid))
       lo = mid + 1;
     else
       hi = mid;
@@ -119,16 +141,29 @@ size_t SegmentReader::FindBlock(std::string_view key) const {
   return lo;
 }
 
-Status SegmentReader::ReadDataBlock(size_t i, std::shared_ptr<const Block>* out, bool use_cache, bool looked_up) const {
+Status SegmentReader::ReadDataBlock(size_t i, std::shared_ptr<const Block>* out, bool use_cache) const {
   const BlockHandle h{index_[i].offset, index_[i].size};
-  if (cache_ != nullptr && !looked_up) {
+  if (cache_ != nullptr) {
     *out = use_cache ? cache_->Lookup(cache_id_, h.offset) : cache_->Peek(cache_id_, h.offset);
     if (*out != nullptr) return Status::Ok();
   }
   use_cache = use_cache && cache_ != nullptr;
   std::string raw;
-  DBX_RETURN_IF_ERROR(ReadRawBlock(h, &raw));
-  Status s = Block::Parse(std::move(raw), out);
+  std::string_view payload;
+  Compression type;
+  DBX_RETURN_IF_ERROR(ReadStoredBlock(h, &raw, &payload, &type));
+  Status s;
+  if (type == Compression::kNone && file_->ReadsInPlace()) {
+    // A mapped file's block that is stored raw is searched where it is: the cache keeps only its
+    // offset array, and the bytes stay in the page cache (as LMDB's and SQLite's mapped pages do).
+    s = Block::ParseInPlace(payload, out);
+  } else if (type == Compression::kNone) {
+    s = Block::Parse(std::string(payload), out);
+  } else {
+    std::string decoded;  // not raw: payload may point into it
+    s = UncompressBlock(type, payload, &decoded);
+    if (s.ok()) s = Block::Parse(std::move(decoded), out);
+  }
   if (!s.ok()) return Status::Corruption(file_->name() + ": " + s.message());
   if (use_cache) cache_->Insert(cache_id_, h.offset, *out);
   return Status::Ok();
@@ -161,14 +196,12 @@ Status SegmentReader::Get(std::string_view key, uint64_t hash, uint64_t snapshot
   if (index_.empty() || !bloom_.MayContain(hash)) return Status::Ok();
   size_t bi = FindBlock(key);
   if (bi == index_.size()) return Status::Ok();
-  bool ok = true;
-  auto search = [&](const Block& b) { ok = SearchBlock(b, key, snapshot, result, value, seq); };
-  if (cache_ == nullptr || !cache_->WithBlock(cache_id_, index_[bi].offset, search)) {
-    std::shared_ptr<const Block> b;
-    DBX_RETURN_IF_ERROR(ReadDataBlock(bi, &b, /*use_cache=*/true, /*looked_up=*/true));
-    search(*b);
-  }
-  if (!ok) return Status::Corruption(file_->name() + ": malformed block entry");
+  // The block is searched outside the cache's lock (the reference keeps it): a reader preempted
+  // mid-search holds up nobody, which matters when readers outnumber cores.
+  std::shared_ptr<const Block> b;
+  DBX_RETURN_IF_ERROR(ReadDataBlock(bi, &b));
+  if (!SearchBlock(*b, key, snapshot, result, value, seq))
+    return Status::Corruption(file_->name() + ": malformed block entry");
   return Status::Ok();
 }
 

@@ -5,11 +5,19 @@ namespace dbx {
 Status SuperVersion::Get(std::string_view key, uint64_t hash, uint64_t snapshot, bool skip_active, Lookup* result,
                          std::string* value, uint64_t* seq) const {
   *result = Lookup::kAbsent;
+  // The first cache miss of every tier (a hash slot, a filter line) is started now, so that they
+  // overlap instead of adding up one tier after the other.
+  if (!skip_active && active->keys() != 0) active->Prefetch(hash);
+  for (const FrozenDelta& f : frozen) f.table->Prefetch(hash);
+  if (wos != nullptr && wos->table->keys() != 0) wos->table->Prefetch(hash);
+  if (frozen_wos != nullptr) frozen_wos->table->Prefetch(hash);
+  for (const auto& s : segments) s->PrefetchFilter(hash);
   if (!skip_active && active->keys() != 0 && MemGet(*active, key, hash, snapshot, result, value, seq))
     return Status::Ok();
   for (const FrozenDelta& f : frozen)
     if (MemGet(*f.table, key, hash, snapshot, result, value, seq)) return Status::Ok();
-  if (wos != nullptr && MemGet(*wos->table, key, hash, snapshot, result, value, seq)) return Status::Ok();
+  if (wos != nullptr && wos->table->keys() != 0 && MemGet(*wos->table, key, hash, snapshot, result, value, seq))
+    return Status::Ok();
   if (frozen_wos != nullptr && MemGet(*frozen_wos->table, key, hash, snapshot, result, value, seq)) return Status::Ok();
   for (const auto& s : segments) {
     DBX_RETURN_IF_ERROR(s->Get(key, hash, snapshot, result, value, seq));

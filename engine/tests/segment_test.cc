@@ -88,6 +88,13 @@ TEST_P(SegmentTest, PointReadsResolveVersionsAndIterationIsOrdered) {
   ASSERT_TRUE(r->Get("key100001", Hash64("key100001"), ~0ull, &res, nullptr, nullptr).ok());
   EXPECT_EQ(res, Lookup::kAbsent);
   EXPECT_GT(cache->hits(), 0u);
+  if (GetParam() == Compression::kNone) {
+    // The file is mapped: raw blocks are searched in place, the cache holds their offset arrays.
+    std::unique_ptr<RandomAccessFile> f;
+    ASSERT_TRUE(OpenRandomAccessFile(path, &f).ok());
+    EXPECT_TRUE(f->ReadsInPlace());
+    EXPECT_LT(cache->usage(), r->file_size() / 2);
+  }
 
   auto it = r->NewIterator();
   auto mit = model.begin();
@@ -109,6 +116,61 @@ TEST_P(SegmentTest, PointReadsResolveVersionsAndIterationIsOrdered) {
   EXPECT_EQ(it->key(), "key100006");
   it->Seek("zzz");
   EXPECT_FALSE(it->Valid());
+}
+
+// Many small blocks whose last keys share their first 16 bytes across groups of blocks, then keys
+// that do not: point reads and seeks find the right block (the index search's two levels agree
+// with the keys), for present keys, absent keys between them and keys past the last one.
+TEST(SegmentIndex, FindsTheBlockAcrossSharedPrefixes) {
+  test::TempDir dir;
+  Model model;
+  std::vector<std::string> keys;
+  for (int i = 0; i < 3000; ++i) keys.push_back("shared-prefix-over-16-bytes/" + std::to_string(100000 + 2 * i));
+  for (int i = 0; i < 3000; ++i) keys.push_back("z" + std::to_string(100000 + 2 * i));
+  for (const std::string& k : keys) model[k].push_back({7, true, "v" + k});
+  const std::string path = dir.path() + "/000001.seg";
+  Options o;
+  o.compression = Compression::kNone;
+  o.block_size = 128;
+  std::unique_ptr<WritableFile> wf;
+  ASSERT_TRUE(WritableFile::Create(path, &wf).ok());
+  SegmentWriter w(o, std::move(wf));
+  for (const auto& [k, versions] : model) w.Add(k, PackTag(7, ValueType::kPut), versions[0].value);
+  ASSERT_TRUE(w.Finish().ok());
+  std::unique_ptr<RandomAccessFile> file;
+  ASSERT_TRUE(OpenRandomAccessFile(path, &file).ok());
+  std::shared_ptr<SegmentReader> r;
+  ASSERT_TRUE(SegmentReader::Open(std::move(file), 1, std::make_shared<BlockCache>(1 << 20), &r).ok());
+  ASSERT_GT(r->num_blocks(), 40u * 16);
+  auto it = r->NewIterator();
+  for (const auto& [k, versions] : model) {
+    Lookup res;
+    std::string value;
+    ASSERT_TRUE(r->Get(k, Hash64(k), 10, &res, &value, nullptr).ok());
+    ASSERT_EQ(res, Lookup::kValue) << k;
+    ASSERT_EQ(value, versions[0].value);
+    std::string absent = k;
+    absent.back() = static_cast<char>(absent.back() + 1);  // odd: between two keys
+    ASSERT_TRUE(r->Get(absent, Hash64(absent), 10, &res, nullptr, nullptr).ok());
+    ASSERT_EQ(res, Lookup::kAbsent) << absent;
+    it->Seek(absent);
+    auto next = model.upper_bound(absent);
+    if (next == model.end()) {
+      ASSERT_FALSE(it->Valid());
+    } else {
+      ASSERT_TRUE(it->Valid()) << absent;
+      ASSERT_EQ(it->key(), next->first);
+    }
+    it->Seek(k);
+    ASSERT_TRUE(it->Valid());
+    ASSERT_EQ(it->key(), k);
+  }
+  it->Seek("zz");
+  EXPECT_FALSE(it->Valid());
+  Lookup res;
+  ASSERT_TRUE(r->Get("zz", Hash64("zz"), 10, &res, nullptr, nullptr).ok());
+  EXPECT_EQ(res, Lookup::kAbsent);
+  ASSERT_TRUE(it->status().ok());
 }
 
 INSTANTIATE_TEST_SUITE_P(Compressions, SegmentTest,
@@ -271,6 +333,52 @@ TEST(Block, MalformedEntryIsCorruption) {
   raw += std::string("\0\0\0\0\1\0\0\0", 8);
   std::shared_ptr<const Block> b;
   EXPECT_TRUE(Block::Parse(raw, &b).IsCorruption());
+  EXPECT_TRUE(Block::ParseInPlace(raw, &b).IsCorruption());
+  std::string bad_offset = std::string(20, 'x') + std::string("\x40\0\0\0\1\0\0\0", 8);
+  EXPECT_TRUE(Block::ParseInPlace(bad_offset, &b).IsCorruption());
+  EXPECT_TRUE(Block::ParseInPlace(std::string("\xff\xff\xff\x0f", 4), &b).IsCorruption());  // count too large
+}
+
+// A block parsed in place searches and decodes as one that owns its bytes, leaves the bytes as
+// they were (they may be a read-only mapping) and charges only its offset array.
+TEST(Block, InPlaceMatchesOwned) {
+  BlockBuilder bb;
+  for (int i = 0; i < 40; ++i)
+    bb.Add("row" + std::to_string(1000 + 7 * i), PackTag(50 + i, ValueType::kPut), std::string(90, 'v'));
+  const std::string raw = bb.Finish();
+  const std::string copy = raw;
+  std::shared_ptr<const Block> owned, in_place;
+  ASSERT_TRUE(Block::Parse(raw, &owned).ok());
+  ASSERT_TRUE(Block::ParseInPlace(raw, &in_place).ok());
+  EXPECT_EQ(raw, copy);
+  ASSERT_EQ(in_place->size(), owned->size());
+  BlockEntry a, b;
+  for (uint32_t i = 0; i < owned->size(); ++i) {
+    ASSERT_TRUE(owned->Decode(i, &a));
+    ASSERT_TRUE(in_place->Decode(i, &b));
+    EXPECT_EQ(a.key, b.key);
+    EXPECT_EQ(a.value, b.value);
+    EXPECT_EQ(a.tag, b.tag);
+    EXPECT_GE(b.key.data(), raw.data());  // read where the bytes are
+    EXPECT_LT(b.key.data(), raw.data() + raw.size());
+  }
+  for (int k = 990; k < 1300; ++k) {
+    bool c1 = false, c2 = false;
+    std::string t = "row" + std::to_string(k);
+    EXPECT_EQ(owned->LowerBound(t, &c1), in_place->LowerBound(t, &c2)) << t;
+    EXPECT_FALSE(c1 || c2);
+  }
+  EXPECT_EQ(in_place->charge(), sizeof(Block) + 4 * 40);  // 40 entries: the array is not inline
+  EXPECT_GT(owned->charge(), raw.size());
+  BlockBuilder small;
+  for (int i = 0; i < 5; ++i) small.Add("k" + std::to_string(i), PackTag(9, ValueType::kPut), "v");
+  const std::string small_raw = small.Finish();
+  ASSERT_TRUE(Block::ParseInPlace(small_raw, &in_place).ok());
+  EXPECT_EQ(in_place->charge(), sizeof(Block));
+  bool corrupt = false;
+  EXPECT_EQ(in_place->LowerBound("k3", &corrupt), 3u);
+  ASSERT_TRUE(in_place->Decode(4, &b));
+  EXPECT_EQ(b.key, "k4");
 }
 
 TEST(BlockCache, EraseFileDropsOnlyThatFilesBlocks) {
