@@ -49,6 +49,8 @@ class Block {
   /// copy of the offset array (4 bytes per entry) and reads the entries in place. REQUIRES: `data`
   /// outlives the block.
   static Status ParseInPlace(std::string_view data, std::shared_ptr<const Block>* out);
+  /// As above, owned by the caller alone (a segment's array of in-place blocks: no reference count).
+  static Status ParseInPlace(std::string_view data, std::unique_ptr<Block>* out);
   uint32_t size() const { return n_; }
   /// Decodes entry i. False when the entry is malformed.
   bool Decode(uint32_t i, BlockEntry* e) const;

@@ -87,13 +87,19 @@ TEST_P(SegmentTest, PointReadsResolveVersionsAndIterationIsOrdered) {
   Lookup res;
   ASSERT_TRUE(r->Get("key100001", Hash64("key100001"), ~0ull, &res, nullptr, nullptr).ok());
   EXPECT_EQ(res, Lookup::kAbsent);
-  EXPECT_GT(cache->hits(), 0u);
   if (GetParam() == Compression::kNone) {
-    // The file is mapped: raw blocks are searched in place, the cache holds their offset arrays.
+    // The file is mapped: raw blocks are searched in place through the segment's own descriptors,
+    // charged to the cache (their offset arrays, not the blocks' bytes); no cache lookup after the first.
     std::unique_ptr<RandomAccessFile> f;
     ASSERT_TRUE(OpenRandomAccessFile(path, &f).ok());
     EXPECT_TRUE(f->ReadsInPlace());
+    EXPECT_EQ(r->in_place_blocks(), r->num_blocks());
+    EXPECT_GT(cache->usage(), 0u);
     EXPECT_LT(cache->usage(), r->file_size() / 2);
+    EXPECT_EQ(cache->hits(), 0u);
+  } else {
+    EXPECT_EQ(r->in_place_blocks(), 0u);
+    EXPECT_GT(cache->hits(), 0u);
   }
 
   auto it = r->NewIterator();
@@ -116,6 +122,44 @@ TEST_P(SegmentTest, PointReadsResolveVersionsAndIterationIsOrdered) {
   EXPECT_EQ(it->key(), "key100006");
   it->Seek("zzz");
   EXPECT_FALSE(it->Valid());
+}
+
+// A cache too small for every in-place descriptor: the descriptors take at most half of it and
+// are charged there, the blocks past that are read through the cache, every read stays right, the
+// cache stays within its capacity, and the charge is given back when the segment goes.
+TEST(SegmentInPlace, DescriptorsAreChargedToTheCacheAndBoundedByIt) {
+  test::TempDir dir;
+  Model model = MakeModel();
+  std::string path = dir.path() + "/000001.seg";
+  WriteSegment(path, model, Compression::kNone);
+  auto cache = std::make_shared<BlockCache>(16 << 10);
+  std::unique_ptr<RandomAccessFile> file;
+  ASSERT_TRUE(OpenRandomAccessFile(path, &file).ok());
+  ASSERT_TRUE(file->ReadsInPlace());
+  std::shared_ptr<SegmentReader> r;
+  ASSERT_TRUE(SegmentReader::Open(std::move(file), 1, cache, &r).ok());
+  ASSERT_GT(r->num_blocks(), 200u);  // about 250 bytes each: far more than 8 KiB of descriptors
+  for (int pass = 0; pass < 2; ++pass) {
+    for (const auto& [k, versions] : model) {
+      Lookup res;
+      std::string value;
+      ASSERT_TRUE(r->Get(k, Hash64(k), ~0ull, &res, &value, nullptr).ok());
+      ASSERT_EQ(res, versions.front().put ? Lookup::kValue : Lookup::kDeleted) << k;
+      if (versions.front().put) ASSERT_EQ(value, versions.front().value) << k;
+      ASSERT_LE(cache->usage(), cache->capacity() + 16 * 4096 + 16);
+    }
+  }
+  EXPECT_GT(r->in_place_blocks(), 0u);
+  EXPECT_LT(r->in_place_blocks(), r->num_blocks());
+  EXPECT_GT(cache->misses(), r->num_blocks() - r->in_place_blocks());  // the rest went through the cache
+  size_t n = 0;
+  auto it = r->NewIterator();
+  for (it->SeekToFirst(); it->Valid(); it->Next()) ++n;
+  EXPECT_TRUE(it->status().ok());
+  EXPECT_EQ(n, r->meta().entries);
+  it.reset();
+  r.reset();
+  EXPECT_EQ(cache->usage(), 0u);
 }
 
 // Many small blocks whose last keys share their first 16 bytes across groups of blocks, then keys
