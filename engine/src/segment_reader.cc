@@ -14,7 +14,10 @@ SegmentReader::KeyPrefix::KeyPrefix(std::string_view key) : hi(KeyWindow(key, 0)
 SegmentReader::~SegmentReader() {
   if (!dropped_.load(std::memory_order_relaxed)) DropCachedBlocks();
   if (in_place_ != nullptr) {
-    for (size_t i = 0; i < index_.size(); ++i) delete in_place_[i].load(std::memory_order_relaxed);
+    for (size_t i = 0; i < index_.size(); ++i) {
+      Block* b = in_place_[i].load(std::memory_order_relaxed);
+      if (b != StoredCompressed()) delete b;
+    }
     MutexLock l(&in_place_mu_);
     cache_->Release(in_place_reserved_);
   }
@@ -45,7 +48,12 @@ Status SegmentReader::BuildInPlace(size_t i, bool may_evict, const Block** out, 
   std::string_view payload;
   Compression type;
   DBX_RETURN_IF_ERROR(ReadStoredBlock(BlockHandle{index_[i].offset, index_[i].size}, &scratch, &payload, &type));
-  if (type != Compression::kNone) return Status::Ok();
+  if (type != Compression::kNone) {
+    // Marked, so that reads of it go to the cache without reading the stored block first.
+    Block* expected = nullptr;
+    in_place_[i].compare_exchange_strong(expected, StoredCompressed(), std::memory_order_acq_rel);
+    return Status::Ok();
+  }
   std::unique_ptr<Block> b;
   Status s = Block::ParseInPlace(payload, &b);
   if (!s.ok()) return Status::Corruption(file_->name() + ": " + s.message());
@@ -69,19 +77,20 @@ Status SegmentReader::BuildInPlace(size_t i, bool may_evict, const Block** out, 
 
 Status SegmentReader::BlockFor(size_t i, const Block** out, std::shared_ptr<const Block>* keep, bool use_cache) const {
   if (in_place_ != nullptr) {
-    *out = in_place_[i].load(std::memory_order_acquire);
-    if (*out != nullptr) return Status::Ok();
-    if (use_cache) {
-      // A block whose descriptor could not be charged may be in the cache instead.
-      *keep = cache_->Lookup(cache_id_, index_[i].offset);
-      if (*keep != nullptr) {
-        *out = keep->get();
-        return Status::Ok();
-      }
+    const Block* b = in_place_[i].load(std::memory_order_acquire);
+    if (b != nullptr && b != StoredCompressed()) {
+      *out = b;
+      return Status::Ok();
+    }
+    // A first read in place gets the block its descriptor (a copy the flush cached, no longer
+    // marked, ages out), while the cache has room for descriptors.
+    if (b == nullptr && use_cache && !in_place_full_.load(std::memory_order_relaxed)) {
       std::unique_ptr<Block> parsed;
       DBX_RETURN_IF_ERROR(BuildInPlace(i, /*may_evict=*/true, out, &parsed));
       if (*out != nullptr) return Status::Ok();
       if (parsed != nullptr) {
+        // No room: this block and the segment's later ones are read through the cache.
+        in_place_full_.store(true, std::memory_order_relaxed);
         *keep = std::shared_ptr<const Block>(std::move(parsed));
         cache_->Insert(cache_id_, index_[i].offset, *keep);
         *out = keep->get();
@@ -103,13 +112,16 @@ void SegmentReader::WarmCache() const {
   if (cache_ == nullptr) return;
   for (size_t i = 0; i < index_.size(); ++i) {
     if (in_place_ != nullptr) {
-      if (in_place_[i].load(std::memory_order_acquire) != nullptr) continue;
+      const Block* cur = in_place_[i].load(std::memory_order_acquire);
+      if (cur != nullptr && cur != StoredCompressed()) continue;
       // Descriptors into room the cache has free; a compressed block goes into the cache itself.
-      const Block* b = nullptr;
-      std::unique_ptr<Block> parsed;
-      if (!BuildInPlace(i, /*may_evict=*/false, &b, &parsed).ok()) return;  // a reader will report it
-      if (b != nullptr) continue;
-      if (parsed != nullptr) return;  // no room left
+      if (cur == nullptr) {
+        const Block* b = nullptr;
+        std::unique_ptr<Block> parsed;
+        if (!BuildInPlace(i, /*may_evict=*/false, &b, &parsed).ok()) return;  // a reader will report it
+        if (b != nullptr) continue;
+        if (parsed != nullptr) return;  // no room left
+      }
     }
     // A block's charge is about its stored size (blocks that did not compress are stored raw).
     if (!cache_->HasRoom(cache_id_, index_[i].offset, index_[i].size)) continue;

@@ -125,10 +125,17 @@ class SegmentReader {
   BloomFilter bloom_;
   SegmentMeta meta_;
   // A mapped file's blocks stored raw, parsed in place once and kept here by block number (null:
-  // not yet, or compressed, or the cache had no room to charge it): a point read goes index ->
+  // not yet, or the cache had no room to charge it): a point read goes index ->
   // descriptor -> entry with no cache lookup, lock or reference count; the version a reader holds
   // keeps this reader, so the descriptors, alive. Null array: the file is not read in place.
   std::unique_ptr<std::atomic<Block*>[]> in_place_;
+  // What in_place_ holds for a block stored compressed (it is read through the cache).
+  static Block* StoredCompressed() {
+    static Block mark;
+    return &mark;
+  }
+  // The cache had no room for one more descriptor: later blocks are read through the cache.
+  mutable std::atomic<bool> in_place_full_{false};
   mutable Mutex in_place_mu_;
   mutable size_t in_place_used_ GUARDED_BY(in_place_mu_) = 0;      // charge of the descriptors
   mutable size_t in_place_reserved_ GUARDED_BY(in_place_mu_) = 0;  // reserved in the block cache

@@ -328,6 +328,37 @@ TEST(BlockCache, BlockReadBetweenInsertsStays) {
   EXPECT_LE(cache.usage(), cache.capacity() + 16 * 4096 + 16);
 }
 
+// Reservations (a segment's in-place descriptors) count in usage, take at most half the capacity,
+// evict cached blocks to make room (or, without may_evict, only take room that is free) and are
+// given back by Release.
+TEST(BlockCache, ReservationsAreChargedAndBounded) {
+  BlockCache cache(16 * 8 * 4096);
+  for (uint64_t i = 0; i < 2000; ++i) {
+    std::shared_ptr<const Block> b;
+    std::string raw(4000, 'x');
+    raw += std::string("\0\0\0\0\1\0\0\0", 8);
+    ASSERT_TRUE(Block::Parse(raw, &b).ok());
+    cache.Insert(1, i * 4096, b);
+  }
+  const size_t full = cache.usage();
+  EXPECT_GT(full, cache.capacity() - 16 * 4096);
+  EXPECT_FALSE(cache.Reserve(64 << 10, /*may_evict=*/false));  // no free room
+  EXPECT_EQ(cache.usage(), full);
+  EXPECT_FALSE(cache.Reserve(cache.capacity() / 2 + 1, /*may_evict=*/true));
+  ASSERT_TRUE(cache.Reserve(cache.capacity() / 2, /*may_evict=*/true));
+  EXPECT_LE(cache.usage(), cache.capacity() + 16 * 4096 + 16);  // blocks were evicted for it
+  EXPECT_GE(cache.usage(), cache.capacity() / 2);
+  EXPECT_FALSE(cache.Reserve(1, /*may_evict=*/true));  // half is the most
+  cache.Release(cache.capacity() / 2);
+  EXPECT_LE(cache.usage(), cache.capacity() / 2 + 16 * 4096 + 16);
+  cache.EraseFile(1);
+  EXPECT_EQ(cache.usage(), 0u);
+  EXPECT_TRUE(cache.Reserve(4096, /*may_evict=*/false));  // free room now
+  EXPECT_EQ(cache.usage(), 4096u);
+  cache.Release(4096);
+  EXPECT_EQ(cache.usage(), 0u);
+}
+
 // Keys that share long prefixes, differ past the 2 bytes a block compares packed, are prefixes of
 // one another or hold several versions: LowerBound must agree with std::lower_bound on full keys.
 TEST(Block, LowerBoundMatchesAFullKeySearch) {
