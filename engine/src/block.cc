@@ -45,6 +45,16 @@ Status Block::ParseInPlace(std::string_view data, std::shared_ptr<const Block>* 
   return Status::Ok();
 }
 
+Status Block::ParseInPlace(std::string_view data, std::unique_ptr<Block>* out) {
+  auto b = std::make_unique<Block>();
+  b->base_ = data.data();
+  b->bytes_ = data.size();
+  b->in_place_ = true;
+  DBX_RETURN_IF_ERROR(Init(b.get()));
+  *out = std::move(b);
+  return Status::Ok();
+}
+
 Status Block::Init(Block* b) {
   if (b->bytes_ < 4) return Status::Corruption("block too short");
   if (b->bytes_ > 0xffffffffu) return Status::Corruption("block too large");

@@ -49,7 +49,11 @@ class Block {
   /// copy of the offset array (4 bytes per entry) and reads the entries in place. REQUIRES: `data`
   /// outlives the block.
   static Status ParseInPlace(std::string_view data, std::shared_ptr<const Block>* out);
+  /// As above, owned by the caller alone (a segment's array of in-place blocks: no reference count).
+  static Status ParseInPlace(std::string_view data, std::unique_ptr<Block>* out);
   uint32_t size() const { return n_; }
+  /// Parsed by ParseInPlace: its entries are read where the bytes are.
+  bool in_place() const { return in_place_; }
   /// Decodes entry i. False when the entry is malformed.
   bool Decode(uint32_t i, BlockEntry* e) const;
   /// Starts loading the first 256 bytes of entry i (its header, key and the start of its value) at

@@ -87,7 +87,25 @@ T BlockCache::SumOverShards(T Shard::*field) {
 
 uint64_t BlockCache::hits() { return SumOverShards(&Shard::hits); }
 uint64_t BlockCache::misses() { return SumOverShards(&Shard::misses); }
-size_t BlockCache::usage() { return SumOverShards(&Shard::usage); }
+size_t BlockCache::usage() { return SumOverShards(&Shard::usage) + reserved_.load(std::memory_order_relaxed); }
+
+bool BlockCache::Reserve(size_t bytes, bool may_evict) {
+  size_t r = reserved_.load(std::memory_order_relaxed);
+  do {
+    if (bytes > capacity_ / 2 - r) return false;
+    if (!may_evict && SumOverShards(&Shard::usage) + r + bytes > capacity_) return false;
+  } while (!reserved_.compare_exchange_weak(r, r + bytes, std::memory_order_relaxed));
+  if (may_evict) {
+    const size_t per_shard = PerShard();
+    for (Shard& s : shards_) {
+      MutexLock l(&s.mu);
+      EvictDownTo(s, per_shard, 0, 0);
+    }
+  }
+  return true;
+}
+
+void BlockCache::Release(size_t bytes) { reserved_.fetch_sub(bytes, std::memory_order_relaxed); }
 
 void BlockCache::Place(Shard& s, uint64_t hash, uint64_t file, uint64_t offset, std::shared_ptr<const Block> block) {
   if (2 * (s.count + 1) > s.slots.size()) Grow(s);
@@ -125,11 +143,16 @@ void BlockCache::Insert(uint64_t file_id, uint64_t offset, std::shared_ptr<const
   MutexLock l(&s.mu);
   if (Find(s, h, file_id, offset) != s.slots.size()) return;
   Place(s, h, file_id, offset, std::move(block));
+  EvictDownTo(s, per_shard, file_id, offset);
+}
+
+void BlockCache::EvictDownTo(Shard& s, size_t limit, uint64_t file, uint64_t offset) {
+  if (s.slots.empty()) return;
   const size_t mask = s.slots.size() - 1;
   // Every pass over a marked entry clears its mark, so this ends within two sweeps of the table.
-  while (s.usage > per_shard && s.count > 1) {
+  while (s.usage > limit && s.count > 1) {
     Slot& victim = s.slots[s.hand];
-    if (victim.file == 0 || victim.referenced || (victim.file == file_id && victim.offset == offset)) {
+    if (victim.file == 0 || victim.referenced || (file != 0 && victim.file == file && victim.offset == offset)) {
       victim.referenced = false;  // second chance; the new block is kept
       s.hand = (s.hand + 1) & mask;
       continue;

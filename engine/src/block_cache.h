@@ -31,12 +31,19 @@ class BlockCache {
   bool InsertIfRoom(uint64_t file_id, uint64_t offset, std::shared_ptr<const Block> block);
   /// Drops every block of `file_id` (a segment that is gone: its blocks can never be read again).
   void EraseFile(uint64_t file_id);
+  /// Charges `bytes` held outside the cache (a segment's in-place block descriptors) to its capacity,
+  /// which the cached blocks then have that much less of. At most half the capacity is reserved;
+  /// false when this would pass that, or, without `may_evict`, when the blocks cached now leave too
+  /// little room. With `may_evict`, cached blocks are evicted down to the smaller capacity.
+  bool Reserve(size_t bytes, bool may_evict);
+  /// Returns bytes a Reserve charged.
+  void Release(size_t bytes);
   /// A process-unique id for a segment's blocks (never 0).
   static uint64_t NewFileId();
 
   uint64_t hits();
   uint64_t misses();
-  /// Bytes charged by the cached blocks.
+  /// Bytes charged by the cached blocks and the reservations.
   size_t usage();
   size_t capacity() const { return capacity_; }
 
@@ -67,12 +74,16 @@ class BlockCache {
   // Stores a block known to be absent, marked.
   static void Place(Shard& s, uint64_t hash, uint64_t file, uint64_t offset, std::shared_ptr<const Block> block)
       REQUIRES(s.mu);
-  size_t PerShard() const { return capacity_ / kShards + 1; }
+  // Evicts in CLOCK order until the shard holds at most `limit` bytes or one block; (file, offset),
+  // if cached, is kept.
+  static void EvictDownTo(Shard& s, size_t limit, uint64_t file, uint64_t offset) REQUIRES(s.mu);
+  size_t PerShard() const { return (capacity_ - reserved_.load(std::memory_order_relaxed)) / kShards + 1; }
   // One counter added up over every shard, each read under its shard's lock.
   template <typename T>
   T SumOverShards(T Shard::*field);
 
   size_t capacity_;
+  std::atomic<size_t> reserved_{0};  // by Reserve, at most capacity_ / 2
   Shard shards_[kShards];
 };
 

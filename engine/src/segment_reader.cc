@@ -13,6 +13,94 @@ SegmentReader::KeyPrefix::KeyPrefix(std::string_view key) : hi(KeyWindow(key, 0)
 
 SegmentReader::~SegmentReader() {
   if (!dropped_.load(std::memory_order_relaxed)) DropCachedBlocks();
+  if (in_place_ != nullptr) {
+    for (size_t i = 0; i < index_.size(); ++i) {
+      Block* b = in_place_[i].load(std::memory_order_relaxed);
+      if (b != StoredCompressed()) delete b;
+    }
+    MutexLock l(&in_place_mu_);
+    cache_->Release(in_place_reserved_);
+  }
+}
+
+size_t SegmentReader::in_place_blocks() const {
+  MutexLock l(&in_place_mu_);
+  return in_place_count_;
+}
+
+bool SegmentReader::ChargeInPlace(size_t bytes, bool may_evict) const {
+  MutexLock l(&in_place_mu_);
+  if (in_place_used_ + bytes > in_place_reserved_) {
+    // Reserved in chunks (a reservation may sweep every cache shard), each at most 1/64 of the cache.
+    const size_t chunk =
+        std::max(in_place_used_ + bytes - in_place_reserved_, std::min<size_t>(64 << 10, cache_->capacity() / 64));
+    if (!cache_->Reserve(chunk, may_evict)) return false;
+    in_place_reserved_ += chunk;
+  }
+  in_place_used_ += bytes;
+  ++in_place_count_;
+  return true;
+}
+
+Status SegmentReader::BuildInPlace(size_t i, bool may_evict, const Block** out, std::unique_ptr<Block>* parsed) const {
+  *out = nullptr;
+  std::string scratch;
+  std::string_view payload;
+  Compression type;
+  DBX_RETURN_IF_ERROR(ReadStoredBlock(BlockHandle{index_[i].offset, index_[i].size}, &scratch, &payload, &type));
+  if (type != Compression::kNone) {
+    // Marked, so that reads of it go to the cache without reading the stored block first.
+    Block* expected = nullptr;
+    in_place_[i].compare_exchange_strong(expected, StoredCompressed(), std::memory_order_acq_rel);
+    return Status::Ok();
+  }
+  std::unique_ptr<Block> b;
+  Status s = Block::ParseInPlace(payload, &b);
+  if (!s.ok()) return Status::Corruption(file_->name() + ": " + s.message());
+  const size_t charge = b->charge();
+  if (!ChargeInPlace(charge, may_evict)) {
+    *parsed = std::move(b);
+    return Status::Ok();
+  }
+  Block* expected = nullptr;
+  if (in_place_[i].compare_exchange_strong(expected, b.get(), std::memory_order_acq_rel)) {
+    *out = b.release();
+    return Status::Ok();
+  }
+  // Another reader published it first: take that one and give the charge back.
+  *out = expected;
+  MutexLock l(&in_place_mu_);
+  in_place_used_ -= charge;
+  --in_place_count_;
+  return Status::Ok();
+}
+
+Status SegmentReader::BlockFor(size_t i, const Block** out, std::shared_ptr<const Block>* keep, bool use_cache) const {
+  if (in_place_ != nullptr) {
+    const Block* b = in_place_[i].load(std::memory_order_acquire);
+    if (b != nullptr && b != StoredCompressed()) {
+      *out = b;
+      return Status::Ok();
+    }
+    // A first read in place gets the block its descriptor (a copy the flush cached, no longer
+    // marked, ages out), while the cache has room for descriptors.
+    if (b == nullptr && use_cache && !in_place_full_.load(std::memory_order_relaxed)) {
+      std::unique_ptr<Block> parsed;
+      DBX_RETURN_IF_ERROR(BuildInPlace(i, /*may_evict=*/true, out, &parsed));
+      if (*out != nullptr) return Status::Ok();
+      if (parsed != nullptr) {
+        // No room: this block and the segment's later ones are read through the cache.
+        in_place_full_.store(true, std::memory_order_relaxed);
+        *keep = std::shared_ptr<const Block>(std::move(parsed));
+        cache_->Insert(cache_id_, index_[i].offset, *keep);
+        *out = keep->get();
+        return Status::Ok();
+      }
+    }
+  }
+  DBX_RETURN_IF_ERROR(ReadDataBlock(i, keep, use_cache));
+  *out = keep->get();
+  return Status::Ok();
 }
 
 void SegmentReader::DropCachedBlocks() const {
@@ -23,6 +111,18 @@ void SegmentReader::DropCachedBlocks() const {
 void SegmentReader::WarmCache() const {
   if (cache_ == nullptr) return;
   for (size_t i = 0; i < index_.size(); ++i) {
+    if (in_place_ != nullptr) {
+      const Block* cur = in_place_[i].load(std::memory_order_acquire);
+      if (cur != nullptr && cur != StoredCompressed()) continue;
+      // Descriptors into room the cache has free; a compressed block goes into the cache itself.
+      if (cur == nullptr) {
+        const Block* b = nullptr;
+        std::unique_ptr<Block> parsed;
+        if (!BuildInPlace(i, /*may_evict=*/false, &b, &parsed).ok()) return;  // a reader will report it
+        if (b != nullptr) continue;
+        if (parsed != nullptr) return;  // no room left
+      }
+    }
     // A block's charge is about its stored size (blocks that did not compress are stored raw).
     if (!cache_->HasRoom(cache_id_, index_[i].offset, index_[i].size)) continue;
     std::shared_ptr<const Block> b;
@@ -112,6 +212,10 @@ Status SegmentReader::Open(std::unique_ptr<RandomAccessFile> file, uint64_t numb
   std::string filter;  // not `block`, whose capacity may be the (larger) index's
   DBX_RETURN_IF_ERROR(r->ReadRawBlock(footer.filter, &filter));
   r->bloom_ = BloomFilter(std::move(filter));
+  if (r->cache_ != nullptr && r->cache_->capacity() > 0 && r->file_->ReadsInPlace() && !r->index_.empty()) {
+    r->in_place_ = std::make_unique<std::atomic<Block*>[]>(r->index_.size());
+    for (size_t i = 0; i < r->index_.size(); ++i) r->in_place_[i].store(nullptr, std::memory_order_relaxed);
+  }
   *out = std::move(r);
   return Status::Ok();
 }
@@ -130,6 +234,11 @@ size_t SegmentReader::FindBlock(std::string_view key) const {
     const size_t last = std::min(lo + kGroup, index_.size()) - 1;
     if (!below(last)) hi = last + 1;  // else keys share the prefix past this group: search on
     for (size_t i = lo; i < hi && i < lo + kGroup; i += 4) __builtin_prefetch(&index_prefixes_[i]);
+    // The group's descriptor pointers (2 lines), loaded while the prefixes are searched.
+    if (in_place_ != nullptr) {
+      __builtin_prefetch(&in_place_[lo]);
+      __builtin_prefetch(&in_place_[std::min(lo + kGroup, index_.size()) - 1]);
+    }
   }
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
@@ -196,10 +305,11 @@ Status SegmentReader::Get(std::string_view key, uint64_t hash, uint64_t snapshot
   if (index_.empty() || !bloom_.MayContain(hash)) return Status::Ok();
   size_t bi = FindBlock(key);
   if (bi == index_.size()) return Status::Ok();
-  // The block is searched outside the cache's lock (the reference keeps it): a reader preempted
-  // mid-search holds up nobody, which matters when readers outnumber cores.
-  std::shared_ptr<const Block> b;
-  DBX_RETURN_IF_ERROR(ReadDataBlock(bi, &b));
+  // The block is searched outside any lock (a cached one is kept by the reference): a reader
+  // preempted mid-search holds up nobody, which matters when readers outnumber cores.
+  const Block* b;
+  std::shared_ptr<const Block> keep;
+  DBX_RETURN_IF_ERROR(BlockFor(bi, &b, &keep));
   if (!SearchBlock(*b, key, snapshot, result, value, seq))
     return Status::Corruption(file_->name() + ": malformed block entry");
   return Status::Ok();
@@ -240,7 +350,7 @@ class SegmentIterator final : public InternalIterator {
       block_ = nullptr;
       return false;
     }
-    Status s = r_->ReadDataBlock(i, &block_, use_cache_);
+    Status s = r_->BlockFor(i, &block_, &keep_, use_cache_);
     if (!s.ok()) {
       status_ = s;
       block_ = nullptr;
@@ -262,7 +372,8 @@ class SegmentIterator final : public InternalIterator {
 
   const SegmentReader* r_;
   const bool use_cache_;
-  std::shared_ptr<const Block> block_;
+  const Block* block_ = nullptr;       // the reader's descriptor, or keep_'s
+  std::shared_ptr<const Block> keep_;  // a block from the cache (or read for this iterator)
   size_t block_index_ = 0;
   uint32_t pos_ = 0;
   BlockEntry e_;

@@ -17,6 +17,7 @@
 #include "src/compression.h"
 #include "src/env.h"
 #include "src/internal_iterator.h"
+#include "src/mutex.h"
 #include "src/segment_format.h"
 
 namespace dbx {
@@ -46,9 +47,10 @@ class SegmentReader {
   uint64_t number() const { return number_; }
   uint64_t file_size() const { return file_->Size(); }
   size_t num_blocks() const { return index_.size(); }
-  /// Bytes this reader keeps in memory (tier 4): the sparse index and the bloom filter.
+  /// Bytes this reader keeps in memory (tier 4): the sparse index, the bloom filter and the array of
+  /// in-place block pointers (the blocks themselves are charged to the block cache).
   size_t MemoryUsage() const {
-    return index_.capacity() * sizeof(IndexEntry) +
+    return index_.capacity() * sizeof(IndexEntry) + (in_place_ != nullptr ? index_.size() * sizeof(in_place_[0]) : 0) +
            (index_prefixes_.capacity() + group_prefixes_.capacity()) * sizeof(KeyPrefix) + index_keys_.capacity() +
            bloom_.MemoryUsage();
   }
@@ -65,6 +67,13 @@ class SegmentReader {
   size_t FindBlock(std::string_view key) const;
   /// Reads data block i, through the block cache when `use_cache`; else see NewIterator.
   Status ReadDataBlock(size_t i, std::shared_ptr<const Block>* out, bool use_cache = true) const;
+  /// Data block i as a search should read it: the segment's own in-place descriptor of the block
+  /// when it has one (lives as long as this reader: no reference), else as ReadDataBlock gives it,
+  /// kept alive by *keep. With `use_cache`, a block stored raw in a mapped file gets its descriptor
+  /// when the block cache can be charged for it.
+  Status BlockFor(size_t i, const Block** out, std::shared_ptr<const Block>* keep, bool use_cache = true) const;
+  /// How many blocks have an in-place descriptor.
+  size_t in_place_blocks() const;
 
  private:
   // One entry per data block; the blocks' last keys are packed in index_keys_ (no allocation per block).
@@ -90,6 +99,12 @@ class SegmentReader {
                          Compression* type) const;
   // Reads block h, uncompressed, into *out.
   Status ReadRawBlock(const BlockHandle& h, std::string* out) const;
+  // Builds block i's in-place descriptor. *out: it (or the one another thread published first);
+  // nullptr when the block is compressed or the cache cannot be charged for it, in which case
+  // *parsed may hold the block parsed here (owned), for the caller to cache.
+  Status BuildInPlace(size_t i, bool may_evict, const Block** out, std::unique_ptr<Block>* parsed) const;
+  // Charges `bytes` of descriptors to the block cache (in chunks reserved there).
+  bool ChargeInPlace(size_t bytes, bool may_evict) const EXCLUDES(in_place_mu_);
 
   std::unique_ptr<RandomAccessFile> file_;
   mutable std::atomic<bool> dropped_{false};  // DropCachedBlocks ran
@@ -109,6 +124,22 @@ class SegmentReader {
   std::string index_keys_;
   BloomFilter bloom_;
   SegmentMeta meta_;
+  // A mapped file's blocks stored raw, parsed in place once and kept here by block number (null:
+  // not yet, or the cache had no room to charge it): a point read goes index ->
+  // descriptor -> entry with no cache lookup, lock or reference count; the version a reader holds
+  // keeps this reader, so the descriptors, alive. Null array: the file is not read in place.
+  std::unique_ptr<std::atomic<Block*>[]> in_place_;
+  // What in_place_ holds for a block stored compressed (it is read through the cache).
+  static Block* StoredCompressed() {
+    static Block mark;
+    return &mark;
+  }
+  // The cache had no room for one more descriptor: later blocks are read through the cache.
+  mutable std::atomic<bool> in_place_full_{false};
+  mutable Mutex in_place_mu_;
+  mutable size_t in_place_used_ GUARDED_BY(in_place_mu_) = 0;      // charge of the descriptors
+  mutable size_t in_place_reserved_ GUARDED_BY(in_place_mu_) = 0;  // reserved in the block cache
+  mutable size_t in_place_count_ GUARDED_BY(in_place_mu_) = 0;
 };
 
 }  // namespace dbx

@@ -87,13 +87,19 @@ TEST_P(SegmentTest, PointReadsResolveVersionsAndIterationIsOrdered) {
   Lookup res;
   ASSERT_TRUE(r->Get("key100001", Hash64("key100001"), ~0ull, &res, nullptr, nullptr).ok());
   EXPECT_EQ(res, Lookup::kAbsent);
-  EXPECT_GT(cache->hits(), 0u);
   if (GetParam() == Compression::kNone) {
-    // The file is mapped: raw blocks are searched in place, the cache holds their offset arrays.
+    // The file is mapped: raw blocks are searched in place through the segment's own descriptors,
+    // charged to the cache (their offset arrays, not the blocks' bytes); no cache lookup after the first.
     std::unique_ptr<RandomAccessFile> f;
     ASSERT_TRUE(OpenRandomAccessFile(path, &f).ok());
     EXPECT_TRUE(f->ReadsInPlace());
+    EXPECT_EQ(r->in_place_blocks(), r->num_blocks());
+    EXPECT_GT(cache->usage(), 0u);
     EXPECT_LT(cache->usage(), r->file_size() / 2);
+    EXPECT_EQ(cache->hits(), 0u);
+  } else {
+    EXPECT_EQ(r->in_place_blocks(), 0u);
+    EXPECT_GT(cache->hits(), 0u);
   }
 
   auto it = r->NewIterator();
@@ -116,6 +122,44 @@ TEST_P(SegmentTest, PointReadsResolveVersionsAndIterationIsOrdered) {
   EXPECT_EQ(it->key(), "key100006");
   it->Seek("zzz");
   EXPECT_FALSE(it->Valid());
+}
+
+// A cache too small for every in-place descriptor: the descriptors take at most half of it and
+// are charged there, the blocks past that are read through the cache, every read stays right, the
+// cache stays within its capacity, and the charge is given back when the segment goes.
+TEST(SegmentInPlace, DescriptorsAreChargedToTheCacheAndBoundedByIt) {
+  test::TempDir dir;
+  Model model = MakeModel();
+  std::string path = dir.path() + "/000001.seg";
+  WriteSegment(path, model, Compression::kNone);
+  auto cache = std::make_shared<BlockCache>(16 << 10);
+  std::unique_ptr<RandomAccessFile> file;
+  ASSERT_TRUE(OpenRandomAccessFile(path, &file).ok());
+  ASSERT_TRUE(file->ReadsInPlace());
+  std::shared_ptr<SegmentReader> r;
+  ASSERT_TRUE(SegmentReader::Open(std::move(file), 1, cache, &r).ok());
+  ASSERT_GT(r->num_blocks(), 200u);  // about 250 bytes each: far more than 8 KiB of descriptors
+  for (int pass = 0; pass < 2; ++pass) {
+    for (const auto& [k, versions] : model) {
+      Lookup res;
+      std::string value;
+      ASSERT_TRUE(r->Get(k, Hash64(k), ~0ull, &res, &value, nullptr).ok());
+      ASSERT_EQ(res, versions.front().put ? Lookup::kValue : Lookup::kDeleted) << k;
+      if (versions.front().put) ASSERT_EQ(value, versions.front().value) << k;
+      ASSERT_LE(cache->usage(), cache->capacity() + 16 * 4096 + 16);
+    }
+  }
+  EXPECT_GT(r->in_place_blocks(), 0u);
+  EXPECT_LT(r->in_place_blocks(), r->num_blocks());
+  EXPECT_GT(cache->misses(), r->num_blocks() - r->in_place_blocks());  // the rest went through the cache
+  size_t n = 0;
+  auto it = r->NewIterator();
+  for (it->SeekToFirst(); it->Valid(); it->Next()) ++n;
+  EXPECT_TRUE(it->status().ok());
+  EXPECT_EQ(n, r->meta().entries);
+  it.reset();
+  r.reset();
+  EXPECT_EQ(cache->usage(), 0u);
 }
 
 // Many small blocks whose last keys share their first 16 bytes across groups of blocks, then keys
@@ -282,6 +326,37 @@ TEST(BlockCache, BlockReadBetweenInsertsStays) {
   for (uint64_t i = 1; i < 2000; ++i) present += cache.Lookup(1, i * 4096) != nullptr;
   EXPECT_LT(present, 16 * 8 + 16);
   EXPECT_LE(cache.usage(), cache.capacity() + 16 * 4096 + 16);
+}
+
+// Reservations (a segment's in-place descriptors) count in usage, take at most half the capacity,
+// evict cached blocks to make room (or, without may_evict, only take room that is free) and are
+// given back by Release.
+TEST(BlockCache, ReservationsAreChargedAndBounded) {
+  BlockCache cache(16 * 8 * 4096);
+  for (uint64_t i = 0; i < 2000; ++i) {
+    std::shared_ptr<const Block> b;
+    std::string raw(4000, 'x');
+    raw += std::string("\0\0\0\0\1\0\0\0", 8);
+    ASSERT_TRUE(Block::Parse(raw, &b).ok());
+    cache.Insert(1, i * 4096, b);
+  }
+  const size_t full = cache.usage();
+  EXPECT_GT(full, cache.capacity() - 16 * 4096);
+  EXPECT_FALSE(cache.Reserve(64 << 10, /*may_evict=*/false));  // no free room
+  EXPECT_EQ(cache.usage(), full);
+  EXPECT_FALSE(cache.Reserve(cache.capacity() / 2 + 1, /*may_evict=*/true));
+  ASSERT_TRUE(cache.Reserve(cache.capacity() / 2, /*may_evict=*/true));
+  EXPECT_LE(cache.usage(), cache.capacity() + 16 * 4096 + 16);  // blocks were evicted for it
+  EXPECT_GE(cache.usage(), cache.capacity() / 2);
+  EXPECT_FALSE(cache.Reserve(1, /*may_evict=*/true));  // half is the most
+  cache.Release(cache.capacity() / 2);
+  EXPECT_LE(cache.usage(), cache.capacity() / 2 + 16 * 4096 + 16);
+  cache.EraseFile(1);
+  EXPECT_EQ(cache.usage(), 0u);
+  EXPECT_TRUE(cache.Reserve(4096, /*may_evict=*/false));  // free room now
+  EXPECT_EQ(cache.usage(), 4096u);
+  cache.Release(4096);
+  EXPECT_EQ(cache.usage(), 0u);
 }
 
 // Keys that share long prefixes, differ past the 2 bytes a block compares packed, are prefixes of
