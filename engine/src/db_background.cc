@@ -63,8 +63,9 @@ void DBImpl::TEST_PauseBackground(bool paused) {
 }
 
 Status DBImpl::ServiceWrites() {
+  if (bg_paused_) return bg_error_;  // paused by a test: the work stays queued, still requested
   service_requested_.store(false, std::memory_order_relaxed);
-  while (bg_error_.ok()) {
+  while (bg_error_.ok() && !bg_paused_) {
     Status s;
     if (!sv_->frozen.empty())
       s = MergeOldestDelta();
