@@ -19,6 +19,10 @@ class BlockBuilder {
   void Add(std::string_view key, uint64_t tag, std::string_view value);
   /// Bytes the block would take if finished now.
   size_t EstimatedSize() const { return buf_.size() + 4 * offsets_.size() + 4; }
+  /// How much Add(key, ·, value) adds to EstimatedSize().
+  static size_t EntrySize(std::string_view key, std::string_view value) {
+    return VarintLength(key.size()) + VarintLength(value.size()) + 8 + key.size() + value.size() + 4;
+  }
   bool empty() const { return offsets_.empty(); }
   /// Returns the encoded block; the builder is reset.
   std::string Finish();

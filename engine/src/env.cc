@@ -131,9 +131,11 @@ class PosixRandomAccessFile final : public RandomAccessFile {
       *result = std::string_view(map_ + offset, std::min<uint64_t>(n, size_ - offset));
       // The caller reads all of it (a block's checksum): pages not in memory are read in one
       // request now instead of one fault after the other (MADV_RANDOM faults read a page each).
+      // A range within one page (an aligned block) is one fault anyway: no system call.
       static const auto page = static_cast<uint64_t>(::sysconf(_SC_PAGESIZE));
       const uint64_t from = offset - offset % page;
-      (void)::madvise(const_cast<char*>(map_) + from, offset + result->size() - from, MADV_WILLNEED);
+      if (offset + result->size() - from > page)
+        (void)::madvise(const_cast<char*>(map_) + from, offset + result->size() - from, MADV_WILLNEED);
       return Status::Ok();
     }
     scratch->resize(n);

@@ -7,6 +7,13 @@
 //   footer (kFooterSize bytes)          handles of filter/index/meta, magic, CRC of the footer
 //
 // Every block is stored as   payload | compression type (1) | masked crc32c of payload+type (4).
+//
+// Blocks are found only through the handles in the index and footer, so bytes between two blocks
+// belong to none. The writer uses that to lay out data blocks stored uncompressed so that none
+// touches more kSegmentPageBytes pages than its size needs: when a block would straddle a page
+// boundary it could have fit within, zeros pad the file to that boundary first (as RocksDB's
+// block_align). A mapped read of such a block faults in one page, where an unaligned 4 KiB block
+// touches two. Files written before this are read the same way (their blocks are just unaligned).
 #pragma once
 
 #include <cstdint>
@@ -21,6 +28,8 @@ namespace dbx {
 constexpr uint64_t kSegmentMagic = 0x3147455358424400ull;  // "\0DBXSEG1" little-endian-ish tag
 constexpr size_t kBlockTrailer = 5;
 constexpr size_t kFooterSize = 3 * 12 + 8 + 4;
+/// The page the writer aligns uncompressed data blocks to (the OS page of the mapped reads).
+constexpr uint64_t kSegmentPageBytes = 4096;
 
 struct BlockHandle {
   uint64_t offset = 0;

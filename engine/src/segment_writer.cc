@@ -37,6 +37,14 @@ Status SegmentWriter::WriteStored(std::string_view payload, Compression type, Bl
   return file_->Append(std::string_view(trailer, kBlockTrailer));
 }
 
+Status SegmentWriter::AlignFor(size_t stored) {
+  static const std::string zeros(kSegmentPageBytes, '\0');
+  const uint64_t in_page = file_->size() % kSegmentPageBytes;
+  const uint64_t pages = (stored + kSegmentPageBytes - 1) / kSegmentPageBytes;
+  if (in_page == 0 || in_page + stored <= pages * kSegmentPageBytes) return Status::Ok();
+  return file_->Append(std::string_view(zeros).substr(0, kSegmentPageBytes - in_page));
+}
+
 void SegmentWriter::FlushBlock() {
   if (block_.empty()) return;
   std::string raw = block_.Finish();  // resets the builder, also after an error
@@ -45,12 +53,15 @@ void SegmentWriter::FlushBlock() {
   scratch_.clear();
   // A block over the reader's decoded-size limit is stored raw: compressed it could not be read back
   // (blocks are cut only between keys, so one key's versions can make a block of any size).
-  if (raw.size() > kMaxCompressedBlockBytes && compression_ != Compression::kNone) {
-    status_ = WriteStored(raw, Compression::kNone, &h);
-  } else if (compression_ != Compression::kNone && CompressBlock(compression_, raw, &scratch_)) {
+  // Only raw blocks are aligned: they are the ones searched in place in the mapped file (a
+  // compressed block is decoded into the block cache once per miss, and padding it would cost
+  // space for a saving of one page read at most).
+  if (compression_ != Compression::kNone && raw.size() <= kMaxCompressedBlockBytes &&
+      CompressBlock(compression_, raw, &scratch_)) {
     status_ = WriteStored(scratch_, compression_, &h);
   } else {
-    status_ = WriteStored(raw, Compression::kNone, &h);
+    status_ = AlignFor(raw.size() + kBlockTrailer);
+    if (status_.ok()) status_ = WriteStored(raw, Compression::kNone, &h);
   }
   PutLengthPrefixed(&index_, last_key_);
   PutFixed64(&index_, h.offset);
@@ -64,8 +75,12 @@ void SegmentWriter::FlushBlock() {
 void SegmentWriter::Add(std::string_view key, uint64_t tag, std::string_view value) {
   if (!status_.ok()) return;  // the file is unusable: buffering the rest would only fill memory
   bool new_key = meta_.entries == 0 || key != last_key_;
-  // Cut blocks only between keys, so that one block read answers a point lookup.
-  if (new_key && !block_.empty() && block_.EstimatedSize() >= block_size_) FlushBlock();
+  // Cut blocks only between keys, so that one block read answers a point lookup, and before the
+  // entry that would take the stored block past block_size: a block of block_size = one page, when
+  // stored raw, then fits in the page it is aligned to.
+  if (new_key && !block_.empty() &&
+      block_.EstimatedSize() + BlockBuilder::EntrySize(key, value) + kBlockTrailer > block_size_)
+    FlushBlock();
   block_.Add(key, tag, value);
   if (new_key) {
     bloom_.AddHash(Hash64(key));

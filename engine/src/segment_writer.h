@@ -41,6 +41,9 @@ class SegmentWriter {
  private:
   void FlushBlock();
   Status WriteStored(std::string_view payload, Compression type, BlockHandle* handle);
+  // Pads the file to the next page boundary when a block of `stored` bytes written at its end would
+  // touch more pages than it needs (see segment_format.h).
+  Status AlignFor(size_t stored);
 
   Compression compression_;
   size_t block_size_;

@@ -61,7 +61,10 @@ struct Options {
   /// Tier 2: largest columnar cache built for full scans; 0 disables it. kAuto: 256 MiB without a budget.
   size_t columnar_cache_bytes = kAuto;
 
-  /// Tier 5: target uncompressed size of a segment data block.
+  /// Tier 5: the most a segment data block takes uncompressed, its 5-byte trailer included (a block
+  /// holds at least one key, and all of a key's versions, so it may take more). Blocks stored
+  /// uncompressed are laid out not to straddle a 4 KiB page boundary they fit within: at 4096, a
+  /// block read from the mapped file is one page.
   size_t block_size = 4096;
   /// Tier 5: capacity of the shared block cache (decompressed blocks), in bytes; 0 disables it.
   /// kAuto: 64 MiB without a budget.
