@@ -72,20 +72,25 @@ void DBImpl::UnpinSeq(uint64_t seq) {
   if (it != snapshots_.end()) snapshots_.erase(it);
 }
 
+const SuperVersion* DBImpl::AcquireView(const ReadOptions& o, uint64_t* seq) const {
+  // Load the SuperVersion before the sequence and check it is still current: then it holds every
+  // version <= seq, and background GC (which only affects later SuperVersions) never hid one.
+  const SuperVersion* sv;
+  do {
+    sv = sv_ptr_.load(std::memory_order_seq_cst);
+    *seq = o.snapshot != nullptr ? o.snapshot->sequence() : last_seq_.load(std::memory_order_acquire);
+  } while (sv != sv_ptr_.load(std::memory_order_seq_cst));
+  return sv;
+}
+
 Status DBImpl::Get(const ReadOptions& o, std::string_view key, std::string* value) {
   uint64_t hash = Hash64(key);
   Lookup result;
   Status s;
   {
     Epoch::Guard guard(&epoch_);
-    const SuperVersion* sv;
     uint64_t seq;
-    // Load the SuperVersion before the sequence and check it is still current: then it holds every
-    // version <= seq, and background GC (which only affects later SuperVersions) never hid one.
-    do {
-      sv = sv_ptr_.load(std::memory_order_seq_cst);
-      seq = o.snapshot != nullptr ? o.snapshot->sequence() : last_seq_.load(std::memory_order_acquire);
-    } while (sv != sv_ptr_.load(std::memory_order_seq_cst));
+    const SuperVersion* sv = AcquireView(o, &seq);
     if (sv == nullptr) return Status::InvalidArgument("database is closed");
     s = sv->Get(key, hash, seq, false, &result, value, nullptr);
   }
@@ -145,12 +150,8 @@ Status DBImpl::ScanWith(const ReadOptions& o, std::string_view start, std::strin
     // SuperVersion's tables hold every version <= seq, whatever background work does meanwhile).
     // Short, so that it delays the freeing of replaced SuperVersions only briefly.
     Epoch::Guard guard(&epoch_);
-    const SuperVersion* current;
     uint64_t seq;
-    do {
-      current = sv_ptr_.load(std::memory_order_seq_cst);
-      seq = o.snapshot != nullptr ? o.snapshot->sequence() : last_seq_.load(std::memory_order_acquire);
-    } while (current != sv_ptr_.load(std::memory_order_seq_cst));
+    const SuperVersion* current = AcquireView(o, &seq);
     if (current == nullptr) return Status::InvalidArgument("database is closed");
     // Not owning: the guard keeps it alive until ScanMerged returns.
     std::shared_ptr<const SuperVersion> view(std::shared_ptr<const SuperVersion>(), current);

@@ -76,6 +76,10 @@ class DBImpl final : public DB {
   /// A pinned view: the current SuperVersion and a registered snapshot (released by the caller).
   void PinView(std::shared_ptr<const SuperVersion>* sv, uint64_t* seq) EXCLUDES(mu_);
   void UnpinSeq(uint64_t seq) EXCLUDES(mu_);
+  /// A lock-free view, REQUIRES an Epoch::Guard on epoch_ held while the view is used: the current
+  /// SuperVersion (null once closed) and the sequence of the read (o.snapshot's, else the latest),
+  /// such that the SuperVersion holds every version <= *seq.
+  const SuperVersion* AcquireView(const ReadOptions& o, uint64_t* seq) const;
   std::shared_ptr<const ColumnarCache> CurrentCache() EXCLUDES(cache_mu_);
   /// The columnar cache if it holds snapshot `seq`, else null; takes cache_mu_ only when it may.
   std::shared_ptr<const ColumnarCache> CacheAt(uint64_t seq) EXCLUDES(cache_mu_);
