@@ -18,6 +18,7 @@ void ColumnarCache::Builder::Add(std::string_view key, std::string_view value) {
   c_->values_.append(value);
   c_->key_off_.push_back(static_cast<uint32_t>(c_->keys_.size()));
   c_->value_off_.push_back(static_cast<uint32_t>(c_->values_.size()));
+  ++rows_;
 }
 
 std::shared_ptr<const ColumnarCache> ColumnarCache::Builder::Finish(uint64_t seq) {

@@ -21,11 +21,14 @@ class ColumnarCache {
     /// REQUIRES: keys ascending.
     void Add(std::string_view key, std::string_view value);
     bool full() const { return full_; }
+    /// Rows added before the builder became full (all of them while it is not).
+    size_t rows() const { return rows_; }
     std::shared_ptr<const ColumnarCache> Finish(uint64_t seq);
 
    private:
     size_t max_bytes_;
     bool full_ = false;
+    size_t rows_ = 0;
     std::unique_ptr<ColumnarCache> c_;
   };
 

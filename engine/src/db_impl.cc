@@ -170,10 +170,20 @@ Status DBImpl::ScanWith(const ReadOptions& o, std::string_view start, std::strin
     pinned = false;
     seq = o.snapshot->sequence();
   }
-  bool full = start.empty() && end.empty() && limit == 0 && options_.columnar_cache_bytes > 0;
+  bool full = start.empty() && end.empty() && limit == 0 && options_.columnar_cache_bytes > 0 && WorthBuildingCache();
   Status s = ScanMerged(seq, std::move(sv), start, end, limit, fn, ctx, full);
   if (pinned) UnpinSeq(seq);
   return s;
+}
+
+bool DBImpl::WorthBuildingCache() {
+  const uint64_t fitted = cache_misfit_rows_.load(std::memory_order_relaxed);
+  if (fitted == 0 || live_keys_.load(std::memory_order_acquire) < fitted) return true;
+  // Every kRetry-th such scan builds anyway: rows may have become smaller since.
+  constexpr uint64_t kRetry = 32;
+  if (cache_misfit_scans_.fetch_add(1, std::memory_order_relaxed) % kRetry == kRetry - 1) return true;
+  stat_cache_skips_.fetch_add(1, std::memory_order_relaxed);
+  return false;
 }
 
 Status DBImpl::ScanMerged(uint64_t seq, std::shared_ptr<const SuperVersion> sv, std::string_view start,
@@ -203,6 +213,7 @@ Status DBImpl::ScanMerged(uint64_t seq, std::shared_ptr<const SuperVersion> sv, 
     }
   }
   DBX_RETURN_IF_ERROR(it->status());
+  if (builder != nullptr && !stopped) cache_misfit_rows_.store(builder->full() ? builder->rows() : 0);
   if (builder != nullptr && !stopped && !builder->full()) {
     std::shared_ptr<const ColumnarCache> c = builder->Finish(seq);
     MutexLock l(&cache_mu_);
@@ -276,6 +287,7 @@ DbStats DBImpl::GetStats() {
   st.flushes = stat_flushes_.load();
   st.compactions = stat_compactions_.load();
   st.columnar_cache_builds = stat_cache_builds_.load();
+  st.columnar_cache_skips = stat_cache_skips_.load();
   st.block_cache_hits = block_cache_->hits();
   st.block_cache_misses = block_cache_->misses();
   st.wal_syncs = stat_wal_syncs_.load();

@@ -83,6 +83,8 @@ class DBImpl final : public DB {
   std::shared_ptr<const ColumnarCache> CurrentCache() EXCLUDES(cache_mu_);
   /// The columnar cache if it holds snapshot `seq`, else null; takes cache_mu_ only when it may.
   std::shared_ptr<const ColumnarCache> CacheAt(uint64_t seq) EXCLUDES(cache_mu_);
+  /// Whether a full scan should build the columnar cache (see cache_misfit_rows_).
+  bool WorthBuildingCache();
   Status ScanMerged(uint64_t seq, std::shared_ptr<const SuperVersion> sv, std::string_view start, std::string_view end,
                     uint64_t limit, ScanFunction fn, void* ctx, bool build_cache);
 
@@ -173,9 +175,14 @@ class DBImpl final : public DB {
   std::atomic<uint64_t> columnar_seq_{kNoCache};
 
   std::atomic<bool> building_cache_{false};     // at most one columnar cache is built at a time
+  // The rows the last columnar cache build held when it ran out of room (0: it did not): while at
+  // least that many keys are live, a full scan would copy a cache's worth of rows only to drop them.
+  std::atomic<uint64_t> cache_misfit_rows_{0};
+  std::atomic<uint64_t> cache_misfit_scans_{0};  // full scans since, retries included
   std::atomic<bool> service_requested_{false};  // write-tier work arrived (checked inside compactions)
 
   std::atomic<uint64_t> stat_flushes_{0}, stat_compactions_{0}, stat_cache_builds_{0}, stat_wal_syncs_{0};
+  std::atomic<uint64_t> stat_cache_skips_{0};
   std::atomic<uint64_t> stat_write_stalls_{0}, stat_write_buffer_peak_{0}, stat_compaction_peak_{0};
 };
 

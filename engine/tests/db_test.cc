@@ -231,6 +231,30 @@ TEST_P(DBTest, ColumnarCacheIsInvalidatedByWrites) {
   EXPECT_EQ(ScanAll().size(), 1u);
 }
 
+// A columnar cache the data set does not fit in is not rebuilt (and dropped) by every full scan:
+// the scans after a build that ran out of room skip it, but for a retry every 32nd, until fewer
+// keys are live than the failed build held; then the next full scan builds it.
+TEST_P(DBTest, ColumnarCacheThatDoesNotFitIsNotRebuiltByEveryScan) {
+  Options o = SmallOptions();
+  o.columnar_cache_bytes = 4 << 10;  // about 100 of the rows below
+  Open(o);
+  WriteOptions wo;
+  for (int i = 0; i < 1000; ++i) ASSERT_TRUE(db_->Put(wo, Key(i), Value(i)).ok());
+  EXPECT_EQ(ScanAll().size(), 1000u);  // tries, runs out of room
+  EXPECT_EQ(db_->GetStats().columnar_cache_builds, 0u);
+  EXPECT_EQ(db_->GetStats().columnar_cache_skips, 0u);
+  for (int i = 0; i < 32; ++i) EXPECT_EQ(ScanAll().size(), 1000u);
+  EXPECT_EQ(db_->GetStats().columnar_cache_skips, 31u);  // the 32nd tried again
+  EXPECT_EQ(db_->GetStats().columnar_cache_bytes, 0u);
+  WriteBatch dels;
+  for (int i = 20; i < 1000; ++i) dels.Delete(Key(i));
+  ASSERT_TRUE(db_->Write(wo, dels).ok());
+  EXPECT_EQ(ScanAll().size(), 20u);
+  EXPECT_EQ(db_->GetStats().columnar_cache_builds, 1u);
+  EXPECT_GT(db_->GetStats().columnar_cache_bytes, 0u);
+  EXPECT_EQ(db_->GetStats().columnar_cache_skips, 31u);
+}
+
 TEST_P(DBTest, ErrorsAreStatuses) {
   Options o = SmallOptions();
   o.create_if_missing = false;
