@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "src/key_compare.h"
 #include "src/merging_iterator.h"
 
 namespace dbx {
@@ -44,7 +45,7 @@ class DBIter final : public Iterator {
   void Settle(bool skipping) {
     while (iter_->Valid()) {
       uint64_t tag = iter_->tag();
-      if (TagSeq(tag) > snapshot_ || (skipping && iter_->key() == skip_)) {
+      if (TagSeq(tag) > snapshot_ || (skipping && KeyEqual(iter_->key(), skip_))) {
         iter_->Next();
         continue;
       }
