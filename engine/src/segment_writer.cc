@@ -56,8 +56,9 @@ void SegmentWriter::FlushBlock() {
   // Only raw blocks are aligned: they are the ones searched in place in the mapped file (a
   // compressed block is decoded into the block cache once per miss, and padding it would cost
   // space for a saving of one page read at most).
-  if (compression_ != Compression::kNone && raw.size() <= kMaxCompressedBlockBytes &&
-      CompressBlock(compression_, raw, &scratch_)) {
+  const bool compressed = compression_ != Compression::kNone && raw.size() <= kMaxCompressedBlockBytes &&
+                          CompressBlock(compression_, raw, &scratch_);
+  if (compressed) {
     status_ = WriteStored(scratch_, compression_, &h);
   } else {
     status_ = AlignFor(raw.size() + kBlockTrailer);
@@ -66,7 +67,10 @@ void SegmentWriter::FlushBlock() {
   PutLengthPrefixed(&index_, last_key_);
   PutFixed64(&index_, h.offset);
   PutFixed32(&index_, h.size);
-  if (status_.ok() && cache_ != nullptr) {
+  // Only decoded blocks are worth a cache slot: a block stored raw is read in place from the mapped
+  // file (whose pages this write just put in the page cache), so an owned copy would never be read
+  // while its segment has room for descriptors, and would hold memory the page cache could use.
+  if (status_.ok() && cache_ != nullptr && compressed) {
     std::shared_ptr<const Block> b;
     if (Block::Parse(std::move(raw), &b).ok()) cache_->Insert(cache_id_, h.offset, std::move(b));
   }

@@ -19,9 +19,10 @@ class SegmentWriter {
   /// `expected_keys` (an upper bound on distinct keys, 0 = unknown) sizes the bloom filter up front,
   /// so that building it holds ~bits_per_key/8 bytes per key instead of every key's hash.
   SegmentWriter(const Options& options, std::unique_ptr<WritableFile> file, uint64_t expected_keys = 0);
-  /// Puts the blocks written from now on into `cache` under `cache_id` (the id the segment's reader
-  /// will be opened with): a segment written from memory (a flush) is read at memory speed right
-  /// away, instead of one block miss at a time.
+  /// Puts the blocks written from now on that are stored compressed, decoded, into `cache` under
+  /// `cache_id` (the id the segment's reader will be opened with): a segment written from memory (a
+  /// flush) is read at memory speed right away, instead of one block miss and decode at a time.
+  /// Blocks stored raw are not copied: readers search them in place in the mapped file.
   void WarmCache(std::shared_ptr<BlockCache> cache, uint64_t cache_id) {
     cache_ = std::move(cache);
     cache_id_ = cache_id;

@@ -308,6 +308,45 @@ TEST(SegmentLayout, RawBlocksDoNotStraddlePages) {
     EXPECT_EQ(handles[i].offset, handles[i - 1].offset + handles[i - 1].size) << "block " << i;
 }
 
+// A flush warms the block cache with the blocks it stores compressed (decoded) only: a block stored
+// raw is read in place from the mapped file, so a copy of it in the cache would only hold memory.
+TEST(SegmentWarmCache, OnlyCompressedBlocksAreCopiedIntoTheCache) {
+  test::TempDir dir;
+  for (bool compressible : {false, true}) {
+    Random rnd(5);
+    auto cache = std::make_shared<BlockCache>(8 << 20);
+    Options o;
+    o.compression = Compression::kLz4;
+    std::unique_ptr<WritableFile> wf;
+    const std::string path = dir.path() + (compressible ? "/000002.seg" : "/000001.seg");
+    ASSERT_TRUE(WritableFile::Create(path, &wf).ok());
+    SegmentWriter w(o, std::move(wf));
+    const uint64_t id = BlockCache::NewFileId();
+    w.WarmCache(cache, id);
+    for (int i = 0; i < 2000; ++i) {
+      std::string v(300, 'v');
+      if (!compressible)
+        for (char& c : v) c = static_cast<char>(rnd.Next());
+      w.Add("row" + std::to_string(100000 + i), PackTag(i + 1, ValueType::kPut), v);
+    }
+    ASSERT_TRUE(w.Finish().ok());
+    if (compressible) {
+      EXPECT_GT(cache->usage(), 100u << 10) << "decoded blocks are cached";
+    } else {
+      EXPECT_EQ(cache->usage(), 0u) << "raw blocks are not copied";
+    }
+    std::unique_ptr<RandomAccessFile> file;
+    ASSERT_TRUE(OpenRandomAccessFile(path, &file).ok());
+    std::shared_ptr<SegmentReader> r;
+    ASSERT_TRUE(SegmentReader::Open(std::move(file), 1, cache, &r, id).ok());
+    Lookup res;
+    std::string value;
+    ASSERT_TRUE(r->Get("row100007", Hash64("row100007"), ~0ull, &res, &value, nullptr).ok());
+    EXPECT_EQ(res, Lookup::kValue);
+    EXPECT_EQ(value.size(), 300u);
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Compressions, SegmentTest,
                          ::testing::Values(Compression::kNone, Compression::kLz4, Compression::kZstd));
 
