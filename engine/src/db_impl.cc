@@ -2,6 +2,8 @@
 
 #include "src/db_iter.h"
 #include "src/hash.h"
+#include "src/key_compare.h"
+#include "src/merging_iterator.h"
 
 namespace dbx {
 
@@ -188,7 +190,11 @@ bool DBImpl::WorthBuildingCache() {
 
 Status DBImpl::ScanMerged(uint64_t seq, std::shared_ptr<const SuperVersion> sv, std::string_view start,
                           std::string_view end, uint64_t limit, ScanFunction fn, void* ctx, bool build_cache) {
-  std::unique_ptr<Iterator> it = NewDBIter(std::move(sv), seq, nullptr);
+  // The version resolution of a DBIter, inline over the merged tiers: no iterator layer (and its
+  // virtual calls) per row. `sv` holds the tiers until the scan returns.
+  std::vector<std::unique_ptr<InternalIterator>> children;
+  sv->AddIterators(&children);
+  std::unique_ptr<InternalIterator> it = NewMergingIterator(std::move(children));
   std::unique_ptr<ColumnarCache::Builder> builder;
   // One build at a time: concurrent full scans would otherwise each hold a cache-sized builder.
   bool building = build_cache && !building_cache_.exchange(true, std::memory_order_acquire);
@@ -204,10 +210,21 @@ Status DBImpl::ScanMerged(uint64_t seq, std::shared_ptr<const SuperVersion> sv, 
   else
     it->Seek(start);
   bool stopped = false;
-  for (uint64_t seen = 0; it->Valid() && (limit == 0 || seen < limit); it->Next(), ++seen) {
-    if (!end.empty() && it->key() >= end) break;
-    if (builder != nullptr) builder->Add(it->key(), it->value());
-    if (!fn(ctx, it->key(), it->value())) {
+  std::string skip;  // the key whose older versions follow (it was returned or deleted)
+  bool skipping = false;
+  for (uint64_t seen = 0; it->Valid() && (limit == 0 || seen < limit); it->Next()) {
+    const std::string_view k = it->key();
+    if (skipping && KeyEqual(k, skip)) continue;
+    const uint64_t tag = it->tag();
+    if (TagSeq(tag) > seq) continue;  // newer than the snapshot: an older version may be visible
+    if (!end.empty() && k >= end) break;
+    skip.assign(k);
+    skipping = true;
+    if (TagType(tag) == ValueType::kDelete) continue;
+    const std::string_view v = it->value();
+    if (builder != nullptr) builder->Add(k, v);
+    ++seen;
+    if (!fn(ctx, k, v)) {
       stopped = true;
       break;
     }
