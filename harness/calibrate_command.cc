@@ -10,6 +10,7 @@
 #include "harness/sampler.h"
 #include "harness/units.h"
 #include "reports/atomic_file.h"
+#include "reports/json_results.h"
 #include "workloads/dataset.h"
 #include "workloads/micro_suite.h"
 
@@ -157,8 +158,15 @@ CalibrationResult CalibrateOne(const AdapterFactory& engine, const std::string& 
   const double ops = static_cast<double>(bench.elements_per_iteration());
   row.harness_ns_per_op = Median(harness) / ops;
   row.native_ns_per_op = Median(native) / ops;
-  row.ratio = row.harness_ns_per_op / row.native_ns_per_op;
+  // Each round's two sides ran back to back, so a slow minute of the machine hits both alike; a burst
+  // that hits one side of one round is an outlying ratio the median passes over.
+  std::vector<double> paired;
+  paired.reserve(harness.size());
+  for (size_t i = 0; i < harness.size(); ++i) paired.push_back(harness[i] / native[i]);
+  row.ratio = Median(std::move(paired));
   row.min_ratio = *std::min_element(harness.begin(), harness.end()) / *std::min_element(native.begin(), native.end());
+  row.harness_round_ns = std::move(harness);
+  row.native_round_ns = std::move(native);
   return row;
 }
 
@@ -218,16 +226,7 @@ CommandResult RunCalibrate(const CalibrateArgs& args, std::ostream& console) {
   nlohmann::ordered_json out = nlohmann::ordered_json::array();
   for (const CalibrationResult& r : rows) {
     failed = failed || !r.error.empty();
-    nlohmann::ordered_json j{
-        {"engine", r.engine}, {"workload", r.workload}, {"records", r.records}, {"rounds", r.rounds}};
-    if (r.error.empty()) {
-      j["harness_ns_per_op"] = r.harness_ns_per_op;
-      j["native_ns_per_op"] = r.native_ns_per_op;
-      j["ratio"] = r.ratio;
-      j["min_ratio"] = r.min_ratio;
-    }
-    j["error"] = r.error;  // as in results.json's context.calibration[]
-    out.push_back(std::move(j));
+    out.push_back(CalibrationToJson(r));  // as in results.json's context.calibration[]
   }
   if (!args.out_path.empty()) {
     nlohmann::ordered_json doc{

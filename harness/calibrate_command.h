@@ -3,9 +3,9 @@
 // For every engine and dbx-micro workload (get, insert, scan), the harness's loop (the dbx-micro
 // benchmark itself, through Adapter and Session) and the engine's native loop (adapters/native_loop.h:
 // the same loop against the library's own API, on the same database, same data and settings) run in
-// alternating rounds (ABBA), each round timed as a whole; the ratio of the medians, harness / native,
-// is what the harness adds (the ratio of the fastest rounds is reported too). The goal is at most
-// 1.05 for point reads (get).
+// alternating rounds (ABBA), each round timed as a whole; the median over rounds of the round's ratio,
+// harness / native, is what the harness adds (the ratio of the fastest rounds is reported too). The
+// goal is at most 1.05 for point reads (get).
 //
 //   dbx-bench calibrate [--engines A,B] [--records N] [--rounds R] [--out FILE]
 //

@@ -42,17 +42,7 @@ Json ContextToJson(const RunContext& c) {
   Json load_avg = Json::array();
   for (double v : c.load_avg) load_avg.push_back(Number(v));
   Json calibration = Json::array();
-  for (const CalibrationResult& r : c.calibration) {
-    Json row{{"engine", r.engine}, {"workload", r.workload}, {"records", r.records}, {"rounds", r.rounds}};
-    if (r.error.empty()) {
-      row["harness_ns_per_op"] = Number(r.harness_ns_per_op);
-      row["native_ns_per_op"] = Number(r.native_ns_per_op);
-      row["ratio"] = Number(r.ratio);
-      row["min_ratio"] = Number(r.min_ratio);
-    }
-    row["error"] = r.error;
-    calibration.push_back(std::move(row));
-  }
+  for (const CalibrationResult& r : c.calibration) calibration.push_back(CalibrationToJson(r));
   const SamplingConfig& s = c.sampling;
   Json sampling{{"warmup_seconds", Number(s.warmup_seconds)},
                 {"measurement_seconds", Number(s.measurement_seconds)},
@@ -201,6 +191,25 @@ Json PhaseToJson(const PhaseResult& p) {
 }
 
 }  // namespace
+
+nlohmann::ordered_json CalibrationToJson(const CalibrationResult& r) {
+  Json row{{"engine", r.engine}, {"workload", r.workload}, {"records", r.records}, {"rounds", r.rounds}};
+  if (r.error.empty()) {
+    row["harness_ns_per_op"] = Number(r.harness_ns_per_op);
+    row["native_ns_per_op"] = Number(r.native_ns_per_op);
+    row["ratio"] = Number(r.ratio);
+    row["min_ratio"] = Number(r.min_ratio);
+    if (!r.harness_round_ns.empty() || !r.native_round_ns.empty()) {
+      Json harness = Json::array(), native = Json::array();
+      for (double v : r.harness_round_ns) harness.push_back(Number(v));
+      for (double v : r.native_round_ns) native.push_back(Number(v));
+      row["harness_round_ns"] = std::move(harness);
+      row["native_round_ns"] = std::move(native);
+    }
+  }
+  row["error"] = r.error;
+  return row;
+}
 
 nlohmann::ordered_json ToJson(const RunResults& results) {
   Json benchmarks = Json::array();

@@ -27,6 +27,9 @@ inline constexpr uint64_t kResultsSchemaVersion = 1;
 /// as the strings "NaN", "Infinity", "-Infinity" (JSON has no such numbers).
 nlohmann::ordered_json ToJson(const RunResults& results);
 
+/// One row of context.calibration[] (the same object `dbx-bench calibrate --out` writes per row).
+nlohmann::ordered_json CalibrationToJson(const CalibrationResult& row);
+
 /// Reads a document written by ToJson into *results (left untouched on error).
 /// InvalidArgument naming the JSON path and the problem, e.g.
 /// "benchmarks[3].samples[0].iterations: expected unsigned integer, got string", or

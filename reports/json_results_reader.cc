@@ -122,6 +122,21 @@ Status GetArray(const Json& obj, const std::string& path, std::string_view key, 
   return Status::Ok();
 }
 
+// An optional array of numbers (absent leaves *out empty).
+Status GetOptionalDoubles(const Json& obj, const std::string& path, std::string_view key, std::vector<double>* out) {
+  const Json* a;
+  DBXB_RETURN_IF_ERROR(Find(obj, path, key, true, &a));
+  out->clear();
+  if (a == nullptr) return Status::Ok();
+  if (!a->is_array()) return TypeError(Member(path, key), "array", *a);
+  for (size_t i = 0; i < a->size(); ++i) {
+    double v;
+    DBXB_RETURN_IF_ERROR(AsDouble((*a)[i], Element(Member(path, key), i), &v));
+    out->push_back(v);
+  }
+  return Status::Ok();
+}
+
 Status GetObject(const Json& obj, const std::string& path, std::string_view key, const Json** out) {
   DBXB_RETURN_IF_ERROR(Find(obj, path, key, false, out));
   return AsObject(**out, Member(path, key));
@@ -283,6 +298,8 @@ Status ContextFromJson(const Json& j, const std::string& path, RunContext* c) {
         DBXB_RETURN_IF_ERROR(GetDouble(row, here, "native_ns_per_op", &r.native_ns_per_op));
         DBXB_RETURN_IF_ERROR(GetDouble(row, here, "ratio", &r.ratio));
         DBXB_RETURN_IF_ERROR(GetDouble(row, here, "min_ratio", &r.min_ratio));
+        DBXB_RETURN_IF_ERROR(GetOptionalDoubles(row, here, "harness_round_ns", &r.harness_round_ns));
+        DBXB_RETURN_IF_ERROR(GetOptionalDoubles(row, here, "native_round_ns", &r.native_round_ns));
       }
       c->calibration.push_back(std::move(r));
     }

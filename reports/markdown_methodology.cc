@@ -219,8 +219,9 @@ void WriteCalibration(const RunResults& results, std::ostream& out) {
   }
   out << fmt::format(
       "dbx-micro's loops ({} rows of 12 B keys and 19 B values, {} alternating rounds per side) through the "
-      "harness and written directly on each engine's own API, on the same database; ratio = harness / native "
-      "of the median rounds (min ratio: of the fastest). Goal for point reads (get): at most {:.2f}.\n\n",
+      "harness and written directly on each engine's own API, on the same database; ratio = the median over "
+      "rounds of each round's harness / native time (min ratio: of the fastest rounds). Goal for point reads "
+      "(get): at most {:.2f}.\n\n",
       c.calibration.front().records, c.calibration.front().rounds, kCalibrationGetGoal);
   out << "| Engine | Loop | Harness ns/op | Native ns/op | Ratio | Min ratio |\n";
   out << "| --- | --- | ---: | ---: | ---: | ---: |\n";

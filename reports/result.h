@@ -227,7 +227,7 @@ struct LibraryInfo {
 
 /// One engine and loop of a native-loop calibration (`dbx-bench calibrate`, `run --calibrate`): the
 /// median time per operation of dbx-micro's loop through the harness and of the same loop written on
-/// the engine's own API, and their ratio.
+/// the engine's own API, and the median of the rounds' ratios.
 struct CalibrationResult {
   std::string engine;
   std::string workload;  ///< "get", "scan" or "insert"
@@ -235,9 +235,12 @@ struct CalibrationResult {
   uint64_t rounds = 0;   ///< timed rounds of each side
   double harness_ns_per_op = 0;
   double native_ns_per_op = 0;
-  double ratio = 0;      ///< harness / native, of the median rounds
+  double ratio = 0;      ///< median over rounds of the round's harness / native
   double min_ratio = 0;  ///< of the fastest rounds (less sensitive to a busy machine)
-  std::string error;     ///< non-empty when the loop failed; the figures are then 0
+  /// Each timed round's whole time in ns, in the order run (round i of both sides ran back to back);
+  /// every figure above recomputes from them. Empty when the loop failed (or in an older file).
+  std::vector<double> harness_round_ns, native_round_ns;
+  std::string error;  ///< non-empty when the loop failed; the figures are then 0
 
   friend bool operator==(const CalibrationResult&, const CalibrationResult&) = default;
 };

@@ -106,10 +106,12 @@ RunResults SampleRunResults() {
   c.sampling.seed = 42;
   c.harness_overhead_ns_per_op = 3.2517;
   // dbx and lmdb calibrated (lmdb's get over the goal), sqlite failed, rocksdb has no row: "not calibrated".
-  c.calibration = {{"dbx", "get", 10000, 21, 61.5, 59.25, 1.0380, 1.0211, ""},
-                   {"dbx", "scan", 10000, 21, 2.75, 2.5, 1.1, 1.04, ""},
-                   {"lmdb", "get", 10000, 21, 297.875, 265.25, 1.1230, 1.125, ""},
-                   {"sqlite", "get", 10000, 21, 0, 0, 0, 0, "Corruption: native get: row 7 holds a wrong value"}};
+  // The dbx scan row keeps its rounds (shortened to three here); the others, as an older file, do not.
+  c.calibration = {
+      {"dbx", "get", 10000, 21, 61.5, 59.25, 1.0380, 1.0211, {}, {}, ""},
+      {"dbx", "scan", 10000, 21, 2.75, 2.5, 1.1, 1.04, {27500, 26000, 29000}, {25000, 25000, 26000}, ""},
+      {"lmdb", "get", 10000, 21, 297.875, 265.25, 1.1230, 1.125, {}, {}, ""},
+      {"sqlite", "get", 10000, 21, 0, 0, 0, 0, {}, {}, "Corruption: native get: row 7 holds a wrong value"}};
   c.incomplete = false;
   c.cpu_mhz = 2300;
   c.cpu_scaling_enabled = false;
