@@ -19,6 +19,37 @@ ScrambledZipfianChooser::ScrambledZipfianChooser(uint64_t items, uint64_t seed, 
       ranks_(kRankSpace, theta, theta == ZipfianRanks::kDefaultTheta ? kYcsbZeta : Zeta(kRankSpace, theta)),
       rng_(seed) {}
 
+void ZipfianChooser::Refill() {
+  ahead_.Refill([this] { return rng_.NextDouble(); }, [this](double u) { return KeyOf(u); });
+}
+
+void ZipfianChooser::SetItemCount(uint64_t n) {
+  if (n == ranks_.items()) return;
+  ranks_.Resize(n);
+  ahead_.Recompute([this](double u) { return KeyOf(u); });
+}
+
+void ScrambledZipfianChooser::Refill() {
+  ahead_.Refill([this] { return YcsbFnvHash64(ranks_.Rank(rng_.NextDouble())); },
+                [this](uint64_t hash) { return hash % items_; });
+}
+
+void ScrambledZipfianChooser::SetItemCount(uint64_t n) {
+  if (n == items_) return;
+  items_ = n;
+  ahead_.Recompute([this](uint64_t hash) { return hash % items_; });
+}
+
+void LatestChooser::Refill() {
+  ahead_.Refill([this] { return rng_.NextDouble(); }, [this](double u) { return KeyOf(u); });
+}
+
+void LatestChooser::SetItemCount(uint64_t n) {
+  if (n == ranks_.items()) return;
+  ranks_.Resize(n);
+  ahead_.Recompute([this](double u) { return KeyOf(u); });
+}
+
 HotspotChooser::HotspotChooser(uint64_t items, uint64_t seed, double hot_data_fraction, double hot_op_fraction)
     : hot_data_fraction_(hot_data_fraction), hot_op_fraction_(hot_op_fraction), rng_(seed) {
   SetItemCount(items);
