@@ -79,35 +79,37 @@ class UniformChooser final : public KeyChooser {
   Xoshiro256 rng_;
 };
 
-/// The draws of the next kDrawAhead keys and the keys computed from them, handed out in order. `Drawn`
-/// is what was drawn before the item count applies (a uniform double, or a hashed rank); KeyOf maps it
-/// to the key for the current count. The owner calls Refill() when empty(), and Recompute() after a
-/// change of the item count, which redoes the keys not yet taken.
+/// The draws of the next kSize keys and the keys computed from them, handed out in order. `Drawn` is
+/// what was drawn before the item count applies (a uniform double, or a hashed rank). The owner calls
+/// Refill() when empty(), and Recompute() after a change of the item count.
 template <typename Drawn>
 class DrawAhead {
  public:
   static constexpr uint32_t kSize = 8;
+  using Draws = Drawn[kSize];
+  using Keys = uint64_t[kSize];
 
   bool empty() const { return next_ == kSize; }
   /// REQUIRES: !empty().
   uint64_t Take() { return keys_[next_++]; }
 
-  /// Draws kSize values with draw(), in order, and computes their keys.
-  template <typename Draw, typename KeyOf>
-  void Refill(Draw draw, KeyOf key_of) {
-    for (Drawn& d : drawn_) d = draw();
+  /// draw(Draws&) fills the draws in stream order; keys_of(const Draws&, Keys&) computes their keys.
+  template <typename Draw, typename KeysOf>
+  void Refill(Draw draw, KeysOf keys_of) {
+    draw(drawn_);
     next_ = 0;
-    Recompute(key_of);
+    keys_of(drawn_, keys_);
   }
-  template <typename KeyOf>
-  void Recompute(KeyOf key_of) {
-    for (uint32_t i = next_; i < kSize; ++i) keys_[i] = key_of(drawn_[i]);
+  /// Recomputes the keys (those already taken too, which are not handed out again).
+  template <typename KeysOf>
+  void Recompute(KeysOf keys_of) {
+    keys_of(drawn_, keys_);
   }
 
  private:
   uint32_t next_ = kSize;
-  Drawn drawn_[kSize];
-  uint64_t keys_[kSize];
+  Draws drawn_;
+  Keys keys_;
 };
 
 /// How many keys the zipfian family computes at once (see DrawAhead).
@@ -129,7 +131,7 @@ class ZipfianChooser final : public KeyChooser {
 
  private:
   void Refill();
-  uint64_t KeyOf(double u) const { return ranks_.Rank(u); }
+  void KeysOf(const DrawAhead<double>::Draws& u, DrawAhead<double>::Keys& keys) const { ranks_.RankEach(u, keys); }
 
   ZipfianRanks ranks_;
   Xoshiro256 rng_;
@@ -149,14 +151,17 @@ class ScrambledZipfianChooser final : public KeyChooser {
     return ahead_.Take();
   }
   void SetItemCount(uint64_t n) override;
-  uint64_t item_count() const override { return items_; }
+  uint64_t item_count() const override { return items_.divisor(); }
   std::string_view name() const override { return "scrambled_zipfian"; }
   const ZipfianRanks& ranks() const { return ranks_; }
 
  private:
   void Refill();
+  void KeysOf(const DrawAhead<uint64_t>::Draws& hashes, DrawAhead<uint64_t>::Keys& keys) const {
+    for (uint32_t i = 0; i < kDrawAhead; ++i) keys[i] = items_.Of(hashes[i]);
+  }
 
-  uint64_t items_;
+  Remainder items_;  // the modulus: the item count
   ZipfianRanks ranks_;
   Xoshiro256 rng_;
   DrawAhead<uint64_t> ahead_;  // hashed ranks: the item count only changes their modulus
@@ -177,7 +182,10 @@ class LatestChooser final : public KeyChooser {
 
  private:
   void Refill();
-  uint64_t KeyOf(double u) const { return ranks_.items() - 1 - ranks_.Rank(u); }
+  void KeysOf(const DrawAhead<double>::Draws& u, DrawAhead<double>::Keys& keys) const {
+    ranks_.RankEach(u, keys);
+    for (uint64_t& k : keys) k = ranks_.items() - 1 - k;
+  }
 
   ZipfianRanks ranks_;
   Xoshiro256 rng_;

@@ -258,6 +258,24 @@ TEST(KeyChooserTest, DrawingAheadGivesTheOneByOneSequence) {
   }
 }
 
+TEST(KeyChooserTest, RemainderIsTheRemainder) {
+  Xoshiro256 rng(8);
+  for (uint64_t d : {uint64_t{1}, uint64_t{2}, uint64_t{3}, uint64_t{7}, uint64_t{1000}, uint64_t{10'000'000},
+                     uint64_t{1000003}, (uint64_t{1} << 32) - 1, (uint64_t{1} << 32) + 1, uint64_t{10'000'000'000},
+                     (uint64_t{1} << 62) + 3, (uint64_t{1} << 63) - 1, uint64_t{1} << 63}) {
+    const Remainder r(d);
+    EXPECT_EQ(r.divisor(), d);
+    for (uint64_t x : {uint64_t{0}, uint64_t{1}, d - 1, d, d + 1, 2 * d - 1, uint64_t{1} << 63, (uint64_t{1} << 63) - 1,
+                       ~uint64_t{0}, ~uint64_t{0} - d, ~uint64_t{0} / d * d, ~uint64_t{0} / d * d - 1}) {
+      ASSERT_EQ(r.Of(x), x % d) << x << " % " << d;
+    }
+    for (int i = 0; i < 100000; ++i) {
+      const uint64_t x = rng.Next() >> rng.Below(64);
+      ASSERT_EQ(r.Of(x), x % d) << x << " % " << d;
+    }
+  }
+}
+
 TEST(KeyChooserTest, ZipfianFamilySequencesArePinned) {
   // The first draws of seed 1 at 10^7 items, as the one-by-one choosers gave them before drawing ahead.
   ZipfianChooser zipfian(10'000'000, 1);
