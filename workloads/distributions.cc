@@ -19,6 +19,50 @@ ScrambledZipfianChooser::ScrambledZipfianChooser(uint64_t items, uint64_t seed, 
       ranks_(kRankSpace, theta, theta == ZipfianRanks::kDefaultTheta ? kYcsbZeta : Zeta(kRankSpace, theta)),
       rng_(seed) {}
 
+namespace {
+template <typename Draws>
+void DrawUniforms(Xoshiro256& rng, Draws& u) {
+  for (double& x : u) x = rng.NextDouble();
+}
+}  // namespace
+
+void ZipfianChooser::Refill() {
+  ahead_.Refill([this](auto& u) { DrawUniforms(rng_, u); }, [this](const auto& u, auto& keys) { KeysOf(u, keys); });
+}
+
+void ZipfianChooser::SetItemCount(uint64_t n) {
+  if (n == ranks_.items()) return;
+  ranks_.Resize(n);
+  ahead_.Recompute([this](const auto& u, auto& keys) { KeysOf(u, keys); });
+}
+
+void ScrambledZipfianChooser::Refill() {
+  ahead_.Refill(
+      [this](auto& hashes) {
+        DrawAhead<double>::Draws u;
+        DrawUniforms(rng_, u);
+        ranks_.RankEach(u, hashes);
+        for (uint64_t& h : hashes) h = YcsbFnvHash64(h);
+      },
+      [this](const auto& hashes, auto& keys) { KeysOf(hashes, keys); });
+}
+
+void ScrambledZipfianChooser::SetItemCount(uint64_t n) {
+  if (n == items_.divisor()) return;
+  items_ = Remainder(n);
+  ahead_.Recompute([this](const auto& hashes, auto& keys) { KeysOf(hashes, keys); });
+}
+
+void LatestChooser::Refill() {
+  ahead_.Refill([this](auto& u) { DrawUniforms(rng_, u); }, [this](const auto& u, auto& keys) { KeysOf(u, keys); });
+}
+
+void LatestChooser::SetItemCount(uint64_t n) {
+  if (n == ranks_.items()) return;
+  ranks_.Resize(n);
+  ahead_.Recompute([this](const auto& u, auto& keys) { KeysOf(u, keys); });
+}
+
 HotspotChooser::HotspotChooser(uint64_t items, uint64_t seed, double hot_data_fraction, double hot_op_fraction)
     : hot_data_fraction_(hot_data_fraction), hot_op_fraction_(hot_op_fraction), rng_(seed) {
   SetItemCount(items);

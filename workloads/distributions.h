@@ -18,6 +18,12 @@
 // Each chooser owns its xoshiro256** stream: the same seed gives the same sequence on every platform
 // with the same libm (zipfian ranks go through pow()). Not thread-safe: one chooser per thread, seeded
 // e.g. base_seed + thread_index.
+//
+// The zipfian family draws ahead (DrawAhead): every kDrawAhead-th call computes the next kDrawAhead keys
+// together, so that their arithmetic overlaps instead of each call waiting for one long dependent chain;
+// the other calls return a computed key. The sequence is exactly the one drawing one key per call gives:
+// the uniform draws are taken from the stream in the same order, and SetItemCount() recomputes the keys
+// not yet returned for the new count.
 #pragma once
 
 #include <cstdint>
@@ -73,19 +79,63 @@ class UniformChooser final : public KeyChooser {
   Xoshiro256 rng_;
 };
 
+/// The draws of the next kSize keys and the keys computed from them, handed out in order. `Drawn` is
+/// what was drawn before the item count applies (a uniform double, or a hashed rank). The owner calls
+/// Refill() when empty(), and Recompute() after a change of the item count.
+template <typename Drawn>
+class DrawAhead {
+ public:
+  static constexpr uint32_t kSize = 8;
+  using Draws = Drawn[kSize];
+  using Keys = uint64_t[kSize];
+
+  bool empty() const { return next_ == kSize; }
+  /// REQUIRES: !empty().
+  uint64_t Take() { return keys_[next_++]; }
+
+  /// draw(Draws&) fills the draws in stream order; keys_of(const Draws&, Keys&) computes their keys.
+  template <typename Draw, typename KeysOf>
+  void Refill(Draw draw, KeysOf keys_of) {
+    draw(drawn_);
+    next_ = 0;
+    keys_of(drawn_, keys_);
+  }
+  /// Recomputes the keys (those already taken too, which are not handed out again).
+  template <typename KeysOf>
+  void Recompute(KeysOf keys_of) {
+    keys_of(drawn_, keys_);
+  }
+
+ private:
+  uint32_t next_ = kSize;
+  Draws drawn_;
+  Keys keys_;
+};
+
+/// How many keys the zipfian family computes at once (see DrawAhead).
+inline constexpr uint32_t kDrawAhead = DrawAhead<double>::kSize;
+
 class ZipfianChooser final : public KeyChooser {
  public:
   ZipfianChooser(uint64_t items, uint64_t seed, double theta = ZipfianRanks::kDefaultTheta)
       : ranks_(items, theta), rng_(seed) {}
-  uint64_t Next() override { return ranks_.Rank(rng_.NextDouble()); }
-  void SetItemCount(uint64_t n) override { ranks_.Resize(n); }
+  uint64_t Next() override {
+    if (ahead_.empty()) [[unlikely]]
+      Refill();
+    return ahead_.Take();
+  }
+  void SetItemCount(uint64_t n) override;
   uint64_t item_count() const override { return ranks_.items(); }
   std::string_view name() const override { return "zipfian"; }
   const ZipfianRanks& ranks() const { return ranks_; }
 
  private:
+  void Refill();
+  void KeysOf(const DrawAhead<double>::Draws& u, DrawAhead<double>::Keys& keys) const { ranks_.RankEach(u, keys); }
+
   ZipfianRanks ranks_;
   Xoshiro256 rng_;
+  DrawAhead<double> ahead_;  // uniform draws
 };
 
 class ScrambledZipfianChooser final : public KeyChooser {
@@ -95,30 +145,51 @@ class ScrambledZipfianChooser final : public KeyChooser {
   static constexpr double kYcsbZeta = 26.46902820178302;
 
   ScrambledZipfianChooser(uint64_t items, uint64_t seed, double theta = ZipfianRanks::kDefaultTheta);
-  uint64_t Next() override { return YcsbFnvHash64(ranks_.Rank(rng_.NextDouble())) % items_; }
-  void SetItemCount(uint64_t n) override { items_ = n; }
-  uint64_t item_count() const override { return items_; }
+  uint64_t Next() override {
+    if (ahead_.empty()) [[unlikely]]
+      Refill();
+    return ahead_.Take();
+  }
+  void SetItemCount(uint64_t n) override;
+  uint64_t item_count() const override { return items_.divisor(); }
   std::string_view name() const override { return "scrambled_zipfian"; }
   const ZipfianRanks& ranks() const { return ranks_; }
 
  private:
-  uint64_t items_;
+  void Refill();
+  void KeysOf(const DrawAhead<uint64_t>::Draws& hashes, DrawAhead<uint64_t>::Keys& keys) const {
+    for (uint32_t i = 0; i < kDrawAhead; ++i) keys[i] = items_.Of(hashes[i]);
+  }
+
+  Remainder items_;  // the modulus: the item count
   ZipfianRanks ranks_;
   Xoshiro256 rng_;
+  DrawAhead<uint64_t> ahead_;  // hashed ranks: the item count only changes their modulus
 };
 
 class LatestChooser final : public KeyChooser {
  public:
   LatestChooser(uint64_t items, uint64_t seed, double theta = ZipfianRanks::kDefaultTheta)
       : ranks_(items, theta), rng_(seed) {}
-  uint64_t Next() override { return ranks_.items() - 1 - ranks_.Rank(rng_.NextDouble()); }
-  void SetItemCount(uint64_t n) override { ranks_.Resize(n); }
+  uint64_t Next() override {
+    if (ahead_.empty()) [[unlikely]]
+      Refill();
+    return ahead_.Take();
+  }
+  void SetItemCount(uint64_t n) override;
   uint64_t item_count() const override { return ranks_.items(); }
   std::string_view name() const override { return "latest"; }
 
  private:
+  void Refill();
+  void KeysOf(const DrawAhead<double>::Draws& u, DrawAhead<double>::Keys& keys) const {
+    ranks_.RankEach(u, keys);
+    for (uint64_t& k : keys) k = ranks_.items() - 1 - k;
+  }
+
   ZipfianRanks ranks_;
   Xoshiro256 rng_;
+  DrawAhead<double> ahead_;  // uniform draws
 };
 
 class HotspotChooser final : public KeyChooser {

@@ -227,6 +227,77 @@ TEST(KeyChooserTest, SameSeedSameSequenceOtherSeedOtherSequence) {
   }
 }
 
+// The zipfian family computes its keys kDrawAhead at a time; the sequence must be the one drawing one
+// key per call gives (the formula applied to the stream's next uniform, for the item count of the
+// moment), also when the item count changes between draws, at every position within a batch.
+TEST(KeyChooserTest, DrawingAheadGivesTheOneByOneSequence) {
+  constexpr uint64_t kStart = 1000;
+  ZipfianChooser zipfian(kStart, 21);
+  ScrambledZipfianChooser scrambled(kStart, 22);
+  LatestChooser latest(kStart, 23);
+  ZipfianRanks ranks(kStart), scrambled_ranks(ScrambledZipfianChooser::kRankSpace, ZipfianRanks::kDefaultTheta,
+                                              ScrambledZipfianChooser::kYcsbZeta);
+  Xoshiro256 zipfian_rng(21), scrambled_rng(22), latest_rng(23);
+  ZipfianRanks latest_ranks(kStart);
+  uint64_t items = kStart;
+  Xoshiro256 when(99);
+  for (int i = 0; i < 20000; ++i) {
+    // Inserts one at a time, now and then a jump, and a shrink, at positions unrelated to the batches.
+    if (when.Below(5) == 0) {
+      items = i % 1000 == 999 ? items / 2 : items + 1 + (when.Below(10) == 0 ? when.Below(5000) : 0);
+      ranks.Resize(items);
+      latest_ranks.Resize(items);
+      zipfian.SetItemCount(items);
+      scrambled.SetItemCount(items);
+      latest.SetItemCount(items);
+    }
+    ASSERT_EQ(zipfian.Next(), ranks.Rank(zipfian_rng.NextDouble())) << "zipfian draw " << i;
+    ASSERT_EQ(scrambled.Next(), YcsbFnvHash64(scrambled_ranks.Rank(scrambled_rng.NextDouble())) % items)
+        << "scrambled draw " << i;
+    ASSERT_EQ(latest.Next(), items - 1 - latest_ranks.Rank(latest_rng.NextDouble())) << "latest draw " << i;
+  }
+}
+
+TEST(KeyChooserTest, RemainderIsTheRemainder) {
+  Xoshiro256 rng(8);
+  for (uint64_t d : {uint64_t{1}, uint64_t{2}, uint64_t{3}, uint64_t{7}, uint64_t{1000}, uint64_t{10'000'000},
+                     uint64_t{1000003}, (uint64_t{1} << 32) - 1, (uint64_t{1} << 32) + 1, uint64_t{10'000'000'000},
+                     (uint64_t{1} << 62) + 3, (uint64_t{1} << 63) - 1, uint64_t{1} << 63}) {
+    const Remainder r(d);
+    EXPECT_EQ(r.divisor(), d);
+    for (uint64_t x : {uint64_t{0}, uint64_t{1}, d - 1, d, d + 1, 2 * d - 1, uint64_t{1} << 63, (uint64_t{1} << 63) - 1,
+                       ~uint64_t{0}, ~uint64_t{0} - d, ~uint64_t{0} / d * d, ~uint64_t{0} / d * d - 1}) {
+      ASSERT_EQ(r.Of(x), x % d) << x << " % " << d;
+    }
+    for (int i = 0; i < 100000; ++i) {
+      const uint64_t x = rng.Next() >> rng.Below(64);
+      ASSERT_EQ(r.Of(x), x % d) << x << " % " << d;
+    }
+  }
+}
+
+TEST(KeyChooserTest, ZipfianFamilySequencesArePinned) {
+  // The first draws of seed 1 at 10^7 items, as the one-by-one choosers gave them before drawing ahead.
+  ZipfianChooser zipfian(10'000'000, 1);
+  ScrambledZipfianChooser scrambled(10'000'000, 1);
+  LatestChooser latest(10'000'000, 1);
+  const std::vector<uint64_t> want_zipfian = {87153, 4215, 10372,   467,  79338,   5,
+                                              1,     392,  1233073, 7130, 3475392, 5120784};
+  const std::vector<uint64_t> want_scrambled = {2868663, 5855853, 235337,  4755535, 359303,  7460490,
+                                                2198393, 1901302, 9234264, 9760579, 7135845, 3060782};
+  const std::vector<uint64_t> want_latest = {9912846, 9995784, 9989627, 9999532, 9920661, 9999994,
+                                             9999998, 9999607, 8766926, 9992869, 6524607, 4879215};
+  std::vector<uint64_t> got_zipfian, got_scrambled, got_latest;
+  for (size_t i = 0; i < want_zipfian.size(); ++i) {
+    got_zipfian.push_back(zipfian.Next());
+    got_scrambled.push_back(scrambled.Next());
+    got_latest.push_back(latest.Next());
+  }
+  EXPECT_EQ(got_zipfian, want_zipfian);
+  EXPECT_EQ(got_scrambled, want_scrambled);
+  EXPECT_EQ(got_latest, want_latest);
+}
+
 TEST(KeyChooserTest, StreamIsPinned) {
   // The first draws of seed 1 and two FNV-1a hashes, computed independently from the published
   // algorithms, so that a change of the generators (which would silently change every workload) fails.

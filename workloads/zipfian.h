@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 
 namespace dbxb {
@@ -41,19 +42,27 @@ class ZipfianRanks {
 
   /// The rank for a uniform draw `u` in [0, 1): in [0, items()).
   uint64_t Rank(double u) const {
-    // Branch-free: the closed form is evaluated for every u and the head ranks are selected after it
-    // with masks, because a branch that the draw decides (rank 0 or 1: 5-10 % of the draws) costs more
-    // when mispredicted than the arithmetic it would skip. The base is positive (0 <= eta < 1), and so
-    // is the power; the clamp keeps the conversion in range (u close to 1 may round up to items).
-    const double uz = u * zeta_n_;
-    const double base = eta_ * u - eta_ + 1.0;
+    const double base = Base(u);
     const double power = int_alpha_ == 100 ? Power100(base)
                          : int_alpha_ != 0 ? IntegerPower(base, int_alpha_)
                                            : std::pow(base, alpha_);
-    const uint64_t tail = static_cast<uint64_t>(static_cast<int64_t>(std::min(items_d_ * power, last_rank_d_)));
-    const uint64_t head = static_cast<uint64_t>(uz >= 1.0);                           // rank 0 or 1
-    const uint64_t in_tail = 0 - static_cast<uint64_t>(uz >= 1.0 + half_pow_theta_);  // all ones or 0
-    return (tail & in_tail) | (head & ~in_tail);
+    return RankOf(u, power);
+  }
+
+  /// ranks[i] = Rank(u[i]) for every i (the same values), with the choice of the power made once and
+  /// the arithmetic of the draws in separate loops, so that it overlaps and vectorises.
+  template <size_t K>
+  void RankEach(const double (&u)[K], uint64_t (&ranks)[K]) const {
+    double power[K];
+    for (size_t i = 0; i < K; ++i) power[i] = Base(u[i]);
+    if (int_alpha_ == 100) {
+      for (double& p : power) p = Power100(p);
+    } else if (int_alpha_ != 0) {
+      for (double& p : power) p = IntegerPower(p, int_alpha_);
+    } else {
+      for (double& p : power) p = std::pow(p, alpha_);
+    }
+    for (size_t i = 0; i < K; ++i) ranks[i] = RankOf(u[i], power[i]);
   }
 
   /// Changes the number of items. Growing adds the new terms to zeta incrementally (cheap for the
@@ -69,6 +78,19 @@ class ZipfianRanks {
 
  private:
   void UpdateEta();
+  // The base of the closed form's power: positive, as 0 <= eta < 1.
+  double Base(double u) const { return eta_ * u - eta_ + 1.0; }
+  // The rank from u and the power: branch-free, the closed form computed for every u and the head
+  // ranks selected after it with masks, because a branch that the draw decides (rank 0 or 1: 5-10 % of
+  // the draws) costs more when mispredicted than the arithmetic it would skip. The clamp keeps the
+  // conversion in range (u close to 1 may round up to items).
+  uint64_t RankOf(double u, double power) const {
+    const double uz = u * zeta_n_;
+    const uint64_t tail = static_cast<uint64_t>(static_cast<int64_t>(std::min(items_d_ * power, last_rank_d_)));
+    const uint64_t head = static_cast<uint64_t>(uz >= 1.0);                           // rank 0 or 1
+    const uint64_t in_tail = 0 - static_cast<uint64_t>(uz >= 1.0 + half_pow_theta_);  // all ones or 0
+    return (tail & in_tail) | (head & ~in_tail);
+  }
   // x^100 (theta = 0.99): IntegerPower(x, 100)'s very products, (x^4 * x^32) * x^64, unrolled.
   static double Power100(double x) {
     const double x2 = x * x, x4 = x2 * x2, x8 = x4 * x4, x16 = x8 * x8, x32 = x16 * x16, x64 = x32 * x32;

@@ -2,7 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <utility>
 #include <vector>
 
 #include "workloads/prng.h"
@@ -103,6 +105,43 @@ TEST(ZipfianRanksTest, IntegerPowerPathAgreesWithPow) {
     differ += got != want;
   }
   EXPECT_LE(differ, 5);  // only draws within ~1e-14 of a rank boundary may move
+}
+
+TEST(ZipfianRanksTest, RankEachIsRankForEveryDraw) {
+  // The batch path (vector lanes where available) must give Rank()'s very values: random draws, draws
+  // at and beside the head thresholds, u -> 1, for small, default and huge item counts and other thetas.
+  for (auto [n, theta] : {std::pair<uint64_t, double>{1, 0.99},
+                          {2, 0.99},
+                          {3, 0.99},
+                          {1000, 0.99},
+                          {10'000'000, 0.99},
+                          {10'000'000'000ull, 0.99},
+                          {uint64_t{1} << 52, 0.99},
+                          {(uint64_t{1} << 52) + 1, 0.99},
+                          {uint64_t{1} << 62, 0.99},
+                          {100000, 0.5},
+                          {100000, 0.7}}) {
+    ZipfianRanks z(n, theta);
+    std::vector<double> u;
+    Xoshiro256 rng(n);
+    for (int i = 0; i < 4000; ++i) u.push_back(rng.NextDouble());
+    for (double edge : {1 / z.zeta(), (1 + std::pow(0.5, theta)) / z.zeta()}) {
+      double x = edge;
+      for (int i = 0; i < 8; ++i) x = std::nextafter(x, 0.0);
+      for (int i = 0; i < 16; ++i, x = std::nextafter(x, 1.0)) u.push_back(x);
+    }
+    double top = 1.0;
+    for (int i = 0; i < 16; ++i) u.push_back(top = std::nextafter(top, 0.0));
+    u.push_back(0.0);
+    while (u.size() % 8 != 0) u.push_back(0.5);
+    for (size_t i = 0; i < u.size(); i += 8) {
+      double batch[8];
+      uint64_t ranks[8];
+      std::copy(u.begin() + i, u.begin() + i + 8, batch);
+      z.RankEach(batch, ranks);
+      for (int j = 0; j < 8; ++j) ASSERT_EQ(ranks[j], z.Rank(batch[j])) << "n " << n << " u " << batch[j];
+    }
+  }
 }
 
 // Samples `z` and checks the counts of ranks 0..49 (and the rest as one cell) by chi-square.
