@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <string>
+#include <vector>
 
 #include "adapters/null/null_adapter.h"
 
@@ -19,6 +21,7 @@ class CorruptingSession final : public Session {
   Status Put(std::string_view k, std::string_view v) override { return inner_->Put(k, v); }
   Status Delete(std::string_view k) override { return inner_->Delete(k); }
   Status Get(std::string_view k, std::string* v) override {
+    if (recording_) reads_.emplace_back(k);
     Status st = inner_->Get(k, v);
     if (st.ok() && k == bad_key_ && armed_) (*v)[0] ^= 1;
     return st;
@@ -37,6 +40,8 @@ class CorruptingSession final : public Session {
 
   static inline bool armed_ = false;
   static inline bool armed_count_ = false;
+  static inline bool recording_ = false;
+  static inline std::vector<std::string> reads_;  // the keys of every Get while recording_
 
  private:
   std::unique_ptr<Session> inner_;
@@ -71,6 +76,8 @@ class MicroSuiteTest : public ::testing::Test {
     config_.load_batch = 300;
     CorruptingSession::armed_ = false;
     CorruptingSession::armed_count_ = false;
+    CorruptingSession::recording_ = false;
+    CorruptingSession::reads_.clear();
   }
   void TearDown() override { fs::remove_all(dir_); }
 
@@ -138,6 +145,29 @@ TEST_F(MicroSuiteTest, AWrongValueFailsTheGetBenchmark) {
   Status st = RunOnce(bad, "get");
   ASSERT_TRUE(st.IsCorruption()) << st.ToString();
   EXPECT_NE(st.message().find("key_00000042"), std::string::npos) << st.message();
+}
+
+// The get loop prefetches rows ahead of the read; it must still read every key of its order, once,
+// in that order, up to the last one (which has nothing ahead to prefetch).
+TEST_F(MicroSuiteTest, GetReadsEveryKeyInItsSeededOrder) {
+  AdapterFactory wrapped = NullAdapterFactory();
+  auto inner_open = wrapped.open;
+  wrapped.open = [inner_open](const AdapterOptions& o) -> Result<std::unique_ptr<Adapter>> {
+    auto a = inner_open(o);
+    if (!a.ok()) return a.status();
+    return std::unique_ptr<Adapter>(new CorruptingAdapter(std::move(a).value()));
+  };
+  auto bench = MakeMicroBenchmark("get", wrapped, config_);
+  ASSERT_TRUE(bench.ok()) << bench.status().ToString();
+  ASSERT_TRUE((*bench)->SetUp().ok());
+  CorruptingSession::recording_ = true;
+  ASSERT_TRUE((*bench)->RunIteration().ok());
+  CorruptingSession::recording_ = false;
+  ASSERT_TRUE((*bench)->TearDown().ok());
+  const std::vector<uint64_t> order = MicroGetOrder(config_.dataset->size(), config_.seed);
+  ASSERT_EQ(CorruptingSession::reads_.size(), order.size());
+  for (size_t j = 0; j < order.size(); ++j)
+    ASSERT_EQ(CorruptingSession::reads_[j], config_.dataset->key(order[j])) << "read " << j;
 }
 
 TEST_F(MicroSuiteTest, AWrongCountFailsCountAndInsert) {

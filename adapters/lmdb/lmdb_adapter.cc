@@ -168,7 +168,9 @@ class LmdbNativeLoop final : public NativeLoop {
   }
   Status GetAll(const ReferenceData& data, const std::vector<uint64_t>& order) override {
     DBXB_RETURN_IF_ERROR(EnsureReadTxn());
-    for (uint64_t i : order) {
+    for (size_t j = 0; j < order.size(); ++j) {
+      const uint64_t i = order[j];
+      PrefetchAhead(data, order, j);
       int rc = mdb_txn_renew(read_txn_);
       if (rc != 0) return LmdbError(rc, "native renew");
       MDB_val k = Val(data.key(i)), v;

@@ -114,7 +114,9 @@ class RocksdbNativeLoop final : public NativeLoop {
       : db_(db), write_options_(write_options) {}
   Status GetAll(const ReferenceData& data, const std::vector<uint64_t>& order) override {
     const rocksdb::ReadOptions ro;
-    for (uint64_t i : order) {
+    for (size_t j = 0; j < order.size(); ++j) {
+      const uint64_t i = order[j];
+      PrefetchAhead(data, order, j);
       rocksdb::Status s = db_->Get(ro, ToSlice(data.key(i)), &value_);
       if (!s.ok() || value_ != data.value(i))
         return s.ok() || s.IsNotFound() ? NativeLoopMismatch(i, s.ok()) : FromRocks(s, "native get");

@@ -185,7 +185,9 @@ class SqliteNativeLoop final : public NativeLoop {
     sqlite3_close(db_);
   }
   Status GetAll(const ReferenceData& data, const std::vector<uint64_t>& order) override {
-    for (uint64_t i : order) {
+    for (size_t j = 0; j < order.size(); ++j) {
+      const uint64_t i = order[j];
+      PrefetchAhead(data, order, j);
       sqlite3_bind_blob64(get_, 1, data.key(i).data(), data.key(i).size(), SQLITE_STATIC);
       int rc = sqlite3_step(get_);
       const bool same = rc == SQLITE_ROW && ColumnBlob(get_, 0) == data.value(i);
