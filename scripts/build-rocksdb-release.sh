@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the RocksDB version Debian ships (librocksdb-dev) as a RELEASE build from Debian's own source
 # package, and installs it into .rocksdb-release/ (include/ and lib/librocksdb.a), where
-# cmake/rocksdb.cmake picks it up.
+# cmake/rocksdb.cmake picks it up, with that source's own db_bench in bin/db_bench (built the same way,
+# in a second build directory because db_bench needs gflags), for scripts/check-fidelity.sh.
 #
 # Why: Debian's librocksdb is compiled without -DNDEBUG, so every assert() in RocksDB runs; that makes it
 # 2-3x slower than the release build RocksDB's own benchmarks use. Same source, same version, same
@@ -40,11 +41,11 @@ header_version() {
 
 if [[ -f "$prefix/lib/librocksdb.a" && -f "$prefix/include/rocksdb/version.h" ]]; then
   have="$(header_version "$prefix/include/rocksdb/version.h")"
-  if [[ "$have" == "$upstream" && -f "$prefix/BUILD-INFO" ]]; then
+  if [[ "$have" == "$upstream" && -f "$prefix/BUILD-INFO" && -x "$prefix/bin/db_bench" ]]; then
     log "release build of RocksDB $have already installed in $prefix; nothing to do"
     exit 0
   fi
-  log "$prefix holds RocksDB '${have:-?}' (or an unfinished build); rebuilding"
+  log "$prefix holds RocksDB '${have:-?}' (or an unfinished build, or one without bin/db_bench); rebuilding"
 fi
 
 [[ "$(id -u)" == 0 ]] || die "must run as root (uses apt-get)"
@@ -121,7 +122,7 @@ log "apt-get update"
 apt-get update -qq
 log "installing build dependencies"
 apt-get install -y -qq --no-install-recommends \
-  build-essential cmake dpkg-dev libsnappy-dev zlib1g-dev libbz2-dev liblz4-dev libzstd-dev >/dev/null
+  build-essential cmake dpkg-dev libsnappy-dev zlib1g-dev libbz2-dev liblz4-dev libzstd-dev libgflags-dev >/dev/null
 
 # --- 3. Debian's source, with Debian's patches applied by dpkg-source. --------------------------------
 mkdir -p "$work"
@@ -156,16 +157,39 @@ log "building with $jobs jobs at nice 10 (log: $work/build.log)"
 nice -n 10 cmake --build "$builddir" --target rocksdb -j "$jobs" >"$work/build.log" 2>&1 \
   || { tail -n 40 "$work/build.log" >&2; die "build failed (full log: $work/build.log)"; }
 
-# Install only the headers and the static library; a fresh prefix so no stale files remain.
+# --- 5. db_bench from the same source with the same flags; only gflags (db_bench's command line) and
+# the benchmark tools are switched on, in their own build directory, so the library above is untouched.
+toolsdir="$work/build-release-db_bench"
+log "configuring db_bench in $toolsdir"
+cmake -S "$srcdir" -B "$toolsdir" -G "Unix Makefiles" \
+  -DCMAKE_BUILD_TYPE=Release \
+  -DPORTABLE=ON \
+  -DFAIL_ON_WARNINGS=OFF \
+  -DUSE_RTTI=ON \
+  -DROCKSDB_BUILD_SHARED=OFF \
+  -DWITH_TESTS=OFF -DWITH_TOOLS=OFF -DWITH_BENCHMARK_TOOLS=ON -DWITH_CORE_TOOLS=OFF \
+  -DWITH_TRACE_TOOLS=OFF -DWITH_EXAMPLES=OFF \
+  -DWITH_GFLAGS=ON \
+  -DWITH_SNAPPY=ON -DWITH_ZLIB=ON -DWITH_BZ2=ON -DWITH_LZ4=ON -DWITH_ZSTD=ON \
+  -DWITH_LIBURING=OFF -DWITH_JEMALLOC=OFF -DWITH_TBB=OFF -DWITH_NUMA=OFF >"$work/configure-db_bench.log" \
+  || { tail -n 40 "$work/configure-db_bench.log" >&2; die "db_bench configure failed (full log: $work/configure-db_bench.log)"; }
+log "building db_bench with $jobs jobs at nice 10 (log: $work/build-db_bench.log)"
+nice -n 10 cmake --build "$toolsdir" --target db_bench -j "$jobs" >"$work/build-db_bench.log" 2>&1 \
+  || { tail -n 40 "$work/build-db_bench.log" >&2; die "db_bench build failed (full log: $work/build-db_bench.log)"; }
+[[ -x "$toolsdir/db_bench" ]] || die "the db_bench build left no $toolsdir/db_bench"
+
+# Install only the headers, the static library and db_bench; a fresh prefix so no stale files remain.
 rm -rf "$prefix"
-mkdir -p "$prefix/lib"
+mkdir -p "$prefix/lib" "$prefix/bin"
 cp -a "$srcdir/include" "$prefix/include"
 cp "$builddir/librocksdb.a" "$prefix/lib/librocksdb.a"
+cp "$toolsdir/db_bench" "$prefix/bin/db_bench"
 have="$(header_version "$prefix/include/rocksdb/version.h")"
 {
   echo "RocksDB $have release build (CMAKE_BUILD_TYPE=Release, -DNDEBUG, PORTABLE=ON, static)"
   echo "source: Debian source package rocksdb $src_version"
   echo "compression: snappy zlib bz2 lz4 zstd"
+  echo "bin/db_bench: the same source and build flags, with gflags"
   echo "built: $(date -u +%Y-%m-%dT%H:%M:%SZ) with $(c++ --version | head -n1)"
 } >"$prefix/BUILD-INFO"
 log "installed RocksDB $have (release) into $prefix"
