@@ -99,11 +99,13 @@ run_db_bench() {
   # sides; 1M rows are in L0/L1 files on both sides.
   # Each counted readrandom is timed twice: db_bench's own micros/op (wall clock) and the process's CPU
   # time, read from /proc when db_bench prints the pass's result line (line-buffered); the CPU spent
-  # from the end of the warm-up pass to the end of the last pass, over their reads, is the CPU figure.
+  # from the end of the warm-up pass to the end of the last counted pass, over their reads, is the CPU
+  # figure. One more, uncounted pass follows, so that each of the two readings, however late it comes,
+  # is followed by the same work (reads, not the database's close and flush at exit).
   local reads passes=$((1000000 / n))
   ((passes < 2)) && passes=2
   ((passes > 10)) && passes=10
-  reads="$(printf 'readrandom,%.0s' $(seq $((1 + passes))))"
+  reads="$(printf 'readrandom,%.0s' $(seq $((1 + passes + 1))))"
   python3 - "$work/db_bench-reads-$n-$rep.log" stdbuf -oL "$db_bench" \
     --benchmarks="fillseq,waitforcompaction,${reads%,}" --num="$n" --reads="$n" \
     --batch_size="$load_batch" "${common[@]}" --seed="$rep" --db="$db" <<'PY' \
@@ -161,25 +163,22 @@ def theirs(rep):
     readrandom from the reads process, whose fillseq is the batched load)."""
     got = {}
     for path, wanted in ((f"{work}/db_bench-{n}-{rep}.log", "fillseq"), (f"{work}/db_bench-reads-{n}-{rep}.log", "readrandom")):
-        seen, kept, cpu = 0, [], []
+        runs = []  # (micros/op, operations, cpu_s or None) of every run of the benchmark, in order
         for line in open(path):
             m = re.match(r"^(\w+)\s*:\s*([0-9.]+) micros/op .*?\b([0-9]+) operations;", line)
             if m and m.group(1) == wanted:
-                seen += 1
                 c = re.search(r" cpu_s=([0-9.]+)$", line.rstrip())
-                if c:
-                    cpu.append((float(c.group(1)), int(m.group(3))))
-                if seen > skip[wanted]:
-                    kept.append(float(m.group(2)) * 1000.0)
-        if not kept:
+                runs.append((float(m.group(2)), int(m.group(3)), float(c.group(1)) if c else None))
+        # readrandom's last pass only follows the last CPU reading (see run_db_bench): not counted.
+        counted = runs[skip[wanted]:len(runs) - 1] if wanted == "readrandom" else runs[skip[wanted]:]
+        if not counted:
             sys.exit(f"no {wanted} figures in {path}")
-        got[(wanted, "wall")] = statistics.median(kept)
-        got[(wanted, "wall-min")] = min(kept)
-        if len(cpu) > skip[wanted]:
-            # CPU from the end of the last warm-up pass to the end of the last pass, over their reads.
-            start = cpu[skip[wanted] - 1][0]
-            ops = sum(o for _, o in cpu[skip[wanted]:])
-            got[(wanted, "cpu")] = (cpu[-1][0] - start) * 1e9 / ops
+        got[(wanted, "wall")] = statistics.median(r[0] * 1000.0 for r in counted)
+        got[(wanted, "wall-min")] = min(r[0] * 1000.0 for r in counted)
+        if wanted == "readrandom":
+            # CPU from the end of the warm-up pass to the end of the last counted pass, over their reads.
+            start, end = runs[skip[wanted] - 1][2], counted[-1][2]
+            got[(wanted, "cpu")] = (end - start) * 1e9 / sum(r[1] for r in counted)
     return got
 
 pairs = [(ours(r), theirs(r)) for r in range(1, reps + 1)]
