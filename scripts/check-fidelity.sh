@@ -68,8 +68,17 @@ kept_fills=10  # as many as dbx-bench's --samples 10, so that their minimums com
 kept_reads=2  # readrandom passes counted per db_bench process, after one warm-up pass
 load_batch=10000  # dbx-micro's --load-batch default
 # --progress_reports=0: db_bench's "... finished N ops" lines on stderr are its own output, not RocksDB's work.
+# The next lines set db_bench's own defaults that differ from RocksDB's Options defaults, which the
+# adapter uses, back to RocksDB's (found by comparing the OPTIONS file each tool writes): db_bench
+# turns on enable_pipelined_write (another write path), shortens index keys further, shards the table
+# cache less, does not pin the top-level index and halves two write-stall limits. What still differs
+# is inert here: compaction_options_fifo (FIFO compaction only), create_missing_column_families (open
+# only), dump_malloc_stats (the 10-minute stats dump) and an error-handler listener.
 common=(--key_size=16 --value_size=100 --disable_wal=1 --sync=0 --cache_size=$((64 << 20))
-  --compression_type=snappy --bloom_bits=0 --threads=1 --progress_reports=0)
+  --compression_type=snappy --bloom_bits=0 --threads=1 --progress_reports=0
+  --enable_pipelined_write=0 --index_shortening_mode=1 --table_cache_numshardbits=6
+  --pin_top_level_index_and_filter=1 --delayed_write_rate=$((16 << 20))
+  --hard_pending_compaction_bytes_limit=$((256 << 30)))
 
 # run_dbx N REP: dbx-micro's insert and get through dbx-bench.
 run_dbx() {
