@@ -38,12 +38,6 @@ inline void AddScanRow(std::string_view key, std::string_view value, uint64_t* r
                (value.empty() ? 0 : static_cast<unsigned char>(value.back()));
 }
 
-/// What the harness's get does before each read: prefetch the reference row kPrefetchDistance
-/// positions further along `order` (ReferenceData::Prefetch), so both sides verify from cache.
-inline void PrefetchAhead(const ReferenceData& data, const std::vector<uint64_t>& order, size_t j) {
-  if (j + kPrefetchDistance < order.size()) data.Prefetch(order[j + kPrefetchDistance]);
-}
-
 /// Corruption naming row i: missing (found == false) or holding a wrong value.
 Status NativeLoopMismatch(uint64_t i, bool found);
 

@@ -25,22 +25,6 @@ class ReferenceData {
     (void)index;
     return false;
   }
-  /// A hint that key(i) and value(i) are about to be read: start loading their cache lines. A read
-  /// loop calls it kPrefetchDistance operations ahead, so that the reference rows it verifies against
-  /// are in cache when the engine's answer arrives instead of adding a cache miss of the harness's own
-  /// to every operation. Changes no result. REQUIRES: i < size().
-  virtual void Prefetch(uint64_t i) const { (void)i; }
 };
-
-/// How many operations ahead a read loop prefetches its reference rows (ReferenceData::Prefetch).
-inline constexpr uint64_t kPrefetchDistance = 2;
-
-/// Issues a prefetch of every cache line of [data, data + size), at most `max_lines` of them.
-inline void PrefetchBytes(const char* data, uint64_t size, uint64_t max_lines = 4) {
-  constexpr uintptr_t kLine = 64;
-  uintptr_t p = reinterpret_cast<uintptr_t>(data) & ~(kLine - 1);
-  const uintptr_t end = reinterpret_cast<uintptr_t>(data) + size;
-  for (uint64_t n = 0; p < end && n < max_lines; p += kLine, ++n) __builtin_prefetch(reinterpret_cast<const void*>(p));
-}
 
 }  // namespace dbxb

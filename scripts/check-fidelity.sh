@@ -22,8 +22,7 @@
 #
 # What differs and cannot be made equal: the key bytes (dbx-bench's data set has keys "key_%08d"
 # padded to 16 bytes, db_bench's are the 8-byte big-endian row number padded with '0'), and dbx-micro
-# verifies every value it reads against its data set, which db_bench does not (dbx-micro prefetches
-# the rows it verifies against a few reads ahead, so that this costs it little memory latency).
+# verifies every value it reads against its data set, which db_bench does not.
 #
 # Runs Debian's db_bench (rocksdb-tools) against a dbx-bench linked with Debian's librocksdb. When
 # .rocksdb-release/ exists (scripts/build-rocksdb-release.sh, which also builds that source's

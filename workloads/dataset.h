@@ -37,10 +37,6 @@ class Dataset final : public ReferenceData {
   std::string_view key(uint64_t i) const override { return {&keys_[i * shape_.key_size], shape_.key_size}; }
   std::string_view value(uint64_t i) const override { return {&values_[i * shape_.value_size], shape_.value_size}; }
   /// By pointer arithmetic: a view returned by key(i) maps back to i.
-  void Prefetch(uint64_t i) const override {
-    PrefetchBytes(&keys_[i * shape_.key_size], shape_.key_size);
-    PrefetchBytes(&values_[i * shape_.value_size], shape_.value_size);
-  }
   bool Locate(std::string_view key, uint64_t* index) const override {
     const auto offset = static_cast<uint64_t>(key.data() - keys_.data());
     if (key.size() != shape_.key_size || key.data() < keys_.data() || offset >= keys_.size() ||

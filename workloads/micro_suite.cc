@@ -223,10 +223,7 @@ class GetBenchmark final : public LoadedBenchmark {
 
   Status RunIteration() override {
     Session* s = db_.session();
-    const uint64_t n = order_.size();
-    for (uint64_t j = 0; j < n; ++j) {
-      const uint64_t i = order_[j];
-      if (j + kPrefetchDistance < n) data_.Prefetch(order_[j + kPrefetchDistance]);
+    for (uint64_t i : order_) {
       Status st = s->Get(data_.key(i), &value_);
       if (!st.ok()) {
         if (st.IsNotFound()) return Status::Corruption(fmt::format("get: key '{}' not found", Printable(data_.key(i))));

@@ -147,8 +147,7 @@ TEST_F(MicroSuiteTest, AWrongValueFailsTheGetBenchmark) {
   EXPECT_NE(st.message().find("key_00000042"), std::string::npos) << st.message();
 }
 
-// The get loop prefetches rows ahead of the read; it must still read every key of its order, once,
-// in that order, up to the last one (which has nothing ahead to prefetch).
+// The get benchmark reads every key of its seeded order (MicroGetOrder), once, in that order.
 TEST_F(MicroSuiteTest, GetReadsEveryKeyInItsSeededOrder) {
   AdapterFactory wrapped = NullAdapterFactory();
   auto inner_open = wrapped.open;

@@ -93,9 +93,7 @@ class DbxNativeLoop final : public NativeLoop {
   explicit DbxNativeLoop(dbx::DB* db) : db_(db) {}
   Status GetAll(const ReferenceData& data, const std::vector<uint64_t>& order) override {
     const dbx::ReadOptions ro;
-    for (size_t j = 0; j < order.size(); ++j) {
-      const uint64_t i = order[j];
-      PrefetchAhead(data, order, j);
+    for (uint64_t i : order) {
       dbx::Status s = db_->Get(ro, data.key(i), &value_);
       if (!s.ok() || value_ != data.value(i))
         return s.IsNotFound() || s.ok() ? NativeLoopMismatch(i, s.ok()) : FromDbx(s);

@@ -168,9 +168,7 @@ class LmdbNativeLoop final : public NativeLoop {
   }
   Status GetAll(const ReferenceData& data, const std::vector<uint64_t>& order) override {
     DBXB_RETURN_IF_ERROR(EnsureReadTxn());
-    for (size_t j = 0; j < order.size(); ++j) {
-      const uint64_t i = order[j];
-      PrefetchAhead(data, order, j);
+    for (uint64_t i : order) {
       int rc = mdb_txn_renew(read_txn_);
       if (rc != 0) return LmdbError(rc, "native renew");
       MDB_val k = Val(data.key(i)), v;

@@ -114,9 +114,7 @@ class RocksdbNativeLoop final : public NativeLoop {
       : db_(db), write_options_(write_options) {}
   Status GetAll(const ReferenceData& data, const std::vector<uint64_t>& order) override {
     const rocksdb::ReadOptions ro;
-    for (size_t j = 0; j < order.size(); ++j) {
-      const uint64_t i = order[j];
-      PrefetchAhead(data, order, j);
+    for (uint64_t i : order) {
       rocksdb::Status s = db_->Get(ro, ToSlice(data.key(i)), &value_);
       if (!s.ok() || value_ != data.value(i))
         return s.ok() || s.IsNotFound() ? NativeLoopMismatch(i, s.ok()) : FromRocks(s, "native get");

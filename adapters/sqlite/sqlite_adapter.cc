@@ -185,9 +185,7 @@ class SqliteNativeLoop final : public NativeLoop {
     sqlite3_close(db_);
   }
   Status GetAll(const ReferenceData& data, const std::vector<uint64_t>& order) override {
-    for (size_t j = 0; j < order.size(); ++j) {
-      const uint64_t i = order[j];
-      PrefetchAhead(data, order, j);
+    for (uint64_t i : order) {
       sqlite3_bind_blob64(get_, 1, data.key(i).data(), data.key(i).size(), SQLITE_STATIC);
       int rc = sqlite3_step(get_);
       const bool same = rc == SQLITE_ROW && ColumnBlob(get_, 0) == data.value(i);
