@@ -137,20 +137,24 @@ have_src="$(header_version "$srcdir/include/rocksdb/version.h")"
 
 # --- 4. Release build: -O2/-O3 with -DNDEBUG, portable code, static library only. ---------------------
 builddir="$work/build-release"
+# The flags the library and db_bench are both built with (db_bench differs only in gflags and the
+# benchmark tools, below).
+common_flags=(
+  -DCMAKE_BUILD_TYPE=Release
+  -DPORTABLE=ON
+  -DFAIL_ON_WARNINGS=OFF
+  -DUSE_RTTI=ON
+  -DROCKSDB_BUILD_SHARED=OFF
+  -DWITH_TESTS=OFF -DWITH_TOOLS=OFF -DWITH_CORE_TOOLS=OFF
+  -DWITH_TRACE_TOOLS=OFF -DWITH_EXAMPLES=OFF
+  -DWITH_SNAPPY=ON -DWITH_ZLIB=ON -DWITH_BZ2=ON -DWITH_LZ4=ON -DWITH_ZSTD=ON
+  -DWITH_LIBURING=OFF -DWITH_JEMALLOC=OFF -DWITH_TBB=OFF -DWITH_NUMA=OFF
+)
 log "configuring in $builddir"
-cmake -S "$srcdir" -B "$builddir" -G "Unix Makefiles" \
-  -DCMAKE_BUILD_TYPE=Release \
+cmake -S "$srcdir" -B "$builddir" -G "Unix Makefiles" "${common_flags[@]}" \
   -DCMAKE_INSTALL_PREFIX="$prefix" \
   -DCMAKE_INSTALL_LIBDIR=lib \
-  -DPORTABLE=ON \
-  -DFAIL_ON_WARNINGS=OFF \
-  -DUSE_RTTI=ON \
-  -DROCKSDB_BUILD_SHARED=OFF \
-  -DWITH_TESTS=OFF -DWITH_TOOLS=OFF -DWITH_BENCHMARK_TOOLS=OFF -DWITH_CORE_TOOLS=OFF \
-  -DWITH_TRACE_TOOLS=OFF -DWITH_EXAMPLES=OFF \
-  -DWITH_GFLAGS=OFF \
-  -DWITH_SNAPPY=ON -DWITH_ZLIB=ON -DWITH_BZ2=ON -DWITH_LZ4=ON -DWITH_ZSTD=ON \
-  -DWITH_LIBURING=OFF -DWITH_JEMALLOC=OFF -DWITH_TBB=OFF -DWITH_NUMA=OFF >"$work/configure.log" \
+  -DWITH_BENCHMARK_TOOLS=OFF -DWITH_GFLAGS=OFF >"$work/configure.log" \
   || { tail -n 40 "$work/configure.log" >&2; die "cmake configure failed (full log: $work/configure.log)"; }
 
 log "building with $jobs jobs at nice 10 (log: $work/build.log)"
@@ -161,17 +165,8 @@ nice -n 10 cmake --build "$builddir" --target rocksdb -j "$jobs" >"$work/build.l
 # the benchmark tools are switched on, in their own build directory, so the library above is untouched.
 toolsdir="$work/build-release-db_bench"
 log "configuring db_bench in $toolsdir"
-cmake -S "$srcdir" -B "$toolsdir" -G "Unix Makefiles" \
-  -DCMAKE_BUILD_TYPE=Release \
-  -DPORTABLE=ON \
-  -DFAIL_ON_WARNINGS=OFF \
-  -DUSE_RTTI=ON \
-  -DROCKSDB_BUILD_SHARED=OFF \
-  -DWITH_TESTS=OFF -DWITH_TOOLS=OFF -DWITH_BENCHMARK_TOOLS=ON -DWITH_CORE_TOOLS=OFF \
-  -DWITH_TRACE_TOOLS=OFF -DWITH_EXAMPLES=OFF \
-  -DWITH_GFLAGS=ON \
-  -DWITH_SNAPPY=ON -DWITH_ZLIB=ON -DWITH_BZ2=ON -DWITH_LZ4=ON -DWITH_ZSTD=ON \
-  -DWITH_LIBURING=OFF -DWITH_JEMALLOC=OFF -DWITH_TBB=OFF -DWITH_NUMA=OFF >"$work/configure-db_bench.log" \
+cmake -S "$srcdir" -B "$toolsdir" -G "Unix Makefiles" "${common_flags[@]}" \
+  -DWITH_BENCHMARK_TOOLS=ON -DWITH_GFLAGS=ON >"$work/configure-db_bench.log" \
   || { tail -n 40 "$work/configure-db_bench.log" >&2; die "db_bench configure failed (full log: $work/configure-db_bench.log)"; }
 log "building db_bench with $jobs jobs at nice 10 (log: $work/build-db_bench.log)"
 nice -n 10 cmake --build "$toolsdir" --target db_bench -j "$jobs" >"$work/build-db_bench.log" 2>&1 \

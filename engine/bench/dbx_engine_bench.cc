@@ -127,22 +127,27 @@ void BM_Dbx_Get(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * d.keys.size());
 }
 
+// The timed full scans of BM_Dbx_Scan and BM_Dbx_ScanBudget64MiB: every row visited, its bytes summed.
+void TimeFullScans(benchmark::State& state, dbx::DB* db, size_t expected_rows) {
+  for (auto _ : state) {
+    size_t n = 0, bytes = 0;
+    (void)db->Scan(dbx::ReadOptions(), {}, {}, 0, [&](std::string_view k, std::string_view v) {
+      ++n;
+      bytes += k.size() + v.size();
+      return true;
+    });
+    if (n != expected_rows) state.SkipWithError("scan");
+    benchmark::DoNotOptimize(bytes);
+  }
+}
+
 void BM_Dbx_Scan(benchmark::State& state) {
   const Data& d = GetData(state.range(0));
   LoadedDbx l(d);
   // Steady state: the first full scan after the load builds the columnar cache (tier 2); its cost is
   // what BM_Dbx_MergedScan_NoColumnarCache measures.
   (void)l.db->Scan(dbx::ReadOptions(), {}, {}, 0, [](std::string_view, std::string_view) { return true; });
-  for (auto _ : state) {
-    size_t n = 0, bytes = 0;
-    (void)l.db->Scan(dbx::ReadOptions(), {}, {}, 0, [&](std::string_view k, std::string_view v) {
-      ++n;
-      bytes += k.size() + v.size();
-      return true;
-    });
-    if (n != d.keys.size()) state.SkipWithError("scan");
-    benchmark::DoNotOptimize(bytes);
-  }
+  TimeFullScans(state, l.db.get(), d.keys.size());
   state.SetItemsProcessed(state.iterations() * d.keys.size());
 }
 
@@ -367,16 +372,7 @@ void BM_Dbx_ScanBudget64MiB(benchmark::State& state) {
   const Data& d = GetData(state.range(0));
   BudgetDbx l(d);
   (void)l.db->Scan(dbx::ReadOptions(), {}, {}, 0, [](std::string_view, std::string_view) { return true; });
-  for (auto _ : state) {
-    size_t n = 0, bytes = 0;
-    (void)l.db->Scan(dbx::ReadOptions(), {}, {}, 0, [&](std::string_view k, std::string_view v) {
-      ++n;
-      bytes += k.size() + v.size();
-      return true;
-    });
-    if (n != d.keys.size()) state.SkipWithError("scan");
-    benchmark::DoNotOptimize(bytes);
-  }
+  TimeFullScans(state, l.db.get(), d.keys.size());
   state.counters["segments"] = static_cast<double>(l.db->GetStats().segments);
   state.SetItemsProcessed(state.iterations() * d.keys.size());
 }
