@@ -174,12 +174,12 @@ class DBImpl final : public DB {
   static constexpr uint64_t kShortScanEntries = 1024;
   std::atomic<uint64_t> columnar_seq_{kNoCache};
 
-  std::atomic<bool> building_cache_{false};     // at most one columnar cache is built at a time
+  std::atomic<bool> building_cache_{false};  // at most one columnar cache is built at a time
   // The rows the last columnar cache build held when it ran out of room (0: it did not): while at
   // least that many keys are live, a full scan would copy a cache's worth of rows only to drop them.
   std::atomic<uint64_t> cache_misfit_rows_{0};
   std::atomic<uint64_t> cache_misfit_scans_{0};  // full scans since, retries included
-  std::atomic<bool> service_requested_{false};  // write-tier work arrived (checked inside compactions)
+  std::atomic<bool> service_requested_{false};   // write-tier work arrived (checked inside compactions)
 
   std::atomic<uint64_t> stat_flushes_{0}, stat_compactions_{0}, stat_cache_builds_{0}, stat_wal_syncs_{0};
   std::atomic<uint64_t> stat_cache_skips_{0};
