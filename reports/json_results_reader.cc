@@ -122,10 +122,11 @@ Status GetArray(const Json& obj, const std::string& path, std::string_view key, 
   return Status::Ok();
 }
 
-// An optional array of numbers (absent leaves *out empty).
-Status GetOptionalDoubles(const Json& obj, const std::string& path, std::string_view key, std::vector<double>* out) {
+// An array of numbers; when `optional`, an absent one leaves *out empty.
+Status GetDoubles(const Json& obj, const std::string& path, std::string_view key, bool optional,
+                  std::vector<double>* out) {
   const Json* a;
-  DBXB_RETURN_IF_ERROR(Find(obj, path, key, true, &a));
+  DBXB_RETURN_IF_ERROR(Find(obj, path, key, optional, &a));
   out->clear();
   if (a == nullptr) return Status::Ok();
   if (!a->is_array()) return TypeError(Member(path, key), "array", *a);
@@ -222,14 +223,7 @@ Status ContextFromJson(const Json& j, const std::string& path, RunContext* c) {
   DBXB_RETURN_IF_ERROR(GetUint(j, path, "num_cpus", &c->num_cpus));
   DBXB_RETURN_IF_ERROR(GetUint(j, path, "cpu_mhz", &c->cpu_mhz));
   DBXB_RETURN_IF_ERROR(GetBool(j, path, "cpu_scaling_enabled", &c->cpu_scaling_enabled));
-  const Json* load;
-  DBXB_RETURN_IF_ERROR(GetArray(j, path, "load_avg", &load));
-  c->load_avg.clear();
-  for (size_t i = 0; i < load->size(); ++i) {
-    double v;
-    DBXB_RETURN_IF_ERROR(AsDouble((*load)[i], Element(Member(path, "load_avg"), i), &v));
-    c->load_avg.push_back(v);
-  }
+  DBXB_RETURN_IF_ERROR(GetDoubles(j, path, "load_avg", /*optional=*/false, &c->load_avg));
   DBXB_RETURN_IF_ERROR(GetUint(j, path, "memory_bytes", &c->memory_bytes));
   DBXB_RETURN_IF_ERROR(GetString(j, path, "kernel", &c->kernel));
   DBXB_RETURN_IF_ERROR(GetString(j, path, "compiler", &c->compiler));
@@ -298,8 +292,8 @@ Status ContextFromJson(const Json& j, const std::string& path, RunContext* c) {
         DBXB_RETURN_IF_ERROR(GetDouble(row, here, "native_ns_per_op", &r.native_ns_per_op));
         DBXB_RETURN_IF_ERROR(GetDouble(row, here, "ratio", &r.ratio));
         DBXB_RETURN_IF_ERROR(GetDouble(row, here, "min_ratio", &r.min_ratio));
-        DBXB_RETURN_IF_ERROR(GetOptionalDoubles(row, here, "harness_round_ns", &r.harness_round_ns));
-        DBXB_RETURN_IF_ERROR(GetOptionalDoubles(row, here, "native_round_ns", &r.native_round_ns));
+        DBXB_RETURN_IF_ERROR(GetDoubles(row, here, "harness_round_ns", /*optional=*/true, &r.harness_round_ns));
+        DBXB_RETURN_IF_ERROR(GetDoubles(row, here, "native_round_ns", /*optional=*/true, &r.native_round_ns));
       }
       c->calibration.push_back(std::move(r));
     }
