@@ -1,12 +1,13 @@
 // Blocks (owned and in place, their search and malformed input), the block cache (charges,
 // reservations, eviction, per-file erase) and the merging iterator's error path.
+#include "src/block.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <map>
 
 #include "dbx/options.h"
-#include "src/block.h"
 #include "src/block_cache.h"
 #include "src/hash.h"
 #include "src/mem_table.h"
