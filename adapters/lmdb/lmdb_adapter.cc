@@ -1,23 +1,20 @@
 #include "adapters/lmdb/lmdb_adapter.h"
 
 #include <lmdb.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
-#include <cstring>
+#include <charconv>
 #include <filesystem>
+#include <limits>
 #include <string>
 #include <system_error>
 #include <utility>
-#include <vector>
-
-#include "adapters/lmdb/map_gate.h"
 
 namespace dbxb {
 namespace {
-
-using lmdb_internal::MapGate;
-using lmdb_internal::SharedHold;
 
 constexpr size_t kMinMapBytes = size_t{1} << 20;
 
@@ -40,32 +37,23 @@ Status LmdbError(int rc, std::string_view what) {
 MDB_val Val(std::string_view bytes) { return MDB_val{bytes.size(), const_cast<char*>(bytes.data())}; }
 std::string_view View(const MDB_val& v) { return {static_cast<const char*>(v.mv_data), v.mv_size}; }
 
-// The environment, shared by the adapter and its sessions.
+// The environment, shared by the adapter and its sessions. Its map is sized once, before any session
+// exists, and never changes, so no transaction has to guard against a resize (see lmdb_adapter.h).
 struct LmdbEnv {
   MDB_env* env = nullptr;
   MDB_dbi dbi = 0;
   size_t max_key = 0;
-  MapGate gate;
-
-  // REQUIRES: the gate is held (shared or exclusive).
-  size_t MapSize() const {
-    MDB_envinfo info;
-    mdb_env_info(env, &info);
-    return info.me_mapsize;
-  }
-
-  // Doubles the map, unless another session already grew it since `seen_map_size` was read.
-  // REQUIRES: the calling thread holds no transaction and does not hold the gate.
-  Status Grow(size_t seen_map_size) {
-    gate.LockExclusive();
-    int rc = 0;
-    if (MapSize() == seen_map_size) rc = mdb_env_set_mapsize(env, seen_map_size * 2);
-    gate.UnlockExclusive();
-    return rc == 0 ? Status::Ok() : LmdbError(rc, "grow map");
-  }
+  size_t map_bytes = 0;  // the map's real size, read back after mdb_env_open
 };
 
-enum class Op : char { kPut = 'P', kDelete = 'D' };
+// What failed, with LMDB's message; MDB_MAP_FULL says how large the map is.
+Status WriteError(const LmdbEnv& e, int rc, std::string_view what) {
+  if (rc != MDB_MAP_FULL) return LmdbError(rc, what);
+  return Status::IOError(std::string(what) + ": the LMDB map of " + std::to_string(e.map_bytes) +
+                         " bytes is full (MDB_MAP_FULL; the map is sized once, at open)");
+}
+
+enum class Op { kPut, kDelete };
 
 int Apply(const LmdbEnv& e, MDB_txn* txn, Op op, std::string_view key, std::string_view value) {
   MDB_val k = Val(key);
@@ -77,40 +65,8 @@ int Apply(const LmdbEnv& e, MDB_txn* txn, Op op, std::string_view key, std::stri
   return mdb_put(txn, e.dbi, &k, &v, 0);
 }
 
-// A batch's writes in order, kept until Commit so the batch can be replayed after growing the map.
-class BatchLog {
- public:
-  void Clear() { bytes_.clear(); }
-  void Append(Op op, std::string_view key, std::string_view value) {
-    uint64_t sizes[2] = {key.size(), value.size()};
-    bytes_.push_back(static_cast<char>(op));
-    bytes_.append(reinterpret_cast<const char*>(sizes), sizeof(sizes));
-    bytes_.append(key);
-    bytes_.append(value);
-  }
-  // Calls fn(op, key, value) for each write in order; stops at and returns the first non-zero result.
-  template <typename Fn>
-  int ForEach(Fn&& fn) const {
-    size_t pos = 0;
-    while (pos < bytes_.size()) {
-      Op op = static_cast<Op>(bytes_[pos]);
-      uint64_t sizes[2];
-      std::memcpy(sizes, bytes_.data() + pos + 1, sizeof(sizes));
-      pos += 1 + sizeof(sizes);
-      std::string_view key(bytes_.data() + pos, sizes[0]);
-      std::string_view value(bytes_.data() + pos + sizes[0], sizes[1]);
-      pos += sizes[0] + sizes[1];
-      if (int rc = fn(op, key, value); rc != 0) return rc;
-    }
-    return 0;
-  }
-
- private:
-  std::string bytes_;
-};
-
-// A write transaction together with its shared hold on the map gate: both are taken by Begin and
-// released together by Commit, Abort or destruction, so that no path can keep one without the other.
+// The open batch's write transaction: begun by Begin and ended by Commit, Abort or destruction, so
+// that no path can leave it open.
 class WriteTxn {
  public:
   WriteTxn() = default;
@@ -118,48 +74,33 @@ class WriteTxn {
   WriteTxn(const WriteTxn&) = delete;
   WriteTxn& operator=(const WriteTxn&) = delete;
 
-  /// Takes the gate shared and begins a write transaction; on failure holds nothing and returns the
-  /// LMDB error. REQUIRES: !active().
-  int Begin(LmdbEnv* env) {
-    env->gate.LockShared();
-    int rc = mdb_txn_begin(env->env, nullptr, 0, &txn_);
-    if (rc != 0) {
-      txn_ = nullptr;
-      env->gate.UnlockShared();
-      return rc;
-    }
-    env_ = env;
-    return 0;
-  }
-  /// Commits, then releases the transaction and the gate whatever the outcome. REQUIRES: active().
-  int Commit() {
-    int rc = mdb_txn_commit(txn_);
-    Release();
+  /// Begins a write transaction; on failure holds nothing and returns the LMDB error. REQUIRES: !active().
+  int Begin(MDB_env* env) {
+    int rc = mdb_txn_begin(env, nullptr, 0, &txn_);
+    if (rc != 0) txn_ = nullptr;
     return rc;
   }
-  /// Aborts and releases both, if active.
+  /// Commits; the transaction is gone whatever the outcome. REQUIRES: active().
+  int Commit() {
+    int rc = mdb_txn_commit(txn_);
+    txn_ = nullptr;
+    return rc;
+  }
+  /// Aborts, if active.
   void Abort() {
     if (txn_ == nullptr) return;
     mdb_txn_abort(txn_);
-    Release();
+    txn_ = nullptr;
   }
   bool active() const { return txn_ != nullptr; }
   MDB_txn* get() const { return txn_; }
 
  private:
-  void Release() {
-    txn_ = nullptr;
-    env_->gate.UnlockShared();
-    env_ = nullptr;
-  }
-
-  LmdbEnv* env_ = nullptr;
   MDB_txn* txn_ = nullptr;
 };
 
 // dbx-micro's loops on the environment itself: each read in a renewed read-only transaction (the
-// snapshot per read a Session gives), the insert in one write transaction. No map gate: calibration
-// writes nothing while it reads, and grows the map itself on MDB_MAP_FULL.
+// snapshot per read a Session gives), the insert in one write transaction.
 class LmdbNativeLoop final : public NativeLoop {
  public:
   explicit LmdbNativeLoop(LmdbEnv* env) : e_(env) {}
@@ -180,22 +121,18 @@ class LmdbNativeLoop final : public NativeLoop {
     return Status::Ok();
   }
   Status PutAll(const ReferenceData& data) override {
-    for (;;) {
-      const size_t seen = e_->MapSize();
-      MDB_txn* txn = nullptr;
-      int rc = mdb_txn_begin(e_->env, nullptr, 0, &txn);
-      if (rc != 0) return LmdbError(rc, "native begin");
-      for (uint64_t i = 0; i < data.size() && rc == 0; ++i) {
-        MDB_val k = Val(data.key(i)), v = Val(data.value(i));
-        rc = mdb_put(txn, e_->dbi, &k, &v, 0);
-      }
-      if (rc == 0)
-        rc = mdb_txn_commit(txn);  // frees the transaction whatever the outcome
-      else
-        mdb_txn_abort(txn);
-      if (rc != MDB_MAP_FULL) return rc == 0 ? Status::Ok() : LmdbError(rc, "native put");
-      DBXB_RETURN_IF_ERROR(e_->Grow(seen));
+    MDB_txn* txn = nullptr;
+    int rc = mdb_txn_begin(e_->env, nullptr, 0, &txn);
+    if (rc != 0) return LmdbError(rc, "native begin");
+    for (uint64_t i = 0; i < data.size() && rc == 0; ++i) {
+      MDB_val k = Val(data.key(i)), v = Val(data.value(i));
+      rc = mdb_put(txn, e_->dbi, &k, &v, 0);
     }
+    if (rc == 0)
+      rc = mdb_txn_commit(txn);  // frees the transaction whatever the outcome
+    else
+      mdb_txn_abort(txn);
+    return rc == 0 ? Status::Ok() : WriteError(*e_, rc, "native put");
   }
   Status ScanAll(uint64_t* rows, uint64_t* byte_sum) override {
     DBXB_RETURN_IF_ERROR(EnsureReadTxn());
@@ -232,7 +169,6 @@ class LmdbSession final : public Session {
  public:
   static Result<std::unique_ptr<Session>> Open(LmdbEnv* env) {
     std::unique_ptr<LmdbSession> session(new LmdbSession(env));
-    SharedHold hold(&env->gate);
     int rc = mdb_txn_begin(env->env, nullptr, MDB_RDONLY, &session->read_txn_);
     if (rc != 0) return LmdbError(rc, "begin read transaction");
     rc = mdb_cursor_open(session->read_txn_, env->dbi, &session->read_cursor_);
@@ -296,28 +232,19 @@ class LmdbSession final : public Session {
   explicit LmdbSession(LmdbEnv* env) : e_(env) {}
 
   Status DoBegin() override {
-    log_.Clear();
     batch_error_ = Status::Ok();
-    int rc = txn_.Begin(e_);
+    int rc = txn_.Begin(e_->env);
     return rc == 0 ? Status::Ok() : LmdbError(rc, "Begin");
   }
 
   Status DoCommit() override {
     if (!txn_.active()) return batch_error_;  // the batch failed earlier and is gone
-    for (;;) {
-      size_t seen = e_->MapSize();
-      int rc = txn_.Commit();
-      if (rc != MDB_MAP_FULL) {
-        log_.Clear();
-        return rc == 0 ? Status::Ok() : LmdbError(rc, "Commit");
-      }
-      DBXB_RETURN_IF_ERROR(GrowAndReplay(seen));
-    }
+    int rc = txn_.Commit();
+    return rc == 0 ? Status::Ok() : WriteError(*e_, rc, "Commit");
   }
 
   Status DoAbort() override {
     txn_.Abort();
-    log_.Clear();
     return Status::Ok();
   }
 
@@ -326,7 +253,6 @@ class LmdbSession final : public Session {
   template <typename Fn>
   Status Read(Fn&& fn) {
     if (txn_.active()) return fn(txn_.get());
-    SharedHold hold(&e_->gate);
     int rc = mdb_txn_renew(read_txn_);
     if (rc != 0) return LmdbError(rc, "renew read transaction");
     Status s = fn(read_txn_);
@@ -349,63 +275,28 @@ class LmdbSession final : public Session {
   }
 
   Status Write(Op op, std::string_view key, std::string_view value) {
-    if (in_batch()) return BatchWrite(op, key, value);
-    for (;;) {  // autocommit: one write transaction per call
-      size_t seen;
-      int rc;
-      {
-        SharedHold hold(&e_->gate);
-        seen = e_->MapSize();
-        MDB_txn* txn = nullptr;
-        rc = mdb_txn_begin(e_->env, nullptr, 0, &txn);
-        if (rc == 0) {
-          rc = Apply(*e_, txn, op, key, value);
-          if (rc == 0) {
-            rc = mdb_txn_commit(txn);
-          } else {
-            mdb_txn_abort(txn);
-          }
-        }
-      }
-      if (rc != MDB_MAP_FULL) return rc == 0 ? Status::Ok() : LmdbError(rc, op == Op::kPut ? "Put" : "Delete");
-      DBXB_RETURN_IF_ERROR(e_->Grow(seen));
-    }
-  }
-
-  Status BatchWrite(Op op, std::string_view key, std::string_view value) {
-    if (!txn_.active()) return batch_error_;
-    for (;;) {
+    const char* what = op == Op::kPut ? "Put" : "Delete";
+    if (in_batch()) {
+      if (!txn_.active()) return batch_error_;
       int rc = Apply(*e_, txn_.get(), op, key, value);
-      if (rc == 0) break;
-      if (rc != MDB_MAP_FULL) return FailBatch(LmdbError(rc, op == Op::kPut ? "Put" : "Delete"));
-      size_t seen = e_->MapSize();
-      txn_.Abort();
-      DBXB_RETURN_IF_ERROR(GrowAndReplay(seen));
+      // After a failed write LMDB allows only an abort of the transaction.
+      return rc == 0 ? Status::Ok() : FailBatch(WriteError(*e_, rc, what));
     }
-    log_.Append(op, key, value);
-    return Status::Ok();
-  }
-
-  // The batch's transaction has ended with MDB_MAP_FULL: grow the map, start a new transaction and
-  // replay the batch's writes so far, as often as needed. REQUIRES: !txn_.active().
-  Status GrowAndReplay(size_t seen) {
-    for (;;) {
-      if (Status grown = e_->Grow(seen); !grown.ok()) return FailBatch(grown);
-      if (int rc = txn_.Begin(e_); rc != 0) return FailBatch(LmdbError(rc, "Begin (after growing the map)"));
-      seen = e_->MapSize();
-      int rc =
-          log_.ForEach([&](Op op, std::string_view k, std::string_view v) { return Apply(*e_, txn_.get(), op, k, v); });
-      if (rc == 0) return Status::Ok();
-      txn_.Abort();
-      if (rc != MDB_MAP_FULL) return FailBatch(LmdbError(rc, "replay batch"));
-    }
+    MDB_txn* txn = nullptr;  // autocommit: one write transaction per call
+    int rc = mdb_txn_begin(e_->env, nullptr, 0, &txn);
+    if (rc != 0) return LmdbError(rc, what);
+    rc = Apply(*e_, txn, op, key, value);
+    if (rc == 0)
+      rc = mdb_txn_commit(txn);  // frees the transaction whatever the outcome
+    else
+      mdb_txn_abort(txn);
+    return rc == 0 ? Status::Ok() : WriteError(*e_, rc, what);
   }
 
   // Ends a failed batch: its transaction is aborted, and later writes and Commit of this batch return
   // `error` until the caller's Commit or Abort.
   Status FailBatch(Status error) {
     txn_.Abort();
-    log_.Clear();
     batch_error_ = error;
     return error;
   }
@@ -413,9 +304,8 @@ class LmdbSession final : public Session {
   LmdbEnv* e_;
   MDB_txn* read_txn_ = nullptr;        // reset while idle
   MDB_cursor* read_cursor_ = nullptr;  // bound to read_txn_, renewed per scan
-  WriteTxn txn_;                       // the open batch's transaction (and gate hold), if any
+  WriteTxn txn_;                       // the open batch's transaction, if any
   Status batch_error_;                 // why txn_ is gone while in_batch()
-  BatchLog log_;
 };
 
 unsigned EnvFlagsFor(Durability d) {
@@ -450,44 +340,116 @@ std::string FlagNames(unsigned flags) {
 }
 
 constexpr char kReadaheadKey[] = "lmdb.readahead";
+constexpr char kMapSizeKey[] = "lmdb.map_size";
 
-// Applies AdapterOptions::native_options with the "lmdb." prefix to the environment flags. One today:
-// lmdb.readahead = on (LMDB's default) | off (MDB_NORDAHEAD: the OS does not read ahead around the
-// page a random read faults in, which LMDB recommends once the database is larger than RAM).
-Status ApplyNativeOptions(const AdapterOptions& options, unsigned* flags) {
+// What the environment is opened with.
+struct EnvConfig {
+  unsigned flags = 0;
+  size_t map_bytes = 0;  // lmdb.map_size; 0: the filesystem's size
+};
+
+// Applies AdapterOptions::native_options with the "lmdb." prefix:
+//   lmdb.readahead = on (LMDB's default) | off (MDB_NORDAHEAD: the OS does not read ahead around the
+//                    page a random read faults in, which LMDB recommends once the database is larger
+//                    than RAM);
+//   lmdb.map_size  = bytes (at least 1 MiB): the map, and so the largest the database may grow to,
+//                    instead of the filesystem's size.
+Status ApplyNativeOptions(const AdapterOptions& options, EnvConfig* config) {
   for (const auto& [key, value] : options.native_options) {
     if (key.rfind("lmdb.", 0) != 0) continue;
-    if (key != kReadaheadKey) return Status::InvalidArgument("unknown native option '" + key + "' for engine lmdb");
-    if (value == "off")
-      *flags |= MDB_NORDAHEAD;
-    else if (value == "on")
-      *flags &= ~static_cast<unsigned>(MDB_NORDAHEAD);
-    else
-      return Status::InvalidArgument(key + ": expected on or off, got '" + value + "'");
+    if (key == kReadaheadKey) {
+      if (value == "off")
+        config->flags |= MDB_NORDAHEAD;
+      else if (value == "on")
+        config->flags &= ~static_cast<unsigned>(MDB_NORDAHEAD);
+      else
+        return Status::InvalidArgument(key + ": expected on or off, got '" + value + "'");
+    } else if (key == kMapSizeKey) {
+      size_t bytes = 0;
+      auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), bytes);
+      if (ec != std::errc() || end != value.data() + value.size() || bytes < kMinMapBytes)
+        return Status::InvalidArgument(key + ": expected a byte count of at least " + std::to_string(kMinMapBytes) +
+                                       ", got '" + value + "'");
+      config->map_bytes = bytes;
+    } else {
+      return Status::InvalidArgument("unknown native option '" + key + "' for engine lmdb");
+    }
   }
   return Status::Ok();
+}
+
+size_t RoundDownToPage(size_t bytes) {
+  const auto page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  return bytes / page * page;
+}
+
+// The size of the filesystem that holds `dir` (statvfs: blocks x fragment size), at most SIZE_MAX.
+Result<size_t> FilesystemBytes(const std::string& dir) {
+  struct statvfs fs;
+  if (statvfs(dir.c_str(), &fs) != 0)
+    return Status::IOError("statvfs " + dir + ": " + std::error_code(errno, std::generic_category()).message());
+  size_t bytes = 0;
+  if (__builtin_mul_overflow(fs.f_blocks, fs.f_frsize, &bytes)) bytes = std::numeric_limits<size_t>::max();
+  return bytes;
 }
 
 class LmdbAdapter final : public Adapter {
  public:
   static Result<std::unique_ptr<Adapter>> Open(const AdapterOptions& options) {
-    unsigned flags = EnvFlagsFor(options.durability);
-    DBXB_RETURN_IF_ERROR(ApplyNativeOptions(options, &flags));
+    EnvConfig config;
+    config.flags = EnvFlagsFor(options.durability);
+    DBXB_RETURN_IF_ERROR(ApplyNativeOptions(options, &config));
     std::error_code ec;
     std::filesystem::create_directories(options.dir, ec);
     if (ec) return Status::IOError("create directory " + options.dir + ": " + ec.message());
+    size_t map_bytes = config.map_bytes;
+    if (map_bytes == 0) {
+      Result<size_t> fs_bytes = FilesystemBytes(options.dir);
+      if (!fs_bytes.ok()) return fs_bytes.status();
+      map_bytes = fs_bytes.value();
+    }
+    map_bytes = RoundDownToPage(std::max(map_bytes, kMinMapBytes));
 
     std::unique_ptr<LmdbAdapter> adapter(new LmdbAdapter());
     LmdbEnv& e = adapter->env_;
-    int rc = mdb_env_create(&e.env);
-    if (rc != 0) return LmdbError(rc, "mdb_env_create");
-    // An existing database larger than this keeps its size: LMDB never maps less than the used pages.
-    size_t map_bytes = std::max<uint64_t>(kMinMapBytes, 2 * options.cache_bytes);
-    rc = mdb_env_set_mapsize(e.env, map_bytes);
-    if (rc == 0) rc = mdb_env_open(e.env, options.dir.c_str(), flags, 0644);
+    std::string& sizing = adapter->map_sizing_;
+    sizing = config.map_bytes != 0 ? "lmdb.map_size" : "the filesystem's size (statvfs of the database directory)";
+    // The map reserves address space only. Where there is less of it than the filesystem's size (a
+    // sanitizer's reservations, a ulimit -v), mmap fails with ENOMEM: halve until it fits, then once
+    // more, so that the rest of the process keeps half of what was free.
+    int halvings = 0;
+    int rc = 0;
+    for (;;) {
+      rc = mdb_env_create(&e.env);
+      if (rc != 0) {
+        e.env = nullptr;
+        return LmdbError(rc, "mdb_env_create");
+      }
+      rc = mdb_env_set_mapsize(e.env, map_bytes);
+      if (rc == 0) rc = mdb_env_open(e.env, options.dir.c_str(), config.flags, 0644);
+      if (rc != ENOMEM || config.map_bytes != 0 || map_bytes / 2 < kMinMapBytes) break;
+      mdb_env_close(e.env);  // a failed mdb_env_open leaves a handle that can only be closed
+      e.env = nullptr;
+      map_bytes = RoundDownToPage(map_bytes / 2);
+      ++halvings;
+    }
     if (rc != 0) return LmdbError(rc, "open " + options.dir);
+    if (halvings > 0 && map_bytes / 2 >= kMinMapBytes) {
+      // No transaction is active yet, as mdb_env_set_mapsize requires.
+      rc = mdb_env_set_mapsize(e.env, RoundDownToPage(map_bytes / 2));
+      if (rc != 0) return LmdbError(rc, "set map size of " + options.dir);
+      ++halvings;
+    }
+    if (halvings > 0) {
+      sizing += ", halved " + std::to_string(halvings) + " times to fit the address space: it may fill before the disk";
+    } else if (config.map_bytes == 0) {
+      sizing += ": without MDB_WRITEMAP the file grows with the data only, so the map cannot fill before the disk does";
+    }
     adapter->opened_ = true;
     e.max_key = static_cast<size_t>(mdb_env_get_maxkeysize(e.env));
+    MDB_envinfo info;
+    mdb_env_info(e.env, &info);
+    e.map_bytes = info.me_mapsize;  // LMDB raises a map smaller than the database's used pages to them
 
     MDB_txn* txn = nullptr;
     rc = mdb_txn_begin(e.env, nullptr, 0, &txn);
@@ -521,17 +483,14 @@ class LmdbAdapter final : public Adapter {
     mdb_env_get_flags(env_.env, &flags);
     unsigned max_readers = 0;
     mdb_env_get_maxreaders(env_.env, &max_readers);
-    MDB_envinfo info;
     MDB_stat stat;
-    {
-      SharedHold hold(&env_.gate);
-      mdb_env_info(env_.env, &info);
-      mdb_env_stat(env_.env, &stat);
-    }
+    mdb_env_stat(env_.env, &stat);
     settings.emplace_back("env_flags", FlagNames(flags));
     settings.emplace_back("readahead", (flags & MDB_NORDAHEAD) != 0 ? "off" : "on");
-    settings.emplace_back("map_size_bytes", std::to_string(info.me_mapsize));
-    settings.emplace_back("map_growth", "doubles on MDB_MAP_FULL; starts at max(1 MiB, 2 x cache_bytes)");
+    settings.emplace_back("map_size_bytes", std::to_string(env_.map_bytes));
+    settings.emplace_back("map_sizing", map_sizing_ +
+                                            "; set once at open, never grown: a write that finds it full fails "
+                                            "with MDB_MAP_FULL");
     settings.emplace_back("page_size", std::to_string(stat.ms_psize));
     settings.emplace_back("max_readers", std::to_string(max_readers));
     settings.emplace_back("max_key_size", std::to_string(env_.max_key));
@@ -555,7 +514,8 @@ class LmdbAdapter final : public Adapter {
   LmdbAdapter() = default;
 
   LmdbEnv env_;
-  bool opened_ = false;  // mdb_env_open succeeded
+  bool opened_ = false;     // mdb_env_open succeeded
+  std::string map_sizing_;  // where the map's size came from
 };
 
 }  // namespace
@@ -571,7 +531,7 @@ AdapterFactory LmdbAdapterFactory() {
     return "LMDB " + std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(patch);
   };
   f.library_build = [] { return std::string("debian-package"); };
-  f.native_option_keys = {kReadaheadKey};
+  f.native_option_keys = {kReadaheadKey, kMapSizeKey};
   f.open = [](const AdapterOptions& options) { return LmdbAdapter::Open(options); };
   return f;
 }

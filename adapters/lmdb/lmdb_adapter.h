@@ -8,11 +8,15 @@
 // while another session's batch holds the writer lock). Inside a batch, the session's own reads go
 // through the write transaction and so see its own writes.
 //
-// Map growth: the memory map starts at 2 x cache_bytes (at least 1 MiB), so a tiny cache_bytes gives a
-// tiny map; LMDB has no cache of its own (it reads through the OS page cache), so cache_bytes is used
-// only for this. When a write fails with MDB_MAP_FULL the transaction is aborted, the map is doubled
-// (while no transaction of this process is active) and the write is retried; a batch keeps a copy of
-// its writes until Commit so it can be replayed into the grown map. Data never hits a fixed ceiling.
+// The map is sized once, at open, and never changes: to the size of the filesystem that holds the
+// database (statvfs), as LMDB advises ("as large as possible", mdb_env_set_mapsize), or to
+// lmdb.map_size. The environment is opened without MDB_WRITEMAP, so LMDB does not extend the file to the
+// map: the file grows with the pages written, the map costs address space only, and it cannot fill
+// before the disk does. Where the address space is smaller than the filesystem (a sanitizer's
+// reservations, ulimit -v) the map is halved until it fits, and once more. Since no session can see the
+// map change, reads and writes take no lock of the adapter's. A write that still finds the map full
+// fails with IOError naming MDB_MAP_FULL and the map's size (a batch then fails as a whole). LMDB has no
+// cache of its own (it reads through the OS page cache): cache_bytes is not used.
 //
 // Durability: none = MDB_NOSYNC|MDB_NOMETASYNC, normal = MDB_NOMETASYNC, full = default flags (fsync
 // of data and meta page per commit). Every commit is written to the file before it returns, and Close
