@@ -12,7 +12,8 @@
 # - fillseq, wall clock: each tool's fastest of its 10 counted fills (dbx-bench's --samples 10 of one
 #   iteration each; db_bench's 10 fillseq after its warm-up ones); preemption only adds time, so the
 #   fastest run is the least disturbed. The ratio of the median fills is printed too, not the verdict.
-# - readrandom, CPU time: the process's CPU over the counted reads (dbx-bench's resources.cpu_ns_per_op;
+# - readrandom, CPU time, every read a hit on both sides (dbx-micro verifies each value; db_bench's
+#   "(N of N found)" is checked): the process's CPU over the counted reads (dbx-bench's resources.cpu_ns_per_op;
 #   db_bench's utime + stime read from /proc at the end of each pass: 2 to 5 passes of max(N, 200,000)
 #   random reads of the N keys, at least 10^6 reads in all, so the 10 ms tick stays below 1 %). On a
 #   shared machine preemption inflates wall-clock reads by 2x and more; it does not inflate CPU time
@@ -136,7 +137,7 @@ run_db_bench() {
   reads="$(printf 'readrandom,%.0s' $(seq $((1 + passes + 1))))"
   python3 - "$work/db_bench-reads-$n-$rep.log" stdbuf -oL "$db_bench" \
     --benchmarks="fillseq,waitforcompaction,${reads%,}" --num="$n" --reads="$per_pass" \
-    --batch_size="$load_batch" "${common[@]}" --seed="$rep" --db="$db" <<'PY' \
+    --batch_size="$((n < load_batch ? n : load_batch))" "${common[@]}" --seed="$rep" --db="$db" <<'PY' \
     || { echo "db_bench failed:"; cat "$work/db_bench-reads-$n-$rep.log"; return 1; }
 import os, subprocess, sys
 tick = os.sysconf("SC_CLK_TCK")
@@ -198,6 +199,11 @@ def theirs(rep):
         for line in open(path):
             m = re.match(r"^(\w+)\s*:\s*([0-9.]+) micros/op .*?\b([0-9]+) operations;", line)
             if m and m.group(1) == wanted:
+                # dbx-micro's get finds every key (it fails otherwise): db_bench's reads must too, or it
+                # read another database (a --batch_size above --num once made its fillseq write nothing).
+                f = re.search(r"\(([0-9]+) of ([0-9]+) found\)", line)
+                if wanted == "readrandom" and (f is None or f.group(1) != f.group(2)):
+                    sys.exit(f"db_bench readrandom did not find every key ({f.group(0) if f else 'no count'}) in {path}")
                 c = re.search(r" cpu_s=([0-9.]+)$", line.rstrip())
                 runs.append((float(m.group(2)), int(m.group(3)), float(c.group(1)) if c else None))
         # readrandom's last pass only follows the last CPU reading (see run_db_bench): not counted.
@@ -266,9 +272,9 @@ else
     check_pair /usr/bin/db_bench "Debian's librocksdb and db_bench (rocksdb-tools)" || failed=1
     checked=1
   else
-    echo "== Debian's librocksdb: SKIPPED: $dbx_bench loads '${ours_lib:-no shared librocksdb (static)}', db_bench"
-    echo "   '${theirs_lib:-?}': not the same machine code (build dbx-bench with -DDBXB_ROCKSDB_SHARED=ON,"
-    echo "   as the default build-fidelity/ is)"
+    echo "== Debian's librocksdb: SKIPPED: $dbx_bench ${ours_lib:+loads $ours_lib}${ours_lib:-links librocksdb statically},"
+    echo "   db_bench loads ${theirs_lib:-no librocksdb}: not the same machine code (build dbx-bench with"
+    echo "   -DDBXB_ROCKSDB_SHARED=ON, as the default build-fidelity/ is)"
   fi
   if [[ -d "$release" ]]; then
     echo "== $release: SKIPPED: $dbx_bench links Debian's librocksdb, not $release (a build configured"
