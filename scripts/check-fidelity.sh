@@ -12,7 +12,8 @@
 # - fillseq, wall clock: each tool's fastest of its 10 counted fills (dbx-bench's --samples 10 of one
 #   iteration each; db_bench's 10 fillseq after its warm-up ones); preemption only adds time, so the
 #   fastest run is the least disturbed. The ratio of the median fills is printed too, not the verdict.
-# - readrandom, CPU time: the process's CPU over the counted reads (dbx-bench's resources.cpu_ns_per_op;
+# - readrandom, CPU time, every read a hit on both sides (dbx-micro verifies each value; db_bench's
+#   "(N of N found)" is checked): the process's CPU over the counted reads (dbx-bench's resources.cpu_ns_per_op;
 #   db_bench's utime + stime read from /proc at the end of each pass: 2 to 5 passes of max(N, 200,000)
 #   random reads of the N keys, at least 10^6 reads in all, so the 10 ms tick stays below 1 %). On a
 #   shared machine preemption inflates wall-clock reads by 2x and more; it does not inflate CPU time
@@ -23,17 +24,28 @@
 # spread). Exit 1 when a verdict is outside [1 - TOL, 1 + TOL].
 #
 # What differs and cannot be made equal: the key bytes (dbx-bench's data set has keys "key_%08d"
-# padded to 16 bytes, db_bench's are the 8-byte big-endian row number padded with '0'), and dbx-micro
-# verifies every value it reads against its data set, which db_bench does not.
+# padded to 16 bytes, db_bench's are the 8-byte big-endian row number padded with '0'), their values
+# (dbx-bench's "value_%08d_data" repeated, db_bench's RandomGenerator bytes at --compression_ratio 0.5:
+# the files of the 1M read database differ in size), dbx-micro verifies every value it reads against
+# its data set, which db_bench does not, and db_bench's timed fillseq also builds its 1 MiB
+# RandomGenerator (a few ms per fill).
 #
-# Each pair runs one library on both sides, so the dbx-bench build decides which pair is checked: one
-# linked with Debian's librocksdb runs against Debian's db_bench (rocksdb-tools); one linked with
+# Each pair runs one library on both sides, and the same machine code: Debian's db_bench links the
+# shared librocksdb.so, where every call into RocksDB goes through the PLT and every access to its
+# thread-locals (perf_context, iostats_context, touched on each Get and Write) through __tls_get_addr;
+# dbx-bench links Debian's static librocksdb.a by default, which has neither. That alone made dbx-bench's
+# RocksDB 20-38 % cheaper in CPU per insert and get (the same binary linked both ways, alternating), so
+# the Debian pair is checked with a dbx-bench linked to the very librocksdb.so db_bench loads (cmake
+# -DDBXB_ROCKSDB_SHARED=ON): by default the script builds one into build-fidelity/, and it refuses a
+# DBX_BENCH that does not load the same file.
+# The dbx-bench build decides which pair is checked: one linked with Debian's librocksdb runs against
+# Debian's db_bench (rocksdb-tools); one linked with
 # .rocksdb-release/ (scripts/build-rocksdb-release.sh, which also builds that source's db_bench into
 # .rocksdb-release/bin/) against that db_bench. The pair that cannot run is reported as SKIPPED, with
 # the reason.
 #
 # Usage: scripts/check-fidelity.sh [--records 100000,1000000] [--tolerance 0.10] [--reps 5]
-# Environment: DBX_BENCH (default build/dbx-bench), DATA_DIR (default /tmp).
+# Environment: DBX_BENCH (default build-fidelity/dbx-bench, built when missing), DATA_DIR (default /tmp).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -56,7 +68,12 @@ done
 [[ "$tol" =~ ^0?\.[0-9]+$ ]] || usage "--tolerance: '$tol' is not a fraction like 0.10"
 [[ "$reps" =~ ^[1-9][0-9]?$ ]] || usage "--reps: '$reps' is not a count from 1 to 99"
 
-dbx_bench="${DBX_BENCH:-build/dbx-bench}"
+if [[ -z "${DBX_BENCH:-}" && ! -x build-fidelity/dbx-bench ]]; then
+  echo "building build-fidelity/dbx-bench, linked with Debian's shared librocksdb as db_bench is" >&2
+  DBXB_BUILD_DIR=build-fidelity DBXB_BUILD_TARGET=dbx-bench scripts/build.sh \
+    -DDBXB_ROCKSDB_SHARED=ON -DDBXB_ROCKSDB_USE_RELEASE=OFF >&2
+fi
+dbx_bench="${DBX_BENCH:-build-fidelity/dbx-bench}"
 [[ -x "$dbx_bench" ]] || usage "$dbx_bench not built (scripts/build.sh)"
 work="$(mktemp -d "${DATA_DIR:-/tmp}/dbxb-fidelity-XXXXXX")"
 trap 'rm -rf "$work"' EXIT
@@ -120,7 +137,7 @@ run_db_bench() {
   reads="$(printf 'readrandom,%.0s' $(seq $((1 + passes + 1))))"
   python3 - "$work/db_bench-reads-$n-$rep.log" stdbuf -oL "$db_bench" \
     --benchmarks="fillseq,waitforcompaction,${reads%,}" --num="$n" --reads="$per_pass" \
-    --batch_size="$load_batch" "${common[@]}" --seed="$rep" --db="$db" <<'PY' \
+    --batch_size="$((n < load_batch ? n : load_batch))" "${common[@]}" --seed="$rep" --db="$db" <<'PY' \
     || { echo "db_bench failed:"; cat "$work/db_bench-reads-$n-$rep.log"; return 1; }
 import os, subprocess, sys
 tick = os.sysconf("SC_CLK_TCK")
@@ -142,6 +159,9 @@ PY
 check_pair() {
   local db_bench="$1" label="$2"
   echo "== $label: $("$dbx_bench" list | awk '$1 == "rocksdb"' | sed 's/  */ /g')"
+  echo "   compared: 16 B keys, 100 B values, WAL off, no sync, 64 MiB LRU block cache, snappy, no bloom,"
+  echo "   one thread; fillseq: one WriteBatch of N rows into a fresh database, each tool's fastest of 10"
+  echo "   (wall); readrandom: CPU per read of a database loaded in batches of $load_batch and settled"
   printf '%-10s %-11s %-8s %16s %16s %8s %15s\n' records benchmark clock "dbx-bench ns/op" "db_bench ns/op" ratio "pairs min..max"
   local n rep
   for n in ${records//,/ }; do
@@ -179,6 +199,11 @@ def theirs(rep):
         for line in open(path):
             m = re.match(r"^(\w+)\s*:\s*([0-9.]+) micros/op .*?\b([0-9]+) operations;", line)
             if m and m.group(1) == wanted:
+                # dbx-micro's get finds every key (it fails otherwise): db_bench's reads must too, or it
+                # read another database (a --batch_size above --num once made its fillseq write nothing).
+                f = re.search(r"\(([0-9]+) of ([0-9]+) found\)", line)
+                if wanted == "readrandom" and (f is None or f.group(1) != f.group(2)):
+                    sys.exit(f"db_bench readrandom did not find every key ({f.group(0) if f else 'no count'}) in {path}")
                 c = re.search(r" cpu_s=([0-9.]+)$", line.rstrip())
                 runs.append((float(m.group(2)), int(m.group(3)), float(c.group(1)) if c else None))
         # readrandom's last pass only follows the last CPU reading (see run_db_bench): not counted.
@@ -238,8 +263,19 @@ if "$dbx_bench" list | awk '$1 == "rocksdb"' | grep -q release; then
     echo "   built db_bench too; run that script again to add it)"
   fi
 else
-  check_pair /usr/bin/db_bench "Debian's librocksdb and db_bench (rocksdb-tools)" || failed=1
-  checked=1
+  # The shared library each binary loads (none: linked statically).
+  loaded_rocksdb() { ldd "$1" 2>/dev/null | awk '$1 ~ /^librocksdb\.so/ { print $3 }'; }
+  ours_lib="$(loaded_rocksdb "$dbx_bench")"
+  theirs_lib="$(loaded_rocksdb /usr/bin/db_bench)"
+  if [[ -n "$theirs_lib" && "$(readlink -f "$ours_lib" 2>/dev/null)" == "$(readlink -f "$theirs_lib")" ]]; then
+    echo "== library: both load $(readlink -f "$theirs_lib")"
+    check_pair /usr/bin/db_bench "Debian's librocksdb and db_bench (rocksdb-tools)" || failed=1
+    checked=1
+  else
+    echo "== Debian's librocksdb: SKIPPED: $dbx_bench ${ours_lib:+loads $ours_lib}${ours_lib:-links librocksdb statically},"
+    echo "   db_bench loads ${theirs_lib:-no librocksdb}: not the same machine code (build dbx-bench with"
+    echo "   -DDBXB_ROCKSDB_SHARED=ON, as the default build-fidelity/ is)"
+  fi
   if [[ -d "$release" ]]; then
     echo "== $release: SKIPPED: $dbx_bench links Debian's librocksdb, not $release (a build configured"
     echo "   with it, given as DBX_BENCH, checks that pair)"

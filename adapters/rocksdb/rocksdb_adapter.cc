@@ -5,6 +5,7 @@
 #include <rocksdb/db.h>
 #include <rocksdb/filter_policy.h>
 #include <rocksdb/options.h>
+#include <rocksdb/perf_level.h>
 #include <rocksdb/table.h>
 #include <rocksdb/version.h>
 #include <rocksdb/write_batch.h>
@@ -44,29 +45,45 @@ rocksdb::WriteOptions WriteOptionsFor(Durability d) {
   return wo;
 }
 
+// RocksDB's per-thread perf level defaults to kEnableCount: every Get and Write then counts into the
+// thread's PerfContext, a diagnostic (with the shared library each count is a __tls_get_addr call).
+// db_bench runs its benchmark threads with kDisable (its --perf_level default), as RocksDB's developers
+// measure it, and so does every thread that calls RocksDB here: set once per thread, on its first call.
+void PerfCountersOffOnThisThread() {
+  thread_local bool off = false;
+  if (off) [[likely]]
+    return;
+  rocksdb::SetPerfLevel(rocksdb::PerfLevel::kDisable);
+  off = true;
+}
+
 class RocksdbSession final : public Session {
  public:
   RocksdbSession(rocksdb::DB* db, const rocksdb::WriteOptions* write_options)
       : db_(db), write_options_(write_options) {}
 
   Status Put(std::string_view key, std::string_view value) override {
+    PerfCountersOffOnThisThread();
     if (in_batch()) return FromRocks(batch_.Put(ToSlice(key), ToSlice(value)), "Put");
     return FromRocks(db_->Put(*write_options_, ToSlice(key), ToSlice(value)), "Put");
   }
 
   Status Get(std::string_view key, std::string* value) override {
-    rocksdb::Status s = db_->Get(rocksdb::ReadOptions(), ToSlice(key), value);
+    PerfCountersOffOnThisThread();
+    rocksdb::Status s = db_->Get(read_options_, ToSlice(key), value);
     if (s.IsNotFound()) return Status::NotFound();
     return FromRocks(s, "Get");
   }
 
   Status Delete(std::string_view key) override {
+    PerfCountersOffOnThisThread();
     if (in_batch()) return FromRocks(batch_.Delete(ToSlice(key)), "Delete");
     return FromRocks(db_->Delete(*write_options_, ToSlice(key)), "Delete");
   }
 
   Status Scan(std::string_view start, uint64_t limit, ScanVisitor visitor) override {
-    std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(rocksdb::ReadOptions()));
+    PerfCountersOffOnThisThread();
+    std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(read_options_));
     uint64_t seen = 0;
     for (it->Seek(ToSlice(start)); it->Valid(); it->Next()) {
       if (limit != 0 && seen == limit) break;
@@ -77,6 +94,7 @@ class RocksdbSession final : public Session {
   }
 
   Status Count(uint64_t* count) override {
+    PerfCountersOffOnThisThread();
     rocksdb::ReadOptions ro;
     ro.fill_cache = false;  // a full pass would otherwise evict the workload's cached blocks
     std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(ro));
@@ -93,6 +111,7 @@ class RocksdbSession final : public Session {
     return Status::Ok();
   }
   Status DoCommit() override {
+    PerfCountersOffOnThisThread();
     Status s = FromRocks(db_->Write(*write_options_, &batch_), "Commit");
     batch_.Clear();
     return s;
@@ -104,6 +123,9 @@ class RocksdbSession final : public Session {
 
   rocksdb::DB* db_;
   const rocksdb::WriteOptions* write_options_;
+  // Built once, as db_bench's read_options_, not per read (its constructor is out of line, a call
+  // through the PLT with the shared library).
+  const rocksdb::ReadOptions read_options_;
   rocksdb::WriteBatch batch_;
 };
 
@@ -113,6 +135,7 @@ class RocksdbNativeLoop final : public NativeLoop {
   RocksdbNativeLoop(rocksdb::DB* db, const rocksdb::WriteOptions* write_options)
       : db_(db), write_options_(write_options) {}
   Status GetAll(const ReferenceData& data, const std::vector<uint64_t>& order) override {
+    PerfCountersOffOnThisThread();
     const rocksdb::ReadOptions ro;
     for (uint64_t i : order) {
       rocksdb::Status s = db_->Get(ro, ToSlice(data.key(i)), &value_);
@@ -122,12 +145,14 @@ class RocksdbNativeLoop final : public NativeLoop {
     return Status::Ok();
   }
   Status PutAll(const ReferenceData& data) override {
+    PerfCountersOffOnThisThread();
     rocksdb::WriteBatch batch;
     for (uint64_t i = 0; i < data.size(); ++i)
       DBXB_RETURN_IF_ERROR(FromRocks(batch.Put(ToSlice(data.key(i)), ToSlice(data.value(i))), "native put"));
     return FromRocks(db_->Write(*write_options_, &batch), "native write");
   }
   Status ScanAll(uint64_t* rows, uint64_t* byte_sum) override {
+    PerfCountersOffOnThisThread();
     std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(rocksdb::ReadOptions()));
     for (it->SeekToFirst(); it->Valid(); it->Next()) AddScanRow(ToView(it->key()), ToView(it->value()), rows, byte_sum);
     return FromRocks(it->status(), "native scan");
@@ -223,6 +248,7 @@ class RocksdbAdapter final : public Adapter {
     s.emplace_back("allow_mmap_reads", Bool(o.allow_mmap_reads));
     s.emplace_back("use_direct_reads", Bool(o.use_direct_reads));
     s.emplace_back("batch", "WriteBatch written by DB::Write at Commit");
+    s.emplace_back("perf_level", "kDisable on every calling thread (db_bench's --perf_level default)");
     s.emplace_back("settle", "until no flush or compaction is pending or running (db_bench's waitforcompaction)");
     return s;
   }
