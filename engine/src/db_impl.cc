@@ -1,5 +1,7 @@
 #include "src/db_impl.h"
 
+#include <cstring>
+
 #include "src/db_iter.h"
 #include "src/hash.h"
 #include "src/key_compare.h"
@@ -210,7 +212,11 @@ Status DBImpl::ScanMerged(uint64_t seq, std::shared_ptr<const SuperVersion> sv, 
   else
     it->Seek(start);
   bool stopped = false;
-  std::string skip;  // the key whose older versions follow (it was returned or deleted)
+  // The key whose older versions follow (it was returned or deleted); a short one is kept inline,
+  // so that a short scan allocates nothing for it.
+  char skip_inline[64];
+  std::string skip_long;
+  std::string_view skip;
   bool skipping = false;
   for (uint64_t seen = 0; it->Valid() && (limit == 0 || seen < limit); it->Next()) {
     const std::string_view k = it->key();
@@ -218,7 +224,13 @@ Status DBImpl::ScanMerged(uint64_t seq, std::shared_ptr<const SuperVersion> sv, 
     const uint64_t tag = it->tag();
     if (TagSeq(tag) > seq) continue;  // newer than the snapshot: an older version may be visible
     if (!end.empty() && k >= end) break;
-    skip.assign(k);
+    if (k.size() <= sizeof(skip_inline)) {
+      std::memcpy(skip_inline, k.data(), k.size());
+      skip = std::string_view(skip_inline, k.size());
+    } else {
+      skip_long.assign(k);
+      skip = skip_long;
+    }
     skipping = true;
     if (TagType(tag) == ValueType::kDelete) continue;
     const std::string_view v = it->value();

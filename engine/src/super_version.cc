@@ -27,6 +27,7 @@ Status SuperVersion::Get(std::string_view key, uint64_t hash, uint64_t snapshot,
 }
 
 void SuperVersion::AddIterators(std::vector<std::unique_ptr<InternalIterator>>* out) const {
+  out->reserve(out->size() + 1 + frozen.size() + 2 + segments.size());
   if (active->keys() != 0) out->push_back(NewMemTableIterator(active.get()));
   for (const FrozenDelta& f : frozen) out->push_back(NewMemTableIterator(f.table.get()));
   if (wos != nullptr) out->push_back(NewMemTableIterator(wos->table.get()));
