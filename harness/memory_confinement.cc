@@ -1,4 +1,7 @@
 #include <fcntl.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <poll.h>
 #include <sys/eventfd.h>
 #include <sys/mman.h>
@@ -116,6 +119,12 @@ class MemoryConfinement::OomGuard {
   pid_t helper_ = -1;
 };
 
+void ReleaseFreedHeap() {
+#ifdef __GLIBC__
+  (void)malloc_trim(0);
+#endif
+}
+
 MemoryConfinement::MemoryConfinement() = default;
 
 uint64_t MemoryConfinement::oom_events() const { return guard_ != nullptr ? guard_->events() : 0; }
@@ -140,6 +149,10 @@ Result<std::unique_ptr<MemoryConfinement>> MemoryConfinement::Enter(const Memory
     else
       guard_note = " (no OOM guard: " + guard.status().ToString() + ")";
   }
+  // Heap that earlier engines of this run freed goes back to the OS first. glibc keeps it resident,
+  // charged to the cgroup it was allocated in; the engine about to run would reuse it and so get
+  // memory outside its limit (LMDB, run fourth, showed 678 MiB of anonymous memory; 19 MiB alone).
+  ReleaseFreedHeap();
   if (s.ok()) s = WriteFile(c->path_ + "/cgroup.procs", std::to_string(getpid()));  // every thread
   if (!s.ok()) {
     c->guard_.reset();

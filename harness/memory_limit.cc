@@ -29,6 +29,7 @@ class LabeledPhase final : public Phase {
   }
   Status Settle() override {
     DBXB_RETURN_IF_ERROR(inner_->Settle());
+    ReleaseFreedHeap();  // the phase starts with the memory the engine holds, not what it freed
     if (evict_dir_.empty()) return Status::Ok();
     Result<EvictionStats> evicted = EvictFromPageCache(evict_dir_);
     return evicted.ok() || evicted.status().IsNotFound() ? Status::Ok() : evicted.status();

@@ -103,6 +103,12 @@ struct EvictionStats {
 /// page cache (posix_fadvise POSIX_FADV_DONTNEED). The data stays intact; only caching changes.
 Result<EvictionStats> EvictFromPageCache(const std::string& dir);
 
+/// Hands the heap memory this process has freed back to the OS (glibc's malloc_trim; nothing
+/// elsewhere). glibc keeps freed memory resident in its arenas, charged to the cgroup it was
+/// allocated in: an engine would otherwise start a confined phase with memory outside its limit
+/// (another engine's, or the load's), or lose page cache to its own freed buffers.
+void ReleaseFreedHeap();
+
 /// Bytes of `path` (a file, or every regular file under a directory) now in the page cache (mincore).
 Result<uint64_t> ResidentBytes(const std::string& path);
 

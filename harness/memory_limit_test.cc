@@ -87,6 +87,40 @@ TEST(MemoryFilesTest, ParseDecimalAcceptsCountersAndRefusesTheRest) {
   }
 }
 
+#if defined(__GLIBC__) && !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
+// The process's resident anonymous memory (RssAnon of /proc/self/status), in bytes.
+uint64_t AnonRssBytes() {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line))
+    if (line.rfind("RssAnon:", 0) == 0) return std::strtoull(line.c_str() + 8, nullptr, 10) * 1024;
+  return 0;
+}
+
+// 64 MiB freed in 4 KiB pieces with one piece in 64 kept: glibc cannot shrink its heap past the live
+// pieces, so the freed memory stays resident until ReleaseFreedHeap hands it back.
+TEST(ReleaseFreedHeapTest, FreedMemoryLeavesTheProcess) {
+  constexpr size_t kPiece = 4096, kPieces = 16384;
+  std::vector<char*> pieces(kPieces);
+  for (char*& p : pieces) {
+    p = static_cast<char*>(std::malloc(kPiece));
+    ASSERT_NE(p, nullptr);
+    std::memset(p, 1, kPiece);
+  }
+  for (size_t i = 0; i < kPieces; ++i)
+    if (i % 64 != 0) {
+      std::free(pieces[i]);
+      pieces[i] = nullptr;
+    }
+  const uint64_t before = AnonRssBytes();
+  ReleaseFreedHeap();
+  const uint64_t after = AnonRssBytes();
+  for (char* p : pieces) std::free(p);
+  ASSERT_GT(before, 0u);
+  EXPECT_GE(before, after + 48 * (uint64_t{1} << 20)) << "RssAnon " << before << " -> " << after << " bytes";
+}
+#endif
+
 TEST(MemoryLimitProbeTest, NamesAMethodAndExplainsTheOthers) {
   MemoryLimitProbe probe = ProbeMemoryLimit();
   for (const std::string& note : probe.notes) std::printf("  probe: %s\n", note.c_str());

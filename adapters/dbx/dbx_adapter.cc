@@ -156,6 +156,7 @@ class DbxAdapter final : public Adapter {
         {"bloom_bits_per_key", std::to_string(o.bloom_bits_per_key)},
         {"compaction_trigger", std::to_string(o.compaction_trigger)},
         {"bytes_per_sync", std::to_string(o.bytes_per_sync)},
+        {"release_freed_memory", o.release_freed_memory ? "malloc_trim after each flush and compaction" : "off"},
         {"segment_reads",
          "mapped (MADV_RANDOM): uncompressed blocks are searched in place in the OS page cache, the block cache "
          "holds their descriptors and decoded compressed blocks"},

@@ -4,6 +4,10 @@
 #include <algorithm>
 #include <chrono>
 
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
 #include "src/compaction_pick.h"
 #include "src/db_impl.h"
 #include "src/hash.h"
@@ -19,6 +23,14 @@ size_t PickBackgroundCompaction(const SuperVersion& sv, int trigger) {
   sizes.reserve(sv.segments.size());
   for (const auto& r : sv.segments) sizes.push_back(r->file_size());
   return PickCompaction(sizes, trigger);
+}
+
+// Returns the free pages of every malloc arena to the OS. Runs without mu_: it takes each arena's
+// lock in turn, so a writer allocating meanwhile waits for one arena at most, not for the whole walk.
+void ReleaseFreedMemory() {
+#ifdef __GLIBC__
+  (void)malloc_trim(0);
+#endif
 }
 
 }  // namespace
@@ -86,16 +98,25 @@ void DBImpl::BackgroundLoop() {
     while (!shutting_down_ && (bg_paused_ || !BackgroundWorkPending())) bg_cv_.wait(l.native());
     if (!BackgroundWorkPending()) break;
     Status s;
+    bool freed_buffers = false;  // a flush or a compaction: it freed megabytes of heap
     if (!sv_->frozen.empty()) {
       s = MergeOldestDelta();
     } else if (WosFlushDue()) {
       s = FlushWos();
+      freed_buffers = true;
     } else {
       s = CompactSegments();
+      freed_buffers = true;
     }
     if (!s.ok()) SetBackgroundError(s);
     SweepRetired();
     done_cv_.notify_all();
+    if (freed_buffers && options_.release_freed_memory) {
+      l.Unlock();
+      ReleaseFreedMemory();
+      stat_memory_releases_.fetch_add(1, std::memory_order_relaxed);
+      l.Lock();
+    }
   }
   done_cv_.notify_all();
 }

@@ -317,6 +317,7 @@ DbStats DBImpl::GetStats() {
   st.compactions = stat_compactions_.load();
   st.columnar_cache_builds = stat_cache_builds_.load();
   st.columnar_cache_skips = stat_cache_skips_.load();
+  st.memory_releases = stat_memory_releases_.load();
   st.block_cache_hits = block_cache_->hits();
   st.block_cache_misses = block_cache_->misses();
   st.wal_syncs = stat_wal_syncs_.load();

@@ -183,6 +183,7 @@ class DBImpl final : public DB {
 
   std::atomic<uint64_t> stat_flushes_{0}, stat_compactions_{0}, stat_cache_builds_{0}, stat_wal_syncs_{0};
   std::atomic<uint64_t> stat_cache_skips_{0};
+  std::atomic<uint64_t> stat_memory_releases_{0};
   std::atomic<uint64_t> stat_write_stalls_{0}, stat_write_buffer_peak_{0}, stat_compaction_peak_{0};
 };
 

@@ -216,5 +216,32 @@ TEST(MemoryBudget, BackpressureStallsConcurrentWritersWithoutDeadlock) {
   ASSERT_TRUE(db->Close().ok());
 }
 
+// After a flush or a compaction the background thread hands the freed heap back to the OS (the
+// write buffer just written, the compaction's buffers), unless release_freed_memory is off.
+TEST(MemoryBudget, FlushesAndCompactionsReleaseFreedMemory) {
+  for (bool release : {true, false}) {
+    test::TempDir dir;
+    Options o;
+    o.memory_budget_bytes = 2 * kMiB;
+    o.durability = Durability::kNone;
+    o.release_freed_memory = release;
+    std::unique_ptr<DB> db;
+    ASSERT_TRUE(DB::Open(o, dir.Sub("db"), &db).ok());
+    for (int i = 0; i < 8000; i += 100) {  // 4 MB: twice the budget, so the WOS is flushed
+      WriteBatch b;
+      for (int j = i; j < i + 100; ++j) b.Put(Key(0, j), Value(0, j));
+      ASSERT_TRUE(db->Write(WriteOptions(), b).ok());
+    }
+    ASSERT_TRUE(db->WaitForIdle().ok());
+    const DbStats s = db->GetStats();
+    ASSERT_GT(s.flushes, 0u);
+    if (release)
+      EXPECT_GT(s.memory_releases, 0u);  // writers that flush while stalled do not release; the thread does
+    else
+      EXPECT_EQ(s.memory_releases, 0u);
+    ASSERT_TRUE(db->Close().ok());
+  }
+}
+
 }  // namespace
 }  // namespace dbx

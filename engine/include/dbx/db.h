@@ -52,6 +52,8 @@ struct DbStats {
   uint64_t columnar_cache_builds = 0;
   /// Full scans that built no columnar cache because the last build ran out of room (see README).
   uint64_t columnar_cache_skips = 0;
+  /// Times the background thread handed freed heap back to the OS (Options::release_freed_memory).
+  uint64_t memory_releases = 0;
   uint64_t block_cache_hits = 0;
   uint64_t block_cache_misses = 0;
   uint64_t wal_syncs = 0;
