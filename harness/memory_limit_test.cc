@@ -87,7 +87,17 @@ TEST(MemoryFilesTest, ParseDecimalAcceptsCountersAndRefusesTheRest) {
   }
 }
 
-#if defined(__GLIBC__) && !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
+// GCC says __SANITIZE_ADDRESS__ / __SANITIZE_THREAD__; clang 14 says it only through __has_feature.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define DBXB_SANITIZED_BUILD 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define DBXB_SANITIZED_BUILD 1
+#endif
+#endif
+
+// A sanitizer's allocator replaces glibc's arenas, so there is nothing for malloc_trim to hand back.
+#if defined(__GLIBC__) && !defined(DBXB_SANITIZED_BUILD)
 // The process's resident anonymous memory (RssAnon of /proc/self/status), in bytes.
 uint64_t AnonRssBytes() {
   std::ifstream status("/proc/self/status");
