@@ -381,12 +381,19 @@ void BM_Dbx_GetBudget64MiB(benchmark::State& state) {
   const Data& d = GetData(state.range(0));
   BudgetDbx l(d);
   std::string v;
+  const dbx::DbStats before = l.db->GetStats();
   for (auto _ : state) {
     for (size_t i : d.random_order) {
       if (!l.db->Get(dbx::ReadOptions(), d.keys[i], &v).ok() || v != d.values[i]) state.SkipWithError("get");
     }
   }
-  state.counters["segments"] = static_cast<double>(l.db->GetStats().segments);
+  const dbx::DbStats after = l.db->GetStats();
+  const double gets = static_cast<double>(state.iterations() * d.keys.size());
+  state.counters["segments"] = static_cast<double>(after.segments);
+  // Block cache lookups per Get that found the block, and that read and decoded it.
+  state.counters["hits/get"] = static_cast<double>(after.block_cache_hits - before.block_cache_hits) / gets;
+  state.counters["misses/get"] = static_cast<double>(after.block_cache_misses - before.block_cache_misses) / gets;
+  state.counters["cache_MiB"] = static_cast<double>(after.block_cache_bytes) / (1 << 20);
   state.SetItemsProcessed(state.iterations() * d.keys.size());
 }
 

@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "src/coding.h"
+#include "src/hash.h"
 #include "src/key_compare.h"
 
 namespace dbx {
@@ -91,20 +92,53 @@ Status Block::Init(Block* b) {
   }
   // Every entry is validated here; when packed, its offset slot (in the block's own bytes, so it
   // holds no more memory than them; or in its copy of the array) gets the window in its high half.
+  const bool hashed = n >= kMinHashedEntries && b->entries_end_ <= kMaxHashedBytes;
+  uint16_t* cells = nullptr;
+  if (hashed) {
+    b->num_cells_ = 2 * n;
+    b->own_cells_ = std::make_unique<uint16_t[]>(b->num_cells_);
+    cells = b->own_cells_.get();
+    std::fill(cells, cells + b->num_cells_, kEmptyCell);
+  }
   BlockEntry e;
+  std::string_view prev_key;
   for (uint32_t i = 0; i < n; ++i) {
     if (!b->Decode(i, &e)) return Status::Corruption("malformed block entry");
     if (b->packed_) {
       auto window = static_cast<uint32_t>(KeyWindow(e.key, common) >> 48);
       EncodeFixed32(b->slots_ + 4 * static_cast<size_t>(i), window << 16 | b->Offset(i));
     }
+    if (hashed && (i == 0 || !KeyEqual(e.key, prev_key))) {  // a key's first entry is its newest
+      const uint64_t mixed = MixHash(Hash64(e.key));
+      uint32_t c = b->HomeCell(mixed);
+      while (cells[c] != kEmptyCell) c = c + 1 == b->num_cells_ ? 0 : c + 1;
+      cells[c] = static_cast<uint16_t>(Fingerprint(mixed) | b->Offset(i));
+    }
+    prev_key = e.key;
   }
+  b->cells_ = cells;
   return Status::Ok();
 }
 
-bool Block::Decode(uint32_t i, BlockEntry* e) const {
-  if (i >= n_) return false;
-  const uint32_t off = Offset(i);
+bool Block::FindNewest(std::string_view key, uint64_t hash, BlockEntry* e, bool* corrupt) const {
+  const uint64_t mixed = MixHash(hash);
+  const uint16_t fp = Fingerprint(mixed);
+  // At most half the cells are full, so a probe run ends at an empty one.
+  for (uint32_t c = HomeCell(mixed);; c = c + 1 == num_cells_ ? 0 : c + 1) {
+    const uint16_t cell = cells_[c];
+    if (cell == kEmptyCell) return false;
+    if ((cell & 0xf000) != fp) continue;
+    if (!DecodeAt(cell & 0xfff, e)) {
+      *corrupt = true;
+      return false;
+    }
+    if (KeyEqual(e->key, key)) return true;
+  }
+}
+
+bool Block::Decode(uint32_t i, BlockEntry* e) const { return i < n_ && DecodeAt(Offset(i), e); }
+
+bool Block::DecodeAt(uint32_t off, BlockEntry* e) const {
   if (off >= entries_end_) return false;
   const char* p = base_ + off;
   const char* limit = base_ + entries_end_;

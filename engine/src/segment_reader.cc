@@ -280,19 +280,28 @@ Status SegmentReader::ReadDataBlock(size_t i, std::shared_ptr<const Block>* out,
 
 namespace {
 
-// The newest version of key with seq <= snapshot in block b. False when an entry is malformed.
-bool SearchBlock(const Block& b, std::string_view key, uint64_t snapshot, Lookup* result, std::string* value,
-                 uint64_t* seq) {
+// The newest version of key (whose Hash64 is hash) with seq <= snapshot in block b. False when an
+// entry is malformed.
+bool SearchBlock(const Block& b, std::string_view key, uint64_t hash, uint64_t snapshot, Lookup* result,
+                 std::string* value, uint64_t* seq) {
   bool corrupt = false;
   BlockEntry e;
-  for (uint32_t i = b.LowerBound(key, &corrupt); !corrupt && i < b.size(); ++i) {
-    if (!b.Decode(i, &e)) return false;
-    if (!KeyEqual(e.key, key)) break;
-    if (TagSeq(e.tag) > snapshot) continue;
+  auto found = [&] {
     *result = TagType(e.tag) == ValueType::kPut ? Lookup::kValue : Lookup::kDeleted;
     if (*result == Lookup::kValue && value != nullptr) value->assign(e.value);
     if (seq != nullptr) *seq = TagSeq(e.tag);
     return true;
+  };
+  if (b.hashed()) {
+    if (!b.FindNewest(key, hash, &e, &corrupt)) return !corrupt;
+    if (TagSeq(e.tag) <= snapshot) return found();
+    // The newest version is past the snapshot: the older ones follow it, found by the search below.
+  }
+  for (uint32_t i = b.LowerBound(key, &corrupt); !corrupt && i < b.size(); ++i) {
+    if (!b.Decode(i, &e)) return false;
+    if (!KeyEqual(e.key, key)) break;
+    if (TagSeq(e.tag) > snapshot) continue;
+    return found();
   }
   return !corrupt;
 }
@@ -310,7 +319,7 @@ Status SegmentReader::Get(std::string_view key, uint64_t hash, uint64_t snapshot
   const Block* b;
   std::shared_ptr<const Block> keep;
   DBX_RETURN_IF_ERROR(BlockFor(bi, &b, &keep));
-  if (!SearchBlock(*b, key, snapshot, result, value, seq))
+  if (!SearchBlock(*b, key, hash, snapshot, result, value, seq))
     return Status::Corruption(file_->name() + ": malformed block entry");
   return Status::Ok();
 }

@@ -166,6 +166,62 @@ TEST(Block, LowerBoundMatchesAFullKeySearch) {
   }
 }
 
+// FindNewest (a point read through the hash index of blocks of 16 or more entries within 4 KiB)
+// finds the first entry of a key the block holds, and no other key, as a full-key search does.
+TEST(Block, FindNewestMatchesAFullKeySearch) {
+  Random rnd(17);
+  int hashed = 0;
+  for (int round = 0; round < 300; ++round) {
+    std::vector<std::string> keys;
+    const std::string shared(rnd.Uniform(10), 'k');
+    const int n = 1 + static_cast<int>(rnd.Uniform(250));
+    for (int i = 0; i < n; ++i) {
+      std::string k = shared;
+      const int len = 1 + static_cast<int>(rnd.Uniform(6));
+      for (int j = 0; j < len; ++j) k.push_back(static_cast<char>("\0ab\xff"[rnd.Uniform(4)]));
+      keys.push_back(k);
+    }
+    std::sort(keys.begin(), keys.end());
+    keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+    BlockBuilder bb;
+    for (const std::string& k : keys) {
+      bb.Add(k, PackTag(100, ValueType::kPut), "v");
+      if (rnd.OneIn(3)) bb.Add(k, PackTag(1, ValueType::kDelete), "");  // an older version
+    }
+    const std::string raw = bb.Finish();
+    std::shared_ptr<const Block> owned, in_place;
+    ASSERT_TRUE(Block::Parse(raw, &owned).ok());
+    ASSERT_TRUE(Block::ParseInPlace(raw, &in_place).ok());
+    const bool want_hashed = owned->size() >= Block::kMinHashedEntries && raw.size() - 4 * owned->size() - 4 <= 4096;
+    ASSERT_EQ(owned->hashed(), want_hashed) << owned->size();
+    ASSERT_EQ(in_place->hashed(), want_hashed);
+    if (!want_hashed) continue;
+    ++hashed;
+    std::vector<BlockEntry> entries(owned->size());
+    for (uint32_t i = 0; i < owned->size(); ++i) ASSERT_TRUE(owned->Decode(i, &entries[i]));
+    for (int probe = 0; probe < 60; ++probe) {
+      std::string t = keys[rnd.Uniform(static_cast<uint32_t>(keys.size()))];
+      if (probe % 2 == 1) t.push_back(static_cast<char>("\0az"[rnd.Uniform(3)]));  // mostly absent
+      if (probe % 5 == 4) t.pop_back();
+      auto at = std::lower_bound(entries.begin(), entries.end(), t,
+                                 [](const BlockEntry& e, const std::string& k) { return e.key < k; });
+      const bool present = at != entries.end() && at->key == t;
+      for (const Block* b : {owned.get(), in_place.get()}) {
+        bool corrupt = false;
+        BlockEntry e;
+        ASSERT_EQ(b->FindNewest(t, Hash64(t), &e, &corrupt), present) << "round " << round << " size " << b->size();
+        ASSERT_FALSE(corrupt);
+        if (present) {
+          EXPECT_EQ(e.key, t);
+          EXPECT_EQ(e.tag, at->tag);  // the newest version
+          EXPECT_EQ(e.value, at->value);
+        }
+      }
+    }
+  }
+  EXPECT_GT(hashed, 100);  // most rounds exercised the index
+}
+
 TEST(Block, MalformedEntryIsCorruption) {
   std::string raw = "\x7f\x7f" + std::string(10, 'x');  // sizes past the end of the entries
   raw += std::string("\0\0\0\0\1\0\0\0", 8);
@@ -182,7 +238,7 @@ TEST(Block, MalformedEntryIsCorruption) {
 TEST(Block, InPlaceMatchesOwned) {
   BlockBuilder bb;
   for (int i = 0; i < 40; ++i)
-    bb.Add("row" + std::to_string(1000 + 7 * i), PackTag(50 + i, ValueType::kPut), std::string(90, 'v'));
+    bb.Add("row" + std::to_string(1000 + 7 * i), PackTag(50 + i, ValueType::kPut), std::string(80, 'v'));
   const std::string raw = bb.Finish();
   const std::string copy = raw;
   std::shared_ptr<const Block> owned, in_place;
@@ -206,8 +262,10 @@ TEST(Block, InPlaceMatchesOwned) {
     EXPECT_EQ(owned->LowerBound(t, &c1), in_place->LowerBound(t, &c2)) << t;
     EXPECT_FALSE(c1 || c2);
   }
-  EXPECT_EQ(in_place->charge(), sizeof(Block) + 4 * 40);  // 40 entries: the array is not inline
-  EXPECT_GT(owned->charge(), raw.size());
+  // 40 entries: the array is not inline, and the hash index has 2 cells of 2 bytes per entry.
+  ASSERT_TRUE(in_place->hashed());
+  EXPECT_EQ(in_place->charge(), sizeof(Block) + 4 * 40 + 2 * 2 * 40);
+  EXPECT_EQ(owned->charge(), sizeof(Block) + raw.size() + 2 * 2 * 40);
   BlockBuilder small;
   for (int i = 0; i < 5; ++i) small.Add("k" + std::to_string(i), PackTag(9, ValueType::kPut), "v");
   const std::string small_raw = small.Finish();
