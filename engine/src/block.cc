@@ -92,7 +92,9 @@ Status Block::Init(Block* b) {
   }
   // Every entry is validated here; when packed, its offset slot (in the block's own bytes, so it
   // holds no more memory than them; or in its copy of the array) gets the window in its high half.
-  const bool hashed = n >= kMinHashedEntries && b->entries_end_ <= kMaxHashedBytes;
+  // Not in place: there the Block is a small descriptor (4 bytes per entry) and the cells would
+  // double it, for the index blocks too, which only scans read.
+  const bool hashed = !b->in_place_ && n >= kMinHashedEntries && b->entries_end_ <= kMaxHashedBytes;
   uint16_t* cells = nullptr;
   if (hashed) {
     b->num_cells_ = 2 * n;

@@ -69,9 +69,9 @@ class Block {
   }
   /// Index of the first entry with key >= target (size() when none). Sets *corrupt on bad entries.
   uint32_t LowerBound(std::string_view target, bool* corrupt) const;
-  /// Whether the block has a hash index for point reads (FindNewest): blocks of at least
-  /// kMinHashedEntries entries whose entries end within 4 KiB (so every block of the default
-  /// block_size that holds that many).
+  /// Whether the block has a hash index for point reads (FindNewest): blocks that own their bytes
+  /// (decoded from compressed storage, or copied) of at least kMinHashedEntries entries whose
+  /// entries end within 4 KiB (so every such block of the default block_size).
   bool hashed() const { return cells_ != nullptr; }
   /// For a point read of `key`, whose Hash64 is `hash`, through the hash index: decodes the key's
   /// first (newest) entry into *e and returns true, or returns false when the block does not hold
