@@ -32,8 +32,9 @@ class SegmentReader {
   /// gone, nobody can read them.
   ~SegmentReader();
 
-  /// The newest version of key with seq <= snapshot. On kValue, *value is set (if non-null);
-  /// *seq gets the version's sequence (if non-null).
+  /// The newest version of key with seq <= snapshot; `hash` is Hash64(key) (the bloom filter and
+  /// the blocks' hash indexes are built from it). On kValue, *value is set (if non-null); *seq
+  /// gets the version's sequence (if non-null).
   Status Get(std::string_view key, uint64_t hash, uint64_t snapshot, Lookup* result, std::string* value,
              uint64_t* seq) const;
   /// Starts loading the bloom filter line Get(·, hash) tests first.
