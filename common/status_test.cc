@@ -21,14 +21,10 @@ TEST(StatusTest, OkHasNoCodeNorMessage) {
 
 TEST(StatusTest, EveryFactoryKeepsItsCodeAndMessage) {
   const std::pair<Status, Status::Code> cases[] = {
-      {Status::NotFound("k"), Status::Code::kNotFound},
-      {Status::InvalidArgument("k"), Status::Code::kInvalidArgument},
-      {Status::IOError("k"), Status::Code::kIOError},
-      {Status::Corruption("k"), Status::Code::kCorruption},
-      {Status::Conflict("k"), Status::Code::kConflict},
-      {Status::NotSupported("k"), Status::Code::kNotSupported},
-      {Status::Internal("k"), Status::Code::kInternal},
-      {Status::Interrupted("k"), Status::Code::kInterrupted},
+      {Status::NotFound("k"), Status::Code::kNotFound}, {Status::InvalidArgument("k"), Status::Code::kInvalidArgument},
+      {Status::IOError("k"), Status::Code::kIOError},   {Status::Corruption("k"), Status::Code::kCorruption},
+      {Status::Conflict("k"), Status::Code::kConflict}, {Status::NotSupported("k"), Status::Code::kNotSupported},
+      {Status::Internal("k"), Status::Code::kInternal}, {Status::Interrupted("k"), Status::Code::kInterrupted},
   };
   for (const auto& [s, code] : cases) {
     EXPECT_FALSE(s.ok());
