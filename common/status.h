@@ -1,9 +1,11 @@
 // Status and Result<T>: the one way errors come back from adapters, workloads, reports and the harness.
 //
-// NotFound is a normal result (a Get of an absent key), not an error. A Status is cheap to copy when OK.
+// NotFound is a normal result (a Get of an absent key), not an error. An OK Status is one null pointer: making,
+// testing, returning and destroying it costs what a pointer does, which every operation of a session pays.
 #pragma once
 
 #include <cassert>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -26,6 +28,15 @@ class [[nodiscard]] Status {
   };
 
   Status() = default;
+  Status(const Status& other) : rep_(other.rep_ ? std::make_unique<Rep>(*other.rep_) : nullptr) {}
+  Status& operator=(const Status& other) {
+    if (this != &other) rep_ = other.rep_ ? std::make_unique<Rep>(*other.rep_) : nullptr;
+    return *this;
+  }
+  Status(Status&&) noexcept = default;  // leaves the moved-from Status OK
+  Status& operator=(Status&&) noexcept = default;
+  ~Status() = default;
+
   static Status Ok() { return Status(); }
   static Status NotFound(std::string_view msg = {}) { return Status(Code::kNotFound, msg); }
   static Status InvalidArgument(std::string_view msg) { return Status(Code::kInvalidArgument, msg); }
@@ -37,22 +48,25 @@ class [[nodiscard]] Status {
   /// The user asked the run to stop (SIGINT/SIGTERM); not a failure of what was measured.
   static Status Interrupted(std::string_view msg = {}) { return Status(Code::kInterrupted, msg); }
 
-  bool ok() const { return code_ == Code::kOk; }
-  bool IsNotFound() const { return code_ == Code::kNotFound; }
-  bool IsInvalidArgument() const { return code_ == Code::kInvalidArgument; }
-  bool IsIOError() const { return code_ == Code::kIOError; }
-  bool IsCorruption() const { return code_ == Code::kCorruption; }
-  bool IsConflict() const { return code_ == Code::kConflict; }
-  bool IsNotSupported() const { return code_ == Code::kNotSupported; }
-  bool IsInterrupted() const { return code_ == Code::kInterrupted; }
-  Code code() const { return code_; }
-  const std::string& message() const { return message_; }
+  bool ok() const { return rep_ == nullptr; }
+  bool IsNotFound() const { return code() == Code::kNotFound; }
+  bool IsInvalidArgument() const { return code() == Code::kInvalidArgument; }
+  bool IsIOError() const { return code() == Code::kIOError; }
+  bool IsCorruption() const { return code() == Code::kCorruption; }
+  bool IsConflict() const { return code() == Code::kConflict; }
+  bool IsNotSupported() const { return code() == Code::kNotSupported; }
+  bool IsInterrupted() const { return code() == Code::kInterrupted; }
+  Code code() const { return rep_ ? rep_->code : Code::kOk; }
+  const std::string& message() const {
+    static const std::string kEmpty;
+    return rep_ ? rep_->message : kEmpty;
+  }
 
   /// "NotFound: key_00000001" style text for logs and result files.
   std::string ToString() const {
     if (ok()) return "OK";
-    std::string s(CodeName(code_));
-    if (!message_.empty()) s += ": " + message_;
+    std::string s(CodeName(rep_->code));
+    if (!rep_->message.empty()) s += ": " + rep_->message;
     return s;
   }
 
@@ -60,8 +74,8 @@ class [[nodiscard]] Status {
   Status WithContext(std::string_view context) const {
     if (ok()) return *this;
     std::string m(context);
-    if (!message_.empty()) m += ": " + message_;
-    return Status(code_, m);
+    if (!rep_->message.empty()) m += ": " + rep_->message;
+    return Status(rep_->code, m);
   }
 
   static const char* CodeName(Code c) {
@@ -89,9 +103,13 @@ class [[nodiscard]] Status {
   }
 
  private:
-  Status(Code code, std::string_view msg) : code_(code), message_(msg) {}
-  Code code_ = Code::kOk;
-  std::string message_;
+  struct Rep {
+    Code code;
+    std::string message;
+  };
+  // REQUIRES: code != kOk (an OK Status has no Rep). Every factory above passes a failure code.
+  Status(Code code, std::string_view msg) : rep_(std::make_unique<Rep>(Rep{code, std::string(msg)})) {}
+  std::unique_ptr<Rep> rep_;  // null when OK
 };
 
 /// A value or a non-OK Status. REQUIRES: the Status passed in is not OK.

@@ -1,5 +1,5 @@
 // Memory limits for disk-bound runs: confine the measured phases to a memory budget when the system
-// allows it, else start every phase with the database evicted from the page cache.
+// allows it, else bound nothing; with either, every phase starts with the database evicted from the page cache.
 //
 // Methods, best first (ProbeMemoryLimit picks the first that works here and says why the others don't):
 //
@@ -9,11 +9,15 @@
 //   cgroup-v1   A child of this process's cgroup in the v1 memory hierarchy with
 //               memory.limit_in_bytes = limit.
 //   fadvise-dontneed eviction
-//               No limit: before each phase every file under the database directory is fsynced and
-//               dropped from the page cache (posix_fadvise POSIX_FADV_DONTNEED), so each phase starts
-//               cold; within a phase the page cache is not bounded, and pages the process has mapped
-//               (LMDB's map, SQLite's mmap) cannot be dropped — the resident bytes left are measured
-//               (mincore) and recorded in the method string.
+//               No limit: every phase starts cold (below), and within a phase the page cache is not
+//               bounded.
+//
+// With every method, each phase starts with the database out of the page cache: every file under the
+// database directory is fsynced, this process's shared mappings of it (LMDB's map, SQLite's mmap, DBX's
+// segments) are taken out of its page tables, and its pages are dropped (posix_fadvise
+// POSIX_FADV_DONTNEED); the resident bytes left are measured (mincore) and recorded in the method
+// string. Under a cgroup a phase would otherwise start with what the previous phase left cached, which
+// differs between engines by what each freed at its end.
 //
 // systemd-run --scope -p MemoryMax=... is not used: it starts a new command, while the harness confines
 // itself in place (the probe notes whether systemd is there at all).
@@ -96,11 +100,14 @@ struct EvictionStats {
   uint64_t files = 0;
   uint64_t bytes = 0;            ///< total size of the files
   uint64_t resident_before = 0;  ///< bytes of them in the page cache before
-  uint64_t resident_after = 0;   ///< and after (mapped pages cannot be dropped)
+  uint64_t resident_after = 0;   ///< and after (pages another process maps cannot be dropped)
 };
 
 /// fsyncs every regular file under `dir` (recursively) and asks the kernel to drop its pages from the
-/// page cache (posix_fadvise POSIX_FADV_DONTNEED). The data stays intact; only caching changes.
+/// page cache (posix_fadvise POSIX_FADV_DONTNEED), after taking this process's shared mappings of them
+/// out of its page tables (madvise MADV_DONTNEED), since the kernel keeps a mapped page cached. The
+/// data stays intact, mappings stay valid; only caching changes. Other processes' mappings still pin
+/// their pages (resident_after says how many bytes).
 Result<EvictionStats> EvictFromPageCache(const std::string& dir);
 
 /// Hands the heap memory this process has freed back to the OS (glibc's malloc_trim; nothing

@@ -3,7 +3,9 @@
 // Cgroup tests skip, saying why, where the probe finds no usable cgroup.
 #include "harness/memory_limit.h"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -169,6 +171,34 @@ TEST(EvictionTest, DropsCachedPagesAndKeepsTheData) {
   EXPECT_EQ(ReadChecksum(dir.path() + "/a.dat"), a);
   EXPECT_EQ(ReadChecksum(dir.path() + "/sub/b.dat"), b);
   EXPECT_TRUE(EvictFromPageCache(dir.path() + "/missing").status().IsNotFound());
+}
+
+// An engine that maps its files (LMDB, SQLite's mmap, DBX's segments) pins the pages it read; the
+// eviction takes them out of this process's page tables first, so they leave the page cache too, and
+// the mapping still reads the file. A private mapping is left alone.
+TEST(EvictionTest, DropsPagesThisProcessMapsAndKeepsTheMappingValid) {
+  DiskDir dir;
+  const std::string path = dir.path() + "/mapped.dat";
+  const uint64_t sum = WriteFile(path, 8, 3);
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  ASSERT_GE(fd, 0);
+  const size_t size = 8u << 20;
+  void* map = mmap(nullptr, size, PROT_READ, MAP_SHARED, fd, 0);
+  close(fd);
+  ASSERT_NE(map, MAP_FAILED);
+  auto mapped_sum = [&] {
+    const uint64_t* words = static_cast<const uint64_t*>(map);
+    uint64_t total = 0;
+    for (size_t i = 0; i < size / 8; ++i) total += words[i];
+    return total;
+  };
+  ASSERT_EQ(mapped_sum(), sum);  // every page faulted in through the mapping
+  auto stats = EvictFromPageCache(dir.path());
+  ASSERT_TRUE(stats.ok()) << stats.status().ToString();
+  EXPECT_GT(stats->resident_before, 6u << 20);
+  EXPECT_LT(stats->resident_after, 1u << 20) << "pages mapped by this process stayed cached";
+  EXPECT_EQ(mapped_sum(), sum);  // faulted back in from the file
+  munmap(map, size);
 }
 
 class CgroupTest : public testing::Test {
@@ -366,9 +396,10 @@ TEST(WithMemoryLimitTest, CgroupMethodConfinesFromOpenToClose) {
   auto phase = seq->NextPhase();
   ASSERT_TRUE(phase.ok() && *phase != nullptr);
   const std::string method = Parameter((*phase)->spec(), kMemoryMethodParameter);
+  // Under the cgroup too, the phase starts with the database evicted (it read its 1 MiB file just before).
   EXPECT_EQ(method, MemoryLimitMethodName(probe.method) +
                         (probe.method == MemoryLimitMethod::kCgroupV1 ? " memory.limit_in_bytes=" : " memory.max=") +
-                        std::to_string(256 << 20));
+                        std::to_string(256 << 20) + "; 0 of 1048576 bytes still cached after eviction");
   EXPECT_TRUE(seq->Close().ok());
   ASSERT_EQ(log.size(), 2u);
   EXPECT_NE(log[0], "open in " + outside);    // opened inside the child cgroup

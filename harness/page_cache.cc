@@ -5,7 +5,11 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
 #include <vector>
 
 #include "harness/memory_files.h"
@@ -48,6 +52,38 @@ Status ForEachFile(const std::string& path, Fn fn) {
   return Status::Ok();
 }
 
+// True when `file` is `dir` itself or lies under it (both as the kernel names them: absolute paths).
+bool Under(const std::string& file, const std::string& dir) {
+  if (dir.empty() || file.compare(0, dir.size(), dir) != 0) return false;
+  return file.size() == dir.size() || file[dir.size()] == '/' || dir.back() == '/';
+}
+
+// The page cache cannot drop a page that a process has mapped, and engines map their files (LMDB's
+// map, SQLite's mmap, DBX's segments): whatever a phase read through them would stay cached. This
+// unmaps those pages from this process's page tables (madvise MADV_DONTNEED on its shared file
+// mappings of files under `dir`), which for a shared mapping changes nothing but residency: the next
+// access faults the page back in from the file, and a page written through the mapping stays dirty in
+// the page cache until the fsync below. Private mappings are left alone (DONTNEED would discard their
+// copies).
+void UnmapOwnPages(const std::string& dir) {
+  std::error_code ec;
+  const std::string root = std::filesystem::weakly_canonical(dir, ec).string();
+  if (ec || root.empty()) return;
+  std::ifstream maps("/proc/self/maps");
+  std::string line;
+  while (std::getline(maps, line)) {
+    // start-end perms offset dev inode path
+    std::istringstream in(line);
+    std::string range, perms, offset, dev, inode, path;
+    if (!(in >> range >> perms >> offset >> dev >> inode) || perms.size() < 4 || perms[3] != 's') continue;
+    std::getline(in >> std::ws, path);
+    if (!Under(path, root)) continue;
+    unsigned long start = 0, end = 0;
+    if (std::sscanf(range.c_str(), "%lx-%lx", &start, &end) != 2 || end <= start) continue;
+    (void)madvise(reinterpret_cast<void*>(start), end - start, MADV_DONTNEED);
+  }
+}
+
 }  // namespace
 
 Result<uint64_t> ResidentBytes(const std::string& path) {
@@ -68,6 +104,7 @@ Result<uint64_t> ResidentBytes(const std::string& path) {
 
 Result<EvictionStats> EvictFromPageCache(const std::string& dir) {
   EvictionStats stats;
+  UnmapOwnPages(dir);
   DBXB_RETURN_IF_ERROR(ForEachFile(dir, [&](const std::string& file) -> Status {
     // Read-write so that fsync may flush dirty pages (DONTNEED drops only clean ones); read-only for
     // files we may not write (fsync on them still works on Linux).

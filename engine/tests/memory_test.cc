@@ -219,6 +219,7 @@ TEST(MemoryBudget, BackpressureStallsConcurrentWritersWithoutDeadlock) {
 // After a flush or a compaction the background thread hands the freed heap back to the OS (the
 // write buffer just written, the compaction's buffers), unless release_freed_memory is off.
 TEST(MemoryBudget, FlushesAndCompactionsReleaseFreedMemory) {
+  EXPECT_TRUE(Options().release_freed_memory);  // on unless turned off
   for (bool release : {true, false}) {
     test::TempDir dir;
     Options o;

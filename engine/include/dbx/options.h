@@ -87,7 +87,7 @@ struct Options {
   /// glibc keeps freed memory in its per-thread arenas otherwise, still resident and, under a cgroup
   /// memory limit, still charged: measured at 1 GiB, ~500 MiB of it, which the OS page cache then
   /// lacks. Without glibc, nothing is done.
-  bool release_freed_memory = false;
+  bool release_freed_memory = true;
 
   /// kNormal only: interval of the background WAL fsync.
   uint32_t wal_sync_interval_ms = 100;
