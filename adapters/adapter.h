@@ -137,11 +137,14 @@ class Adapter {
   virtual Result<std::unique_ptr<NativeLoop>> NewNativeLoop() {
     return Status::NotSupported("this engine has no native calibration loop");
   }
-  /// Brings the database to a steady state before a measured phase: returns once the background work
-  /// that earlier writes left behind (flushes, compactions, WAL checkpoints) is done, so the phase does
-  /// not compete with it. The harness calls it between phases, with no batch open on any session, and
-  /// times it. The default does nothing (an engine without background work). An engine that overrides
-  /// it says what it waits for in NativeSettings() as ("settle", "...").
+  /// Brings the database to a steady state before a measured phase: first moves the writes still held in
+  /// the engine's write buffers into its main store where the engine has a way to (a memtable flush, a
+  /// WAL checkpoint), then returns once the background work that earlier writes left behind (flushes,
+  /// compactions) is done, so the phase neither competes with it nor reads through the buffers. It
+  /// changes no durability promise: writes acknowledged before it were already as durable as promised.
+  /// The harness calls it between phases, with no batch open on any session, and times it. The default
+  /// does nothing (an engine without write buffers or background work). An engine that overrides it says
+  /// what it does in NativeSettings() as ("settle", "...").
   [[nodiscard]] virtual Status Settle() { return Status::Ok(); }
   /// Flushes and closes the database. Called once; the destructor closes too if it was not called.
   virtual Status Close() = 0;

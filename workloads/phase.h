@@ -110,7 +110,8 @@ class Phase {
   virtual const PhaseSpec& spec() const = 0;
   /// Untimed preparation, before any worker exists.
   [[nodiscard]] virtual Status SetUp() { return Status::Ok(); }
-  /// When spec().settle: brings the engine to a steady state (Adapter::Settle), after SetUp.
+  /// When spec().settle: brings the engine to a steady state (Adapter::Settle: its write buffers moved
+  /// into its main store, its background work done), after SetUp.
   [[nodiscard]] virtual Status Settle() { return Status::Ok(); }
   /// The worker of thread `thread_index` (< spec().threads), e.g. opening its Session and seeding its
   /// key chooser with seed + thread_index. Called for every thread before any operation starts.

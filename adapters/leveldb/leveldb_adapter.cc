@@ -170,12 +170,15 @@ class LeveldbAdapter final : public Adapter {
       s.emplace_back("approximate_memory_usage_at_open", memory);
     s.emplace_back("batch", "WriteBatch written by DB::Write at Commit");
     s.emplace_back("settle", "until level 0 holds fewer than " + std::to_string(kL0CompactionTrigger) +
-                                 " files (its compaction trigger; LevelDB has no query for pending work)");
+                                 " files (its compaction trigger; LevelDB has no query for pending work); "
+                                 "the memtable is not flushed first (LevelDB has no public flush)");
     return s;
   }
 
   // LevelDB 1.23 exposes no "compaction pending" property: the level-0 file count against its compaction
-  // trigger (config::kL0_CompactionTrigger = 4) is the debt its background thread works off first.
+  // trigger (config::kL0_CompactionTrigger = 4) is the debt its background thread works off first. Unlike
+  // the other engines' settles this moves no recent writes into the main structure: LevelDB has no public
+  // memtable flush (CompactRange would compact the whole key range, a different thing).
   Status Settle() override {
     if (db_ == nullptr) return Status::InvalidArgument("Settle: adapter is closed");
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(600);

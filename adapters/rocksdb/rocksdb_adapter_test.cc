@@ -1,6 +1,9 @@
 // The RocksDB adapter runs RocksDB as db_bench does: every thread that calls it has RocksDB's per-thread
-// perf counters off (PerfLevel kDisable), which RocksDB's own default (kEnableCount) has on.
+// perf counters off (PerfLevel kDisable), which RocksDB's own default (kEnableCount) has on. Its settle
+// flushes the memtables before it waits for compactions: at durability none (no WAL) the SST files then
+// hold every row written before it.
 #include <gtest/gtest.h>
+#include <rocksdb/db.h>
 #include <rocksdb/perf_level.h>
 #include <stdlib.h>
 
@@ -22,12 +25,15 @@ class RocksdbAdapterTest : public testing::Test {
     AdapterOptions options;
     options.dir = (dir_ / "db").string();
     options.cache_bytes = 4ull << 20;
+    options.durability = Durability::kNone;  // no WAL: unflushed rows are only in the memtable
     auto adapter = BuiltinAdapters().Find("rocksdb")->open(options);
     ASSERT_TRUE(adapter.ok()) << adapter.status().ToString();
     adapter_ = std::move(adapter).value();
   }
   void TearDown() override {
-    if (adapter_ != nullptr) EXPECT_TRUE(adapter_->Close().ok());
+    if (adapter_ != nullptr) {
+      EXPECT_TRUE(adapter_->Close().ok());
+    }
     std::error_code ec;
     std::filesystem::remove_all(dir_, ec);
   }
@@ -80,6 +86,46 @@ TEST_F(RocksdbAdapterTest, EveryCallingThreadRunsWithPerfCountersOff) {
   for (const auto& [key, value] : adapter_->NativeSettings())
     reported = reported || (key == "perf_level" && value.find("kDisable") != std::string::npos);
   EXPECT_TRUE(reported) << "the perf level is recorded in the native settings";
+}
+
+// The rows a read-only RocksDB finds in a copy of the database directory taken now (no WAL is written
+// at durability none, so only the SST files can hold them), and its active memtable's entry count.
+std::pair<int, uint64_t> RowsInACopy(const std::filesystem::path& db, const std::filesystem::path& copy, int rows) {
+  std::filesystem::copy(db, copy, std::filesystem::copy_options::recursive);
+  rocksdb::DB* raw = nullptr;
+  rocksdb::Status st = rocksdb::DB::OpenForReadOnly(rocksdb::Options(), copy.string(), &raw);
+  EXPECT_TRUE(st.ok()) << st.ToString();
+  if (!st.ok()) return {-1, 0};
+  std::unique_ptr<rocksdb::DB> reader(raw);
+  int found = 0;
+  std::string value;
+  for (int i = 0; i < rows; ++i)
+    if (reader->Get(rocksdb::ReadOptions(), "row" + std::to_string(i), &value).ok() && value == std::string(100, 'v'))
+      ++found;
+  uint64_t memtable_entries = 0;
+  EXPECT_TRUE(reader->GetIntProperty("rocksdb.num-entries-active-mem-table", &memtable_entries));
+  return {found, memtable_entries};
+}
+
+TEST_F(RocksdbAdapterTest, SettleFlushesTheMemtablesBeforeItWaits) {
+  constexpr int kRows = 2000;  // about 250 KB: far below the write buffer, so nothing flushes by itself
+  auto session = adapter_->NewSession();
+  ASSERT_TRUE(session.ok());
+  for (int i = 0; i < kRows; ++i) ASSERT_TRUE((*session)->Put("row" + std::to_string(i), std::string(100, 'v')).ok());
+  EXPECT_EQ(RowsInACopy(dir_ / "db", dir_ / "before", kRows).first, 0) << "nothing is flushed before the settle";
+
+  ASSERT_TRUE(adapter_->Settle().ok());
+  const auto [found, memtable_entries] = RowsInACopy(dir_ / "db", dir_ / "after", kRows);
+  EXPECT_EQ(found, kRows) << "every row is in an SST file after the settle";
+  EXPECT_EQ(memtable_entries, 0u);
+  std::string value;
+  ASSERT_TRUE((*session)->Get("row0", &value).ok());
+  EXPECT_EQ(value, std::string(100, 'v'));
+
+  bool reported = false;
+  for (const auto& [key, setting] : adapter_->NativeSettings())
+    reported = reported || (key == "settle" && setting.find("DB::Flush") != std::string::npos);
+  EXPECT_TRUE(reported) << "the native settings say the settle flushes";
 }
 
 }  // namespace

@@ -105,7 +105,9 @@ void DBImpl::BackgroundLoop() {
       s = FlushWos();
       freed_buffers = true;
     } else {
+      compacting_ = true;
       s = CompactSegments();
+      compacting_ = false;
       freed_buffers = true;
     }
     if (!s.ok()) SetBackgroundError(s);
@@ -310,7 +312,8 @@ Status DBImpl::CompactSegments() {
     bool have_cur = false, done_with_key = false;
     uint64_t steps = 0;
     for (it->SeekToFirst(); it->Valid() && w.status().ok(); it->Next()) {
-      if ((++steps & 1023) == 0 && service_requested_.load(std::memory_order_relaxed)) {
+      if ((++steps & 1023) == 0 && compaction_step_hook_) compaction_step_hook_();
+      if ((steps & 1023) == 0 && service_requested_.load(std::memory_order_relaxed)) {
         // Writes must not wait for a long compaction: merge and flush what they queued meanwhile.
         mu_.Lock();
         s = ServiceWrites();
@@ -406,9 +409,11 @@ Status DBImpl::Compact() {
 Status DBImpl::WaitForIdle() {
   MutexLock l(&mu_);
   if (closed_ || shutting_down_) return Status::InvalidArgument("database is closed");
-  // A WOS being written is no longer "due" (sv_->wos is already its successor): wait for it too.
+  // A WOS being written is no longer "due" (sv_->wos is already its successor): wait for it too; and
+  // for a running compaction, which the picker may no longer ask for once a flush has put a small
+  // segment in front of its inputs (a settle's flush while the load's last compaction runs).
   if (BackgroundWorkPending() || sv_->frozen_wos != nullptr) MaybeStartBackground();
-  while (bg_error_.ok() && !shutting_down_ && (BackgroundWorkPending() || sv_->frozen_wos != nullptr)) {
+  while (bg_error_.ok() && !shutting_down_ && (BackgroundWorkPending() || sv_->frozen_wos != nullptr || compacting_)) {
     done_cv_.wait(l.native());
   }
   return bg_error_;

@@ -10,6 +10,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <set>
@@ -59,6 +60,9 @@ class DBImpl final : public DB {
   /// Tests only: while paused, the background thread starts no new work (merges, flushes,
   /// compactions), so that tests can make writers outrun it deterministically.
   void TEST_PauseBackground(bool paused);
+  /// Tests only: called by a compaction every 1,024 merged entries, without mu_, before it services
+  /// writes queued meanwhile. Set it before the compaction starts; empty = none.
+  void TEST_SetCompactionStepHook(std::function<void()> hook) { compaction_step_hook_ = std::move(hook); }
 
   /// The commit pipeline entry: applies `batch` atomically. With check_conflicts, fails with
   /// Conflict (applying nothing) when a key of the batch has a version newer than `snapshot`.
@@ -158,6 +162,10 @@ class DBImpl final : public DB {
   bool sync_started_ GUARDED_BY(mu_) = false;
   bool shutting_down_ GUARDED_BY(mu_) = false;
   bool bg_paused_ GUARDED_BY(mu_) = false;  // TEST_PauseBackground
+  // A compaction is running. WaitForIdle waits for it: the picker alone may no longer ask for it once
+  // a flush serviced inside it has put a small segment in front of its inputs.
+  bool compacting_ GUARDED_BY(mu_) = false;
+  std::function<void()> compaction_step_hook_;  // TEST_SetCompactionStepHook
   bool closed_ GUARDED_BY(mu_) = false;
   Status bg_error_ GUARDED_BY(mu_);
   uint64_t flush_target_ GUARDED_BY(mu_) = 0;   // flush everything up to this sequence

@@ -1,8 +1,11 @@
 // DB::WaitForIdle: it returns only once no flush or compaction is queued or running.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstdio>
+#include <mutex>
 #include <string>
 #include <thread>
 
@@ -76,6 +79,84 @@ TEST(WaitForIdle, WaitsForQueuedFlushesAndCompactions) {
   uint64_t n = 0;
   ASSERT_TRUE(db->Count(ReadOptions(), &n).ok());
   EXPECT_EQ(n, static_cast<uint64_t>(written));
+  ASSERT_TRUE(db->Close().ok());
+}
+
+// A flush serviced inside a running compaction puts a small segment in front of the compaction's
+// inputs, after which the size-tiered picker no longer asks for a compaction (a settle's Flush while
+// the load's last compaction runs). WaitForIdle must still wait for the running one.
+TEST(WaitForIdle, WaitsForARunningCompactionTheFlushInFrontOfItHidesFromThePicker) {
+  test::TempDir dir;
+  std::unique_ptr<DB> db;
+  Options o;
+  o.durability = Durability::kNone;
+  o.block_size = 512;
+  o.wos_flush_bytes = 64 << 20;  // segments are cut by the Flush() calls below
+  o.compaction_trigger = 4;
+  o.write_buffer_limit_bytes = 0;
+  ASSERT_TRUE(DB::Open(o, dir.Sub("db"), &db).ok());
+  auto* impl = static_cast<DBImpl*>(db.get());
+
+  // The hook tells the test the compaction runs, slows it until the small flush is in (so the flush is
+  // serviced inside it), then holds it until the test releases it.
+  std::mutex m;
+  std::condition_variable cv;
+  bool started = false, flushed = false, held = false, release = false;
+  impl->TEST_SetCompactionStepHook([&] {
+    std::unique_lock<std::mutex> l(m);
+    if (!started) {
+      started = true;
+      cv.notify_all();
+    }
+    if (!flushed) {
+      cv.wait_for(l, std::chrono::milliseconds(5));
+      return;
+    }
+    held = true;
+    cv.notify_all();
+    cv.wait_for(l, std::chrono::seconds(10), [&] { return release; });
+  });
+
+  // Four similar segments: the fourth flush makes a compaction of them due.
+  const std::string value(100, 'v');
+  for (int i = 0; i < 80000; ++i) {
+    ASSERT_TRUE(db->Put(WriteOptions(), Key(i), value).ok());
+    if (i % 20000 == 19999) ASSERT_TRUE(db->Flush().ok());
+  }
+  {
+    std::unique_lock<std::mutex> l(m);
+    ASSERT_TRUE(cv.wait_for(l, std::chrono::seconds(10), [&] { return started; })) << "no compaction started";
+  }
+  ASSERT_TRUE(db->Put(WriteOptions(), "z_small", value).ok());
+  ASSERT_TRUE(db->Flush().ok());  // serviced by the running compaction, between two of its steps
+  {
+    std::unique_lock<std::mutex> l(m);
+    flushed = true;
+    cv.notify_all();
+    ASSERT_TRUE(cv.wait_for(l, std::chrono::seconds(10), [&] { return held; }))
+        << "the compaction ended before the small flush was in: the test did not set up its case";
+  }
+  EXPECT_EQ(db->GetStats().compactions, 0u);
+  EXPECT_EQ(db->GetStats().segments, 5u);
+
+  std::atomic<bool> returned{false};
+  std::thread waiter([&] {
+    EXPECT_TRUE(db->WaitForIdle().ok());
+    returned = true;
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  EXPECT_FALSE(returned.load()) << "WaitForIdle returned while a compaction was running";
+  {
+    std::lock_guard<std::mutex> l(m);
+    release = true;
+    cv.notify_all();
+  }
+  waiter.join();
+  EXPECT_EQ(db->GetStats().compactions, 1u);
+  EXPECT_EQ(db->GetStats().segments, 2u);  // the small segment and the compaction's output
+  std::string v;
+  EXPECT_TRUE(db->Get(ReadOptions(), "z_small", &v).ok());
+  EXPECT_TRUE(db->Get(ReadOptions(), Key(0), &v).ok());
   ASSERT_TRUE(db->Close().ok());
 }
 
