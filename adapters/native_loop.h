@@ -21,8 +21,9 @@ class NativeLoop {
  public:
   virtual ~NativeLoop() = default;
 
-  /// Reads data.key(i) for every i of `order`, in that order, and compares each value with
-  /// data.value(i). Corruption naming the row on a missing key or a wrong value.
+  /// Reads data.key(i) for every i of `order`, in that order, and checks each value with
+  /// data.ValueEquals(i, value), as the harness's get does. Corruption naming the row on a missing key
+  /// or a wrong value.
   [[nodiscard]] virtual Status GetAll(const ReferenceData& data, const std::vector<uint64_t>& order) = 0;
   /// Writes every row of `data` in one transaction (one batch), committed at the end.
   [[nodiscard]] virtual Status PutAll(const ReferenceData& data) = 0;

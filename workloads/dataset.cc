@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstring>
 
 namespace dbxb {
 namespace {
@@ -30,6 +31,17 @@ std::string DatasetKey(uint64_t i, uint64_t key_size) { return PadTo(fmt::format
 
 std::string DatasetValue(uint64_t i, uint64_t value_size) {
   return PadTo(fmt::format("value_{:08d}_data", i), value_size);
+}
+
+bool DatasetValueEquals(uint64_t i, uint64_t value_size, std::string_view v) {
+  // The value is its first kMinValueSize bytes, "value_%08d_data", repeated (PadTo): v equals it when
+  // its first period is that text for i and every later byte equals the byte one period before it.
+  // Both compares read v, which the caller has just written, and a buffer on the stack.
+  if (v.size() != value_size || value_size < kMinValueSize) return false;
+  char first[kMinValueSize + 1] = "value_00000000_data";
+  for (char* digit = first + 13; digit >= first + 6; --digit, i /= 10) *digit = static_cast<char>('0' + i % 10);
+  return std::memcmp(v.data(), first, kMinValueSize) == 0 &&
+         std::memcmp(v.data() + kMinValueSize, v.data(), v.size() - kMinValueSize) == 0;
 }
 
 Result<std::shared_ptr<const Dataset>> Dataset::Make(const DatasetShape& shape) {

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+
 namespace dbxb {
 namespace {
 
@@ -42,6 +44,49 @@ TEST(Dataset, LocateMapsItsOwnKeyViewsToTheirRowAndNothingElse) {
   EXPECT_FALSE(data.Locate(data.key(7).substr(1), &i));  // inside a key, not at its start
   EXPECT_FALSE(data.Locate(data.value(7).substr(0, 16), &i));
   EXPECT_FALSE(data.Locate("", &i));
+}
+
+// The check every get makes (ReferenceData::ValueEquals), which rebuilds the value from the row number:
+// it accepts exactly value(i), so a change of any byte, a length or another row's value is caught.
+TEST(Dataset, ValueEqualsAcceptsExactlyTheRowsValue) {
+  for (uint64_t value_size : {19u, 20u, 37u, 38u, 100u, 1000u}) {
+    auto d = Dataset::Make({2000, 16, value_size});
+    ASSERT_TRUE(d.ok());
+    const Dataset& data = **d;
+    for (uint64_t i = 0; i < data.size(); ++i)
+      ASSERT_TRUE(data.ValueEquals(i, data.value(i))) << value_size << " " << i;
+    for (uint64_t i : {0u, 7u, 1234u, 1999u}) {
+      std::string v(data.value(i));
+      for (size_t at = 0; at < v.size(); ++at) {
+        for (unsigned char flip : {1, 0x10, 0x80}) {
+          v[at] ^= flip;
+          ASSERT_FALSE(data.ValueEquals(i, v)) << value_size << " row " << i << " byte " << at;
+          v[at] ^= flip;
+        }
+      }
+      EXPECT_FALSE(data.ValueEquals(i, v.substr(0, v.size() - 1)));
+      EXPECT_FALSE(data.ValueEquals(i, v + v[v.size() - 19]));  // one more byte of the pattern
+      EXPECT_FALSE(data.ValueEquals(i, ""));
+      EXPECT_FALSE(data.ValueEquals(i, data.value(i == 0 ? 1 : i - 1)));
+      EXPECT_FALSE(data.ValueEquals(i, data.value(i ^ 1024)));
+    }
+  }
+  EXPECT_FALSE((*Dataset::Make({10, 12, 19}))->ValueEquals(10, DatasetValue(10, 19))) << "no row 10";
+}
+
+// Row numbers up to the largest data set's: all eight digits are compared.
+TEST(Dataset, DatasetValueEqualsComparesEveryDigitOfTheRowNumber) {
+  for (uint64_t i : {0u, 9u, 10u, 99999u, 1000000u, 10000000u, 12345678u, 99999999u}) {
+    for (uint64_t size : {19u, 100u}) {
+      EXPECT_TRUE(DatasetValueEquals(i, size, DatasetValue(i, size))) << i;
+      for (uint64_t other : {i + 1, i ^ 1, i + 10000000, i / 10}) {
+        if (other != i && other < 100000000)
+          EXPECT_FALSE(DatasetValueEquals(i, size, DatasetValue(other, size))) << i << " " << other;
+      }
+    }
+  }
+  EXPECT_FALSE(DatasetValueEquals(0, 19, "value_0000000O_data"));
+  EXPECT_FALSE(DatasetValueEquals(0, 20, DatasetValue(0, 19)));
 }
 
 TEST(Dataset, RejectsShapesThatCannotHoldUniqueKeys) {

@@ -23,7 +23,7 @@ class CorruptingSession final : public Session {
   Status Get(std::string_view k, std::string* v) override {
     if (recording_) reads_.emplace_back(k);
     Status st = inner_->Get(k, v);
-    if (st.ok() && k == bad_key_ && armed_) (*v)[0] ^= 1;
+    if (st.ok() && k == bad_key_ && armed_) (*v)[flip_at_ < v->size() ? flip_at_ : v->size() - 1] ^= 1;
     return st;
   }
   Status Scan(std::string_view start, uint64_t limit, ScanVisitor visitor) override {
@@ -39,6 +39,7 @@ class CorruptingSession final : public Session {
   Status DoAbort() override { return inner_->Abort(); }
 
   static inline bool armed_ = false;
+  static inline size_t flip_at_ = 0;  // the byte of bad_key_'s value that is changed (clamped to its last)
   static inline bool armed_count_ = false;
   static inline bool recording_ = false;
   static inline std::vector<std::string> reads_;  // the keys of every Get while recording_
@@ -75,6 +76,7 @@ class MicroSuiteTest : public ::testing::Test {
     config_.seed = 7;
     config_.load_batch = 300;
     CorruptingSession::armed_ = false;
+    CorruptingSession::flip_at_ = 0;
     CorruptingSession::armed_count_ = false;
     CorruptingSession::recording_ = false;
     CorruptingSession::reads_.clear();
@@ -142,9 +144,15 @@ TEST_F(MicroSuiteTest, AWrongValueFailsTheGetBenchmark) {
     return std::unique_ptr<Adapter>(new CorruptingAdapter(std::move(a).value()));
   };
   CorruptingSession::armed_ = true;
-  Status st = RunOnce(bad, "get");
-  ASSERT_TRUE(st.IsCorruption()) << st.ToString();
-  EXPECT_NE(st.message().find("key_00000042"), std::string::npos) << st.message();
+  // Values of 100 bytes, as the fidelity check reads: the first byte, one in a later repetition of the
+  // row's pattern and the last are each caught.
+  config_.dataset = Dataset::Make({1000, 12, 100}).value();
+  for (size_t at : {0, 9, 57, 99}) {
+    CorruptingSession::flip_at_ = at;
+    Status st = RunOnce(bad, "get");
+    ASSERT_TRUE(st.IsCorruption()) << "byte " << at << ": " << st.ToString();
+    EXPECT_NE(st.message().find("wrong value for 'key_00000042"), std::string::npos) << st.message();
+  }
 }
 
 // The get benchmark reads every key of its seeded order (MicroGetOrder), once, in that order.

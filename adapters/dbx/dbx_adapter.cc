@@ -99,7 +99,7 @@ class DbxNativeLoop final : public NativeLoop {
     const dbx::ReadOptions ro;
     for (uint64_t i : order) {
       dbx::Status s = db_->Get(ro, data.key(i), &value_);
-      if (!s.ok() || value_ != data.value(i))
+      if (!s.ok() || !data.ValueEquals(i, value_))
         return s.IsNotFound() || s.ok() ? NativeLoopMismatch(i, s.ok()) : FromDbx(s);
     }
     return Status::Ok();

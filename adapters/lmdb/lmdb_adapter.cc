@@ -114,7 +114,7 @@ class LmdbNativeLoop final : public NativeLoop {
       if (rc != 0) return LmdbError(rc, "native renew");
       MDB_val k = Val(data.key(i)), v;
       rc = mdb_get(read_txn_, e_->dbi, &k, &v);
-      const bool same = rc == 0 && View(v) == data.value(i);
+      const bool same = rc == 0 && data.ValueEquals(i, View(v));
       mdb_txn_reset(read_txn_);
       if (!same) return rc == 0 || rc == MDB_NOTFOUND ? NativeLoopMismatch(i, rc == 0) : LmdbError(rc, "native get");
     }

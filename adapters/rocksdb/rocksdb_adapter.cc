@@ -139,7 +139,7 @@ class RocksdbNativeLoop final : public NativeLoop {
     const rocksdb::ReadOptions ro;
     for (uint64_t i : order) {
       rocksdb::Status s = db_->Get(ro, ToSlice(data.key(i)), &value_);
-      if (!s.ok() || value_ != data.value(i))
+      if (!s.ok() || !data.ValueEquals(i, value_))
         return s.ok() || s.IsNotFound() ? NativeLoopMismatch(i, s.ok()) : FromRocks(s, "native get");
     }
     return Status::Ok();

@@ -188,7 +188,7 @@ class SqliteNativeLoop final : public NativeLoop {
     for (uint64_t i : order) {
       sqlite3_bind_blob64(get_, 1, data.key(i).data(), data.key(i).size(), SQLITE_STATIC);
       int rc = sqlite3_step(get_);
-      const bool same = rc == SQLITE_ROW && ColumnBlob(get_, 0) == data.value(i);
+      const bool same = rc == SQLITE_ROW && data.ValueEquals(i, ColumnBlob(get_, 0));
       sqlite3_reset(get_);
       if (!same)
         return rc == SQLITE_ROW || rc == SQLITE_DONE ? NativeLoopMismatch(i, rc == SQLITE_ROW)
