@@ -13,6 +13,10 @@
 # - fillseq, wall clock: each tool's fastest of its 10 counted fills (dbx-bench's --samples 10 of one
 #   iteration each; db_bench's 10 fillseq after its warm-up ones); preemption only adds time, so the
 #   fastest run is the least disturbed. The ratio of the median fills is printed too, not the verdict.
+#   db_bench times, inside each fill, work that dbx-bench does before its timing: it starts the
+#   benchmark's thread and builds its value generator (1 MiB of random text) for every fill, about 2.1 ms
+#   measured, 2-3 % of a fill of 100k rows. The fastest of 10 one-row fillseq (that work and a Write of
+#   one row) is taken off each of its fills, and printed.
 # - readrandom, CPU time, every read a hit on both sides (dbx-micro verifies each value; db_bench's
 #   "(N of N found)" is checked): the process's CPU over the counted reads (dbx-bench's resources.cpu_ns_per_op;
 #   db_bench's utime + stime read from /proc at the end of each pass: 2 to 5 passes of max(N, 200,000)
@@ -28,8 +32,8 @@
 # padded to 16 bytes, db_bench's are the 8-byte big-endian row number padded with '0'), their values
 # (dbx-bench's "value_%08d_data" repeated, db_bench's RandomGenerator bytes at --compression_ratio 0.5:
 # the files of the 1M read database differ in size), dbx-micro verifies every value it reads against
-# its data set, which db_bench does not, and db_bench's timed fillseq also builds its 1 MiB
-# RandomGenerator (a few ms per fill).
+# the expected bytes (rebuilt from the row number, so without a read of stored rows), which db_bench
+# does not.
 #
 # Each pair runs one library on both sides, and the same machine code: Debian's db_bench links the
 # shared librocksdb.so, where every call into RocksDB goes through the PLT and every access to its
@@ -80,6 +84,14 @@ work="$(mktemp -d "${DATA_DIR:-/tmp}/dbxb-fidelity-XXXXXX")"
 trap 'rm -rf "$work"' EXIT
 
 failed=0
+# Both tools run with the same malloc policy, one that keeps freed memory: without it, db_bench's
+# timed fillseq of 100k rows took 6,836 page faults per fill (its WriteBatch growing to 16 MiB in
+# memory glibc had given back to the kernel after the previous fill; counted with perf probes on
+# WriteBatch::Clear and DB::Write) and dbx-bench's none (its main thread's heap kept the memory from
+# the first fill): kernel work inside db_bench's timing alone. With this policy db_bench's counted
+# fills take none either. Blocks of 32 MiB and more (the WriteBatch of 10^6 rows) are still mapped
+# and unmapped for each fill, on both sides alike.
+export GLIBC_TUNABLES="glibc.malloc.mmap_threshold=$((32 << 20)):glibc.malloc.trim_threshold=$((4 << 30))"
 # db_bench's first runs in a process are slower (the heap and the memtable arena are touched for the
 # first time: 1.7 and 0.9 us/op for the first fillseq of 100k keys against 0.6-0.8 for the fifth and
 # sixth); dbx-bench's warm-up iterations are not measured either.
@@ -120,6 +132,14 @@ run_db_bench() {
   "$db_bench" --benchmarks="${fills%,}" --num="$n" --batch_size="$n" "${common[@]}" --seed="$rep" \
     --db="$db" >"$work/db_bench-$n-$rep.log" 2>&1 \
     || { echo "db_bench failed:"; cat "$work/db_bench-$n-$rep.log"; return 1; }
+  rm -rf "$db"
+  # db_bench's timed fillseq also starts its benchmark thread and builds its value generator (1 MiB
+  # of random text, rebuilt for every fill), work that dbx-bench does before its timing (its data set
+  # is built once, before any iteration). That work alone is a fillseq of one row: the fastest of
+  # these is taken off each fill of N rows (the one-row Write it also times is ~1 us).
+  "$db_bench" --benchmarks="${fills%,}" --num=1 --batch_size=1 "${common[@]}" --seed="$rep" \
+    --db="$db" >"$work/db_bench-fixed-$n-$rep.log" 2>&1 \
+    || { echo "db_bench failed:"; cat "$work/db_bench-fixed-$n-$rep.log"; return 1; }
   rm -rf "$db"
   # readrandom: on a database loaded as dbx-micro loads it (batches of $load_batch rows, so that
   # the memtable switches and flushes alike; a single batch of 10^6 rows would leave them all in
@@ -162,7 +182,8 @@ check_pair() {
   echo "== $label: $("$dbx_bench" list | awk '$1 == "rocksdb"' | sed 's/  */ /g')"
   echo "   compared: 16 B keys, 100 B values, WAL off, no sync, 64 MiB LRU block cache, snappy, no bloom,"
   echo "   one thread; fillseq: one WriteBatch of N rows into a fresh database, each tool's fastest of 10"
-  echo "   (wall); readrandom: CPU per read of a database loaded in batches of $load_batch and settled"
+  echo "   (wall; db_bench's less its fixed work per fill); readrandom: CPU per read of a database loaded"
+  echo "   in batches of $load_batch and settled; both with GLIBC_TUNABLES=$GLIBC_TUNABLES"
   printf '%-10s %-11s %-8s %16s %16s %8s %15s\n' records benchmark clock "dbx-bench ns/op" "db_bench ns/op" ratio "pairs min..max"
   local n rep
   for n in ${records//,/ }; do
@@ -192,10 +213,12 @@ def ours(rep):
     return got
 
 def theirs(rep):
-    """db_bench: the median over the counted runs of run `rep` (fillseq from the fills process,
-    readrandom from the reads process, whose fillseq is the batched load)."""
+    """db_bench: the median over the counted runs of run `rep` (fillseq from the fills process, less
+    the fastest one-row fill of the fixed-work process; readrandom from the reads process, whose
+    fillseq is the batched load)."""
     got = {}
-    for path, wanted in ((f"{work}/db_bench-{n}-{rep}.log", "fillseq"), (f"{work}/db_bench-reads-{n}-{rep}.log", "readrandom")):
+    for path, wanted in ((f"{work}/db_bench-fixed-{n}-{rep}.log", "fillseq"), (f"{work}/db_bench-{n}-{rep}.log", "fillseq"),
+                         (f"{work}/db_bench-reads-{n}-{rep}.log", "readrandom")):
         runs = []  # (micros/op, operations, cpu_s or None) of every run of the benchmark, in order
         for line in open(path):
             m = re.match(r"^(\w+)\s*:\s*([0-9.]+) micros/op .*?\b([0-9]+) operations;", line)
@@ -211,8 +234,13 @@ def theirs(rep):
         counted = runs[skip[wanted]:len(runs) - 1] if wanted == "readrandom" else runs[skip[wanted]:]
         if not counted:
             sys.exit(f"no {wanted} figures in {path}")
-        got[(wanted, "wall")] = statistics.median(r[0] * 1000.0 for r in counted)
-        got[(wanted, "wall-min")] = min(r[0] * 1000.0 for r in counted)
+        if "fixed" in path:
+            got["fixed-ns"] = min(r[0] * 1000.0 * r[1] for r in counted)  # ns per fill of one row
+            continue
+        # fillseq: ns per row of each fill, without its fixed work.
+        off = got["fixed-ns"] / int(n) if wanted == "fillseq" else 0.0
+        got[(wanted, "wall")] = statistics.median(r[0] * 1000.0 - off for r in counted)
+        got[(wanted, "wall-min")] = min(r[0] * 1000.0 for r in counted) - off
         if wanted == "readrandom":
             # CPU from the end of the warm-up pass to the end of the last counted pass, over their reads.
             start, end = runs[skip[wanted] - 1][2], counted[-1][2]
@@ -220,6 +248,9 @@ def theirs(rep):
     return got
 
 pairs = [(ours(r), theirs(r)) for r in range(1, reps + 1)]
+fixed = statistics.median(t["fixed-ns"] for _, t in pairs) / 1000.0
+print(f"{n:<10} db_bench's fixed work per fill (fastest one-row fillseq, median of the pairs): {fixed:.0f} us, "
+      f"{fixed * 1000.0 / int(n):.1f} ns per row, taken off its fillseq")
 bad = False
 # fillseq is compared on the wall clock (each tool's own figure), its verdict on each run's fastest
 # fill (preemption only ever adds time, so the fastest of 10 is the least disturbed); readrandom's
