@@ -33,14 +33,13 @@ std::string DatasetValue(uint64_t i, uint64_t value_size) {
   return PadTo(fmt::format("value_{:08d}_data", i), value_size);
 }
 
-bool DatasetValueEquals(uint64_t i, uint64_t value_size, std::string_view v) {
+bool DatasetValueEquals(std::string_view digits, uint64_t value_size, std::string_view v) {
   // The value is its first kMinValueSize bytes, "value_%08d_data", repeated (PadTo): v equals it when
-  // its first period is that text for i and every later byte equals the byte one period before it.
-  // Both compares read v, which the caller has just written, and a buffer on the stack.
-  if (v.size() != value_size || value_size < kMinValueSize) return false;
-  char first[kMinValueSize + 1] = "value_00000000_data";
-  for (char* digit = first + 13; digit >= first + 6; --digit, i /= 10) *digit = static_cast<char>('0' + i % 10);
-  return std::memcmp(v.data(), first, kMinValueSize) == 0 &&
+  // its first period is that text with these digits and every later byte equals the byte one period
+  // before it. The compares read v, which the caller has just written, and the digits.
+  if (v.size() != value_size || value_size < kMinValueSize || digits.size() != 8) return false;
+  return std::memcmp(v.data(), "value_", 6) == 0 && std::memcmp(v.data() + 6, digits.data(), 8) == 0 &&
+         std::memcmp(v.data() + 14, "_data", 5) == 0 &&
          std::memcmp(v.data() + kMinValueSize, v.data(), v.size() - kMinValueSize) == 0;
 }
 
