@@ -4,8 +4,8 @@
 # readrandom (point reads of the loaded keys; dbx-micro's get reads every key once in a random order,
 # db_bench N random keys with replacement) at 100k and 1M records: 16-byte keys, 100-byte values, WAL
 # off, no sync, the same 64 MiB LRU block cache, snappy, no bloom filter (the adapter's defaults), and
-# both settle before reading (dbx-bench's settle: a memtable flush, then the wait for compactions;
-# db_bench's flush, then waitforcompaction).
+# both settle before reading (dbx-bench's settle: a memtable flush, a compaction of the whole key
+# range, then the wait for compactions; db_bench's flush, compact, then waitforcompaction).
 #
 # Measurement: --reps pairs (default 5); a pair is one run of each tool back to back, and which tool
 # goes first alternates from pair to pair. Warm-up runs are not counted: dbx-bench's warm-up, and the
@@ -143,8 +143,8 @@ run_db_bench() {
   rm -rf "$db"
   # readrandom: on a database loaded as dbx-micro loads it (batches of $load_batch rows, so that
   # the memtable switches and flushes alike; a single batch of 10^6 rows would leave them all in
-  # one 130 MB memtable, never flushed), settled (the memtable flushed, compactions waited for), then
-  # read: 100k rows are read from one L0 file on both sides, 1M rows from L0/L1 files on both sides.
+  # one 130 MB memtable, never flushed), settled (the memtable flushed, the whole key range compacted,
+  # compactions waited for), then read from the compacted files on both sides.
   # Each counted readrandom is timed twice: db_bench's own micros/op (wall clock) and the process's CPU
   # time, read from /proc when db_bench prints the pass's result line (line-buffered); the CPU spent
   # from the end of the warm-up pass to the end of the last counted pass, over their reads, is the CPU
@@ -157,7 +157,7 @@ run_db_bench() {
   ((passes < 2)) && passes=2
   reads="$(printf 'readrandom,%.0s' $(seq $((1 + passes + 1))))"
   python3 - "$work/db_bench-reads-$n-$rep.log" stdbuf -oL "$db_bench" \
-    --benchmarks="fillseq,flush,waitforcompaction,${reads%,}" --num="$n" --reads="$per_pass" \
+    --benchmarks="fillseq,flush,compact,waitforcompaction,${reads%,}" --num="$n" --reads="$per_pass" \
     --batch_size="$((n < load_batch ? n : load_batch))" "${common[@]}" --seed="$rep" --db="$db" <<'PY' \
     || { echo "db_bench failed:"; cat "$work/db_bench-reads-$n-$rep.log"; return 1; }
 import os, subprocess, sys

@@ -99,6 +99,30 @@ TEST_F(DbxAdapterTest, SettleWritesTheWriteTiersIntoASegment) {
   EXPECT_TRUE(reported) << "the native settings say the settle flushes";
 }
 
+// Two loads, each settled: the second settle's flush writes a second segment, which the size-tiered
+// policy would leave beside the first (two segments are below compaction_trigger); the settle merges them.
+TEST_F(DbxAdapterTest, SettleLeavesOneSegment) {
+  Load();
+  ASSERT_TRUE(adapter_->Settle().ok());
+  auto session = adapter_->NewSession();
+  ASSERT_TRUE(session.ok());
+  ASSERT_TRUE((*session)->Begin().ok());
+  for (int i = kRows; i < kRows + 500; ++i) ASSERT_TRUE((*session)->Put(Key(i), Value(i)).ok());
+  ASSERT_TRUE((*session)->Commit().ok());
+  ASSERT_TRUE(adapter_->Settle().ok());
+  std::unique_ptr<dbx::DB> copy = OpenCopy();
+  ASSERT_NE(copy, nullptr);
+  const dbx::DbStats stats = copy->GetStats();
+  EXPECT_EQ(stats.segments, 1u) << "the settle merges what the compaction policy left side by side";
+  EXPECT_EQ(stats.segment_entries, static_cast<uint64_t>(kRows + 500));
+  std::string value;
+  for (int i = 0; i < kRows + 500; i += 11) {
+    ASSERT_TRUE(copy->Get(dbx::ReadOptions(), Key(i), &value).ok()) << Key(i);
+    EXPECT_EQ(value, Value(i));
+  }
+  EXPECT_TRUE(copy->Close().ok());
+}
+
 // Without a settle the rows are still only in memory (the test above would pass without the flush if
 // these tiers wrote themselves out).
 TEST_F(DbxAdapterTest, WithoutASettleTheRowsAreStillInTheWriteTiers) {

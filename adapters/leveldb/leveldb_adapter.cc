@@ -169,18 +169,21 @@ class LeveldbAdapter final : public Adapter {
     if (db_->GetProperty("leveldb.approximate-memory-usage", &memory))
       s.emplace_back("approximate_memory_usage_at_open", memory);
     s.emplace_back("batch", "WriteBatch written by DB::Write at Commit");
-    s.emplace_back("settle", "until level 0 holds fewer than " + std::to_string(kL0CompactionTrigger) +
-                                 " files (its compaction trigger; LevelDB has no query for pending work); "
-                                 "the memtable is not flushed first (LevelDB has no public flush)");
+    s.emplace_back("settle",
+                   "DB::CompactRange over the whole key range (the memtable written out first), then "
+                   "until level 0 holds fewer than " +
+                       std::to_string(kL0CompactionTrigger) +
+                       " files (its compaction trigger; LevelDB has no query for pending work)");
     return s;
   }
 
-  // LevelDB 1.23 exposes no "compaction pending" property: the level-0 file count against its compaction
-  // trigger (config::kL0_CompactionTrigger = 4) is the debt its background thread works off first. Unlike
-  // the other engines' settles this moves no recent writes into the main structure: LevelDB has no public
-  // memtable flush (CompactRange would compact the whole key range, a different thing).
+  // As RocksDB's and DBX's settles, the whole key range compacted (CompactRange over everything, which
+  // writes the memtable out first): the read-optimal layout. LevelDB 1.23 exposes no "compaction pending"
+  // property, so the level-0 file count against its compaction trigger (config::kL0_CompactionTrigger = 4)
+  // is then waited for too, in case writes arrived meanwhile.
   Status Settle() override {
     if (db_ == nullptr) return Status::InvalidArgument("Settle: adapter is closed");
+    db_->CompactRange(nullptr, nullptr);
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(600);
     for (;;) {
       std::string files;

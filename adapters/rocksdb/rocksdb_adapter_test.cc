@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "adapters/adapter.h"
 
@@ -126,6 +127,32 @@ TEST_F(RocksdbAdapterTest, SettleFlushesTheMemtablesBeforeItWaits) {
   for (const auto& [key, setting] : adapter_->NativeSettings())
     reported = reported || (key == "settle" && setting.find("DB::Flush") != std::string::npos);
   EXPECT_TRUE(reported) << "the native settings say the settle flushes";
+}
+
+// Two loads, each settled: the second settle's flush writes a second L0 file, which RocksDB's own policy
+// leaves in L0 (below level0_file_num_compaction_trigger); the settle compacts the whole key range.
+TEST_F(RocksdbAdapterTest, SettleCompactsTheWholeKeyRange) {
+  auto session = adapter_->NewSession();
+  ASSERT_TRUE(session.ok());
+  for (int i = 0; i < 1000; ++i) ASSERT_TRUE((*session)->Put("row" + std::to_string(i), std::string(100, 'v')).ok());
+  ASSERT_TRUE(adapter_->Settle().ok());
+  for (int i = 1000; i < 2000; ++i) ASSERT_TRUE((*session)->Put("row" + std::to_string(i), std::string(100, 'v')).ok());
+  ASSERT_TRUE(adapter_->Settle().ok());
+  const std::filesystem::path copy = dir_ / "compacted";
+  std::filesystem::copy(dir_ / "db", copy, std::filesystem::copy_options::recursive);
+  rocksdb::DB* raw = nullptr;
+  rocksdb::Status st = rocksdb::DB::OpenForReadOnly(rocksdb::Options(), copy.string(), &raw);
+  ASSERT_TRUE(st.ok()) << st.ToString();
+  std::unique_ptr<rocksdb::DB> reader(raw);
+  std::string level0;
+  ASSERT_TRUE(reader->GetProperty("rocksdb.num-files-at-level0", &level0));
+  EXPECT_EQ(level0, "0") << "the settle leaves no file in L0";
+  std::vector<rocksdb::LiveFileMetaData> files;
+  reader->GetLiveFilesMetaData(&files);
+  EXPECT_EQ(files.size(), 1u) << "the two flushed files are merged into one";
+  std::string value;
+  ASSERT_TRUE(reader->Get(rocksdb::ReadOptions(), "row1999", &value).ok());
+  EXPECT_EQ(value, std::string(100, 'v'));
 }
 
 }  // namespace
