@@ -180,8 +180,8 @@ void WriteSettle(const RunResults& results, std::ostream& out) {
     return;
   }
   out << "- After a load and before each measured phase that follows writes, every engine was brought to a steady "
-         "state: its recent writes moved into its main store where it has a way to (a flush, a checkpoint), then "
-         "its background work waited for; the time it took is not part of any measurement.\n";
+         "state: its recent writes moved into its main store (a flush, a checkpoint), an LSM engine's whole key range "
+         "compacted, then its background work waited for; the time it took is not part of any measurement.\n";
   for (const std::string& engine : EnginesOfRun(results)) {
     std::string what;
     std::vector<std::string> times;
