@@ -162,6 +162,9 @@ struct AdapterFactory {
   /// The AdapterOptions::native_options keys this engine applies, with their prefix
   /// ("sqlite.page_size"). Empty for an engine that takes none.
   std::vector<std::string> native_option_keys;
+  /// Checks the values of this engine's native options as open() would apply them, without opening
+  /// anything, so that a run can refuse a bad value before it starts. Unset for an engine that takes none.
+  std::function<Status(const AdapterOptions&)> check_native_values;
   /// True when the engine's fsyncs happen in another process (a server it starts): the sync counts of
   /// the dbx-bench process (harness/sync_interpose.cc) then do not include them.
   bool syncs_out_of_process = false;

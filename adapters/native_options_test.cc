@@ -6,6 +6,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <string>
+#include <tuple>
+#include <vector>
 
 #include "adapters/adapter.h"
 
@@ -157,6 +159,39 @@ TEST_F(NativeOptionsTest, LmdbReadaheadOffSetsNordahead) {
     ASSERT_TRUE((*adapter)->Close().ok());
   }
   EXPECT_TRUE(Open("lmdb", {{"lmdb.readahead", "yes"}}, "bad").status().IsInvalidArgument());
+}
+
+TEST_F(NativeOptionsTest, DbxReleaseFreedMemoryIsOnUnlessTurnedOff) {
+  for (const char* value : {"off", "on", ""}) {
+    std::vector<std::pair<std::string, std::string>> native;
+    if (*value != '\0') native.emplace_back("dbx.release_freed_memory", value);
+    auto adapter = Open("dbx", native, *value != '\0' ? value : "default");
+    ASSERT_TRUE(adapter.ok()) << adapter.status().ToString();
+    EXPECT_EQ(Setting(**adapter, "release_freed_memory"),
+              std::string(value) == "off" ? "off" : "malloc_trim after each flush and compaction")
+        << value;
+    ASSERT_TRUE((*adapter)->Close().ok());
+  }
+  EXPECT_TRUE(Open("dbx", {{"dbx.release_freed_memory", "no"}}, "bad").status().IsInvalidArgument());
+}
+
+// Every engine that takes native options checks their values without opening anything, as its open()
+// would: a run refuses a bad value before it starts.
+TEST_F(NativeOptionsTest, CheckNativeValuesAgreesWithOpen) {
+  const std::vector<std::tuple<const char*, const char*, const char*, bool>> cases = {
+      {"dbx", "dbx.release_freed_memory", "off", true},    {"dbx", "dbx.release_freed_memory", "1", false},
+      {"sqlite", "sqlite.layout", "rowid", true},          {"sqlite", "sqlite.page_size", "1000", false},
+      {"lmdb", "lmdb.map_size", "1048576", true},          {"lmdb", "lmdb.map_size", "1024", false},
+      {"postgres", "postgres.start_timeout_s", "5", true}, {"postgres", "postgres.start_timeout_s", "-1", false},
+  };
+  for (const auto& [engine, key, value, ok] : cases) {
+    const AdapterFactory* f = BuiltinAdapters().Find(engine);
+    ASSERT_NE(f, nullptr);
+    ASSERT_TRUE(f->check_native_values) << engine;
+    AdapterOptions options;
+    options.native_options = {{key, value}};
+    EXPECT_EQ(f->check_native_values(options).ok(), ok) << key << "=" << value;
+  }
 }
 
 TEST_F(NativeOptionsTest, RegistryRejectsUnknownKeysOfTheEngineAndKeysWithoutPrefix) {

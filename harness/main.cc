@@ -137,6 +137,11 @@ CLI::App* AddRunCommand(CLI::App* app, const SuiteRegistry& suites, RunArgs* run
   cmd->add_flag("--quick", run->quick, "Short run (options given still apply)" + quick);
   cmd->add_flag("--no-overhead", run->no_overhead, "Skip measuring the harness overhead with the null adapter");
   cmd->add_flag("--no-settle", run->no_settle, "Measure with the background work of a load left in (no settle)");
+  cmd->add_option("--engine-option", run->engine_options,
+                  "An engine's native setting KEY=VALUE (e.g. sqlite.layout=rowid, lmdb.readahead=off, "
+                  "dbx.release_freed_memory=off); repeat for more; see README's native options")
+      ->take_all()
+      ->allow_extra_args(false);
   cmd->add_flag("--calibrate", run->calibrate,
                 "First time each engine's own get/scan/insert loop against the harness's (as `calibrate` does) "
                 "and record the ratios with the results");

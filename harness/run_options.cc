@@ -164,6 +164,44 @@ std::string DefaultOutDir() {
   return std::string("results/") + buf;
 }
 
+// --engine-option KEY=VALUE: KEY is "<engine>.<setting>" of a registered engine that takes it, VALUE one it
+// accepts (checked as its open() would). A setting for an engine that is not in --engines is a warning.
+Status ParseEngineOptions(const std::vector<std::string>& given, const AdapterRegistry& registry,
+                          const std::vector<const AdapterFactory*>& engines,
+                          std::vector<std::pair<std::string, std::string>>* out, std::vector<std::string>* warnings) {
+  for (const std::string& text : given) {
+    const size_t eq = text.find('=');
+    const size_t dot = text.find('.');
+    if (eq == std::string::npos || eq == 0)
+      return Status::InvalidArgument(fmt::format("--engine-option: '{}' is not KEY=VALUE", text));
+    const std::string key = text.substr(0, eq);
+    if (dot == std::string::npos || dot == 0 || dot > eq)
+      return Status::InvalidArgument(
+          fmt::format("--engine-option: '{}' does not name an engine (expected <engine>.<setting>=VALUE)", text));
+    const std::string engine = key.substr(0, dot);
+    const AdapterFactory* factory = registry.Find(engine);
+    if (factory == nullptr)
+      return Status::InvalidArgument(fmt::format("--engine-option: '{}': unknown engine '{}'", text, engine));
+    if (std::find(factory->native_option_keys.begin(), factory->native_option_keys.end(), key) ==
+        factory->native_option_keys.end())
+      return Status::InvalidArgument(
+          fmt::format("--engine-option: '{}': {} has no setting '{}' ({})", text, engine, key,
+                      factory->native_option_keys.empty() ? std::string("it takes none")
+                                                          : "it takes: " + Join(factory->native_option_keys)));
+    AdapterOptions probe;
+    probe.native_options = {{key, text.substr(eq + 1)}};
+    if (factory->check_native_values) {
+      Status st = factory->check_native_values(probe);
+      if (!st.ok()) return Status::InvalidArgument(fmt::format("--engine-option: {}", st.message()));
+    }
+    if (std::find(engines.begin(), engines.end(), factory) == engines.end())
+      warnings->push_back(
+          fmt::format("--engine-option {}: {} is not among --engines; the setting is unused", text, engine));
+    out->emplace_back(key, text.substr(eq + 1));
+  }
+  return Status::Ok();
+}
+
 }  // namespace
 
 Status ValidateRunArgs(const RunArgs& args, const AdapterRegistry& registry, const SuiteRegistry& suites,
@@ -194,6 +232,7 @@ Status ValidateRunArgs(const RunArgs& args, const AdapterRegistry& registry, con
   c.quick = args.quick;
   c.measure_overhead = !args.no_overhead;
   c.settle = !args.no_settle;
+  DBXB_RETURN_IF_ERROR(ParseEngineOptions(args.engine_options, registry, c.engines, &c.native_options, &p.warnings));
 
   for (const auto& f : SplitList(args.formats)) {
     if (f != "json" && f != "md" && f != "gbench")
@@ -222,7 +261,7 @@ Status ValidateRunArgs(const RunArgs& args, const AdapterRegistry& registry, con
   auto work = p.suite->Plan(suite_args, c);
   if (!work.ok()) return work.status();
   p.work = std::move(work.value());
-  p.warnings = p.work->warnings;
+  p.warnings.insert(p.warnings.end(), p.work->warnings.begin(), p.work->warnings.end());
 
   std::vector<std::string> engine_names;
   for (const auto* f : c.engines) engine_names.push_back(f->name);
@@ -232,6 +271,7 @@ Status ValidateRunArgs(const RunArgs& args, const AdapterRegistry& registry, con
   p.configuration.emplace_back("seed", std::to_string(c.seed));
   p.configuration.emplace_back("formats", Join(p.formats));
   p.configuration.emplace_back("settle", c.settle ? "on" : "off");
+  if (!args.engine_options.empty()) p.configuration.emplace_back("engine_options", Join(args.engine_options));
   p.calibrate = args.calibrate;
   p.configuration.emplace_back("calibrate", p.calibrate ? "on" : "off");
   if (!p.phase_suite()) p.configuration.emplace_back("baseline", p.baseline);

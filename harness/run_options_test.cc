@@ -106,5 +106,42 @@ TEST_F(RunOptionsTest, TheSuitesOwnValidationIsOneLine) {
   EXPECT_EQ(st.message().rfind("--size: ", 0), 0u) << st.message();
 }
 
+TEST_F(RunOptionsTest, EngineOptionsReachTheSuiteInOrderAndAreRecorded) {
+  args_.engines = "dbx,sqlite";
+  args_.engine_options = {"sqlite.layout=rowid", "dbx.release_freed_memory=off", "sqlite.layout=without-rowid"};
+  ASSERT_TRUE(Validate().ok());
+  const std::vector<std::pair<std::string, std::string>> expected = {
+      {"sqlite.layout", "rowid"}, {"dbx.release_freed_memory", "off"}, {"sqlite.layout", "without-rowid"}};
+  EXPECT_EQ(plan_.common.native_options, expected);
+  EXPECT_EQ(Config("engine_options"), "sqlite.layout=rowid, dbx.release_freed_memory=off, sqlite.layout=without-rowid");
+  EXPECT_TRUE(plan_.warnings.empty());
+}
+
+TEST_F(RunOptionsTest, AnEngineOptionForAnEngineNotInTheRunIsAWarning) {
+  args_.engines = "dbx";
+  args_.engine_options = {"lmdb.readahead=off"};
+  ASSERT_TRUE(Validate().ok());
+  ASSERT_EQ(plan_.warnings.size(), 1u);
+  EXPECT_EQ(plan_.warnings[0],
+            "--engine-option lmdb.readahead=off: lmdb is not among --engines; the setting is unused");
+}
+
+TEST_F(RunOptionsTest, BadEngineOptionsAreRefusedByName) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"sqlite.layout", "--engine-option: 'sqlite.layout' is not KEY=VALUE"},
+      {"layout=rowid", "--engine-option: 'layout=rowid' does not name an engine (expected <engine>.<setting>=VALUE)"},
+      {"mongo.x=1", "--engine-option: 'mongo.x=1': unknown engine 'mongo'"},
+      {"null.x=1", "--engine-option: 'null.x=1': null has no setting 'null.x' (it takes none)"},
+      {"dbx.release_freed_memory=yes", "--engine-option: dbx.release_freed_memory: expected on or off, got 'yes'"},
+      {"sqlite.layout=heap", "--engine-option: sqlite.layout: expected without-rowid or rowid, got 'heap'"},
+  };
+  for (const auto& [given, message] : cases) {
+    args_.engine_options = {given};
+    Status st = Validate();
+    ASSERT_TRUE(st.IsInvalidArgument()) << given;
+    EXPECT_EQ(st.message(), message);
+  }
+}
+
 }  // namespace
 }  // namespace dbxb

@@ -32,6 +32,7 @@ class DbxMicroPlan final : public SuitePlan {
     config.dataset = dataset.value();
     config.engine_options.durability = common.durability;
     config.engine_options.cache_bytes = common.cache_bytes;
+    config.engine_options.native_options = common.native_options;
     config.work_dir = work_dir;
     config.seed = common.seed;
     config.settle = common.settle;

@@ -56,6 +56,7 @@ Status ParsePhaseSuiteArgs(const SuiteArgs& args, const SuiteCommon& common, Pha
   o->seed = common.seed;
   o->engine_options.durability = common.durability;
   o->engine_options.cache_bytes = common.cache_bytes;
+  o->engine_options.native_options = common.native_options;
   o->settle = common.settle;
   DBXB_RETURN_IF_ERROR(args.Count("records", 1, 10000000000ull, &o->records));
   DBXB_RETURN_IF_ERROR(args.Count32("threads", 1, 1024, &o->threads));

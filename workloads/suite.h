@@ -76,6 +76,9 @@ struct SuiteCommon {
   bool quick = false;            ///< --quick: the suite's short defaults
   bool measure_overhead = true;  ///< not --no-overhead
   bool settle = true;            ///< not --no-settle: settle engines after a load (Adapter::Settle)
+  /// --engine-option settings, validated against each engine's native_option_keys; a suite passes them
+  /// to every adapter after its own native options (AdapterOptions::native_options).
+  std::vector<std::pair<std::string, std::string>> native_options;
 };
 
 /// A sampled benchmark to make, on one engine; called once per measurement.

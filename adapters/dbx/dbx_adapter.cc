@@ -199,6 +199,25 @@ class DbxAdapter final : public Adapter {
   std::unique_ptr<dbx::DB> db_;
 };
 
+constexpr char kReleaseFreedMemoryKey[] = "dbx.release_freed_memory";
+
+// Applies AdapterOptions::native_options with the "dbx." prefix to *o:
+//   dbx.release_freed_memory = on (the default) | off: whether the background thread hands the heap a
+//                              flush or compaction freed back to the OS (Options::release_freed_memory).
+Status ApplyNativeOptions(const AdapterOptions& options, dbx::Options* o) {
+  for (const auto& [key, value] : options.native_options) {
+    if (key.rfind("dbx.", 0) != 0) continue;
+    if (key == kReleaseFreedMemoryKey) {
+      if (value != "on" && value != "off")
+        return Status::InvalidArgument(key + ": expected on or off, got '" + value + "'");
+      o->release_freed_memory = value == "on";
+    } else {
+      return Status::InvalidArgument("unknown native option '" + key + "' for engine dbx");
+    }
+  }
+  return Status::Ok();
+}
+
 }  // namespace
 
 AdapterFactory DbxAdapterFactory() {
@@ -208,6 +227,11 @@ AdapterFactory DbxAdapterFactory() {
   f.description = "DBX 5-tier hybrid storage (in-tree engine): delta store, columnar cache, WOS, index, ROS";
   f.library_version = [] { return std::string("dbx-engine (in-tree)"); };
   f.library_build = [] { return std::string("built-in (same build as dbx-bench)"); };
+  f.native_option_keys = {kReleaseFreedMemoryKey};
+  f.check_native_values = [](const AdapterOptions& options) {
+    dbx::Options o;
+    return ApplyNativeOptions(options, &o);
+  };
   f.open = [](const AdapterOptions& options) -> Result<std::unique_ptr<Adapter>> {
     dbx::Options o;
     o.durability = ToDbx(options.durability);
@@ -217,6 +241,7 @@ AdapterFactory DbxAdapterFactory() {
     // memtables come on top of its block cache: DBX holds at most about 1.75 x cache_bytes.
     o.memory_budget_bytes = options.cache_bytes;
     if (options.cache_bytes > 0) o.block_cache_bytes = options.cache_bytes;
+    DBXB_RETURN_IF_ERROR(ApplyNativeOptions(options, &o));
     std::unique_ptr<dbx::DB> db;
     Status s = FromDbx(dbx::DB::Open(o, options.dir, &db));
     if (!s.ok()) return s;

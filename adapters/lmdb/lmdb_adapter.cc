@@ -532,6 +532,10 @@ AdapterFactory LmdbAdapterFactory() {
   };
   f.library_build = [] { return std::string("debian-package"); };
   f.native_option_keys = {kReadaheadKey, kMapSizeKey};
+  f.check_native_values = [](const AdapterOptions& options) {
+    EnvConfig config;
+    return ApplyNativeOptions(options, &config);
+  };
   f.open = [](const AdapterOptions& options) { return LmdbAdapter::Open(options); };
   return f;
 }

@@ -251,6 +251,10 @@ AdapterFactory PostgresAdapterFactory() {
   f.library_build = [] { return std::string("debian-package"); };
   f.open = [](const AdapterOptions& options) { return PostgresAdapter::Open(options); };
   f.native_option_keys = {kStartTimeoutKey};
+  f.check_native_values = [](const AdapterOptions& options) {
+    int seconds = 0;
+    return ParseStartTimeout(options, &seconds);
+  };
   return f;
 }
 

@@ -467,6 +467,12 @@ AdapterFactory SqliteAdapterFactory() {
   f.library_build = [] { return std::string("debian-package"); };
   f.open = [](const AdapterOptions& options) { return SqliteAdapter::Open(options); };
   f.native_option_keys = {kPageSizeKey, kMmapSizeKey, kTempStoreKey, kBusyTimeoutKey, kLayoutKey};
+  f.check_native_values = [](const AdapterOptions& options) {
+    ConnectionConfig config;
+    int64_t page_size = 0;
+    std::optional<Layout> layout;
+    return ApplyNativeOptions(options, &config, &page_size, &layout);
+  };
   return f;
 }
 

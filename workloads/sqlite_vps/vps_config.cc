@@ -91,6 +91,8 @@ Result<VpsPlan> ResolveVpsPlan(VpsDataset dataset, const PhaseSuiteOptions& opti
   // neighbours nobody asked for into the limited memory (RocksDB does the same by default with
   // advise_random_on_open; DBX and SQLite's non-mapped reads use pread of the page alone).
   if (dataset == VpsDataset::kDiskBound) plan.engine_options.native_options.emplace_back("lmdb.readahead", "off");
+  // The user's --engine-option settings come last: each adapter applies its keys in order, so they win.
+  for (const auto& kv : options.engine_options.native_options) plan.engine_options.native_options.push_back(kv);
 
   for (const std::string& name : config.phases) {
     if (std::find(VpsPhaseNames().begin(), VpsPhaseNames().end(), name) == VpsPhaseNames().end())

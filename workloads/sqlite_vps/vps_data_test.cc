@@ -165,6 +165,13 @@ TEST(VpsConfigTest, DefaultsFollowTheStudy) {
   auto expected_native = VpsSqliteNativeOptions();
   expected_native.emplace_back("lmdb.readahead", "off");  // disk-bound only
   EXPECT_EQ(disk->engine_options.native_options, expected_native);
+  // The user's --engine-option settings come after the suite's own, so that they win.
+  options.engine_options.native_options = {{"lmdb.readahead", "on"}};
+  disk = ResolveVpsPlan(VpsDataset::kDiskBound, options, config);
+  ASSERT_TRUE(disk.ok());
+  expected_native.emplace_back("lmdb.readahead", "on");
+  EXPECT_EQ(disk->engine_options.native_options, expected_native);
+  options.engine_options.native_options.clear();
   EXPECT_EQ(disk->memory_limit_bytes, 100'000'000u);
   config.memory_limit_bytes = 0;
   disk = ResolveVpsPlan(VpsDataset::kDiskBound, options, config);
