@@ -1,32 +1,20 @@
 // AdapterOptions::native_options: checked by the registry for every engine, applied and read back by
 // SQLite and LMDB (the engines that take any so far).
 #include <gtest/gtest.h>
-#include <sys/stat.h>
 
-#include <cstdlib>
 #include <filesystem>
 #include <string>
 #include <tuple>
 #include <vector>
 
 #include "adapters/adapter.h"
+#include "adapters/adapter_test_dir.h"
 
 namespace dbxb {
 namespace {
 
-class NativeOptionsTest : public testing::Test {
+class NativeOptionsTest : public TempDirTest {
  protected:
-  void SetUp() override {
-    std::string tmpl = (std::filesystem::temp_directory_path() / "dbxb-native-XXXXXX").string();
-    ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
-    ASSERT_EQ(chmod(tmpl.c_str(), 0711), 0);  // reachable by postgres's server account when root
-    dir_ = tmpl;
-  }
-  void TearDown() override {
-    std::error_code ec;
-    std::filesystem::remove_all(dir_, ec);
-  }
-
   Result<std::unique_ptr<Adapter>> Open(const char* engine, std::vector<std::pair<std::string, std::string>> native,
                                         const char* sub = "db") {
     AdapterOptions options;
@@ -42,8 +30,6 @@ class NativeOptionsTest : public testing::Test {
       if (k == key) return v;
     return "<missing>";
   }
-
-  std::filesystem::path dir_;
 };
 
 TEST_F(NativeOptionsTest, SqliteAppliesAndReportsItsSettings) {

@@ -2,12 +2,12 @@
 // durability none (no WAL) the segment files alone then hold every row written before the settle, as a
 // copy of the directory opened by the engine itself shows.
 #include <gtest/gtest.h>
-#include <stdlib.h>
 
 #include <filesystem>
 #include <string>
 
 #include "adapters/adapter.h"
+#include "adapters/adapter_test_dir.h"
 #include "dbx/db.h"
 
 namespace dbxb {
@@ -18,26 +18,14 @@ constexpr int kRows = 3000;
 std::string Key(int i) { return "settle" + std::to_string(100000 + i); }
 std::string Value(int i) { return std::string(100, static_cast<char>('a' + i % 26)); }
 
-class DbxAdapterTest : public testing::Test {
+class DbxAdapterTest : public AdapterTest {
  protected:
   void SetUp() override {
-    std::string tmpl = (std::filesystem::temp_directory_path() / "dbxb-dbx-XXXXXX").string();
-    ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
-    dir_ = tmpl;
+    AdapterTest::SetUp();
     AdapterOptions options;
-    options.dir = (dir_ / "db").string();
     options.durability = Durability::kNone;
     options.cache_bytes = 64ull << 20;  // write tiers of 8 MiB (WOS) and 4 MiB (delta): the rows stay in them
-    auto adapter = BuiltinAdapters().Find("dbx")->open(options);
-    ASSERT_TRUE(adapter.ok()) << adapter.status().ToString();
-    adapter_ = std::move(adapter).value();
-  }
-  void TearDown() override {
-    if (adapter_ != nullptr) {
-      EXPECT_TRUE(adapter_->Close().ok());
-    }
-    std::error_code ec;
-    std::filesystem::remove_all(dir_, ec);
+    OpenAdapter("dbx", options);
   }
 
   void Load() {
@@ -62,9 +50,6 @@ class DbxAdapterTest : public testing::Test {
     EXPECT_TRUE(st.ok()) << st.ToString();
     return db;
   }
-
-  std::filesystem::path dir_;
-  std::unique_ptr<Adapter> adapter_;
 };
 
 TEST_F(DbxAdapterTest, SettleWritesTheWriteTiersIntoASegment) {

@@ -7,30 +7,21 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "adapters/adapter_test_dir.h"
+
 namespace dbxb {
 namespace {
 
 namespace fs = std::filesystem;
 
-class LmdbAdapterTest : public testing::Test {
+class LmdbAdapterTest : public TempDirTest {
  protected:
-  void SetUp() override {
-    std::string tmpl = (fs::temp_directory_path() / "dbxb-lmdb-XXXXXX").string();
-    ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
-    dir_ = tmpl;
-  }
-  void TearDown() override {
-    std::error_code ec;
-    fs::remove_all(dir_, ec);
-  }
-
   Result<std::unique_ptr<Adapter>> Open(std::vector<std::pair<std::string, std::string>> native,
                                         const char* sub = "db") {
     AdapterOptions options;
@@ -51,8 +42,6 @@ class LmdbAdapterTest : public testing::Test {
     std::snprintf(buf, sizeof(buf), "row%08d", i);
     return buf;
   }
-
-  fs::path dir_;
 };
 
 TEST_F(LmdbAdapterTest, MapIsTheFilesystemsSizeAndTheFileGrowsWithTheDataOnly) {

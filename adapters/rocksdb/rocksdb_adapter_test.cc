@@ -5,7 +5,6 @@
 #include <gtest/gtest.h>
 #include <rocksdb/db.h>
 #include <rocksdb/perf_level.h>
-#include <stdlib.h>
 
 #include <filesystem>
 #include <string>
@@ -13,34 +12,20 @@
 #include <vector>
 
 #include "adapters/adapter.h"
+#include "adapters/adapter_test_dir.h"
 
 namespace dbxb {
 namespace {
 
-class RocksdbAdapterTest : public testing::Test {
+class RocksdbAdapterTest : public AdapterTest {
  protected:
   void SetUp() override {
-    std::string tmpl = (std::filesystem::temp_directory_path() / "dbxb-rocksdb-XXXXXX").string();
-    ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
-    dir_ = tmpl;
+    AdapterTest::SetUp();
     AdapterOptions options;
-    options.dir = (dir_ / "db").string();
     options.cache_bytes = 4ull << 20;
     options.durability = Durability::kNone;  // no WAL: unflushed rows are only in the memtable
-    auto adapter = BuiltinAdapters().Find("rocksdb")->open(options);
-    ASSERT_TRUE(adapter.ok()) << adapter.status().ToString();
-    adapter_ = std::move(adapter).value();
+    OpenAdapter("rocksdb", options);
   }
-  void TearDown() override {
-    if (adapter_ != nullptr) {
-      EXPECT_TRUE(adapter_->Close().ok());
-    }
-    std::error_code ec;
-    std::filesystem::remove_all(dir_, ec);
-  }
-
-  std::filesystem::path dir_;
-  std::unique_ptr<Adapter> adapter_;
 };
 
 // Runs `call` on a new thread and returns that thread's perf level before and after it.

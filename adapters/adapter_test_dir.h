@@ -1,0 +1,56 @@
+// Test fixtures of one adapter's own tests: a fresh temporary directory per test, removed with all it
+// holds afterwards, and (AdapterTest) one engine opened in it through the registry, closed after the test.
+#pragma once
+
+#include <gtest/gtest.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+
+#include <filesystem>
+#include <memory>
+#include <string>
+
+#include "adapters/adapter.h"
+
+namespace dbxb {
+
+class TempDirTest : public testing::Test {
+ protected:
+  void SetUp() override {
+    std::string tmpl = (std::filesystem::temp_directory_path() / "dbxb-adapter-XXXXXX").string();
+    ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
+    // Searchable by all (not readable): postgres's server runs as another account when the test is root.
+    ASSERT_EQ(chmod(tmpl.c_str(), 0711), 0);
+    dir_ = tmpl;
+  }
+  void TearDown() override {
+    std::error_code ec;
+    std::filesystem::remove_all(dir_, ec);
+  }
+
+  std::filesystem::path dir_;
+};
+
+class AdapterTest : public TempDirTest {
+ protected:
+  /// Opens `engine` in dir_/db with `options` (their dir is replaced) into adapter_.
+  void OpenAdapter(const char* engine, AdapterOptions options) {
+    options.dir = (dir_ / "db").string();
+    const AdapterFactory* factory = BuiltinAdapters().Find(engine);
+    ASSERT_NE(factory, nullptr) << engine << " is not registered";
+    auto adapter = factory->open(options);
+    ASSERT_TRUE(adapter.ok()) << adapter.status().ToString();
+    adapter_ = std::move(adapter).value();
+  }
+  void TearDown() override {
+    if (adapter_ != nullptr) {
+      EXPECT_TRUE(adapter_->Close().ok());
+    }
+    adapter_.reset();
+    TempDirTest::TearDown();
+  }
+
+  std::unique_ptr<Adapter> adapter_;
+};
+
+}  // namespace dbxb
