@@ -173,5 +173,49 @@ TEST_F(LmdbAdapterTest, MapFullIsAClearErrorAndLosesNothingCommitted) {
   ASSERT_TRUE((*adapter)->Close().ok());
 }
 
+// Get copies the value out of the map into the caller's string, in place when the string already holds
+// as many bytes: every size after every other must come back exactly, with nothing of the previous
+// value left, and each Get must see the latest commit, also the one another session made.
+TEST_F(LmdbAdapterTest, GetReturnsExactlyTheLatestValueIntoAReusedString) {
+  auto adapter = Open({{"lmdb.map_size", std::to_string(64 << 20)}});
+  ASSERT_TRUE(adapter.ok()) << adapter.status().ToString();
+  auto reader = (*adapter)->NewSession();
+  auto writer = (*adapter)->NewSession();
+  ASSERT_TRUE(reader.ok() && writer.ok());
+  const std::vector<size_t> sizes = {19, 19, 5, 0, 100, 19, 1, 4000, 4000, 18, 20};
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    std::string v(sizes[i], static_cast<char>('a' + i));
+    if (!v.empty()) v.back() = '!';
+    ASSERT_TRUE((*writer)->Put(Key(static_cast<int>(i)), v).ok());
+  }
+  std::string value = "a previous value of 20";
+  for (int round = 0; round < 2; ++round) {
+    for (size_t i = 0; i < sizes.size(); ++i) {
+      std::string want(sizes[i], static_cast<char>('a' + i));
+      if (!want.empty()) want.back() = '!';
+      ASSERT_TRUE((*reader)->Get(Key(static_cast<int>(i)), &value).ok()) << i;
+      EXPECT_EQ(value, want) << "row " << i << " after a value of " << (i == 0 ? 0 : sizes[i - 1]) << " bytes";
+    }
+  }
+  // The reader's next Get sees the writer's overwrite (same size: the in-place copy) and delete.
+  ASSERT_TRUE((*reader)->Get(Key(0), &value).ok());
+  ASSERT_TRUE((*writer)->Put(Key(0), std::string(19, 'z')).ok());
+  ASSERT_TRUE((*reader)->Get(Key(0), &value).ok());
+  EXPECT_EQ(value, std::string(19, 'z'));
+  ASSERT_TRUE((*writer)->Delete(Key(0)).ok());
+  EXPECT_TRUE((*reader)->Get(Key(0), &value).IsNotFound());
+  EXPECT_TRUE((*reader)->Get("", &value).IsNotFound());
+  EXPECT_TRUE((*reader)->Get(std::string(600, 'k'), &value).IsNotFound());
+  // Inside a batch, on the batch's transaction.
+  ASSERT_TRUE((*reader)->Begin().ok());
+  ASSERT_TRUE((*reader)->Put(Key(1), "in the batch").ok());
+  ASSERT_TRUE((*reader)->Get(Key(1), &value).ok());
+  EXPECT_EQ(value, "in the batch");
+  ASSERT_TRUE((*reader)->Commit().ok());
+  reader->reset();
+  writer->reset();
+  ASSERT_TRUE((*adapter)->Close().ok());
+}
+
 }  // namespace
 }  // namespace dbxb
