@@ -90,8 +90,13 @@ failed=0
 # WriteBatch::Clear and DB::Write) and dbx-bench's none (its main thread's heap kept the memory from
 # the first fill): kernel work inside db_bench's timing alone. With this policy db_bench's counted
 # fills take none either. Blocks of 32 MiB and more (the WriteBatch of 10^6 rows) are still mapped
-# and unmapped for each fill, on both sides alike.
-export GLIBC_TUNABLES="glibc.malloc.mmap_threshold=$((32 << 20)):glibc.malloc.trim_threshold=$((4 << 30))"
+# and unmapped for each fill, on both sides alike (29,100 page faults per fill of 10^6 rows on each).
+# One malloc arena: db_bench runs every benchmark on a new thread, which allocates from a thread arena
+# of 64 MiB heaps, and glibc unmaps a heap as soon as it is free whatever the trim threshold; at 10^6
+# rows the memtable (130 MB) spans such heaps, so each fill's memtable inserts faulted its memory in
+# again inside db_bench's timing: 76,800 page faults per fill against dbx-bench's 29,100 (perf stat,
+# 7 against 1 fillseq), 29,100 with arena_max=1. dbx-bench's fills run on the main arena already.
+export GLIBC_TUNABLES="glibc.malloc.mmap_threshold=$((32 << 20)):glibc.malloc.trim_threshold=$((4 << 30)):glibc.malloc.arena_max=1"
 # db_bench's first runs in a process are slower (the heap and the memtable arena are touched for the
 # first time: 1.7 and 0.9 us/op for the first fillseq of 100k keys against 0.6-0.8 for the fifth and
 # sixth); dbx-bench's warm-up iterations are not measured either.
