@@ -10,12 +10,14 @@
 #include <rocksdb/version.h>
 #include <rocksdb/write_batch.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <memory>
 #include <string>
 #include <system_error>
 #include <thread>
+#include <vector>
 
 #ifndef DBXB_ROCKSDB_BUILD
 #error "DBXB_ROCKSDB_BUILD must name the RocksDB build linked (set by cmake/rocksdb.cmake)"
@@ -186,14 +188,50 @@ std::string CompactionStyleName(rocksdb::CompactionStyle style) {
   return std::to_string(static_cast<int>(style));
 }
 
+constexpr char kCompressionKey[] = "rocksdb.compression";
+
+// Applies AdapterOptions::native_options with the "rocksdb." prefix:
+//   rocksdb.compression = none | snappy (RocksDB's default) | lz4 | lz4hc | zstd | zlib | bzip2: the
+//                         compression of every level's blocks (Options::compression; the bottommost level
+//                         follows it), one this librocksdb supports.
+Status ApplyNativeOptions(const AdapterOptions& options, rocksdb::Options* db_options) {
+  static const struct {
+    const char* name;
+    rocksdb::CompressionType type;
+  } kCompressions[] = {
+      {"none", rocksdb::kNoCompression},
+      {"snappy", rocksdb::kSnappyCompression},
+      {"lz4", rocksdb::kLZ4Compression},
+      {"lz4hc", rocksdb::kLZ4HCCompression},
+      {"zstd", rocksdb::kZSTD},
+      {"zlib", rocksdb::kZlibCompression},
+      {"bzip2", rocksdb::kBZip2Compression},
+  };
+  for (const auto& [key, value] : options.native_options) {
+    if (key != kCompressionKey) continue;  // other engines' keys; the registry rejects unknown rocksdb. ones
+    const auto* found = std::find_if(std::begin(kCompressions), std::end(kCompressions),
+                                     [&](const auto& c) { return value == c.name; });
+    if (found == std::end(kCompressions))
+      return Status::InvalidArgument(key + ": expected none, snappy, lz4, lz4hc, zstd, zlib or bzip2, got '" + value +
+                                     "'");
+    const std::vector<rocksdb::CompressionType> supported = rocksdb::GetSupportedCompressions();
+    if (found->type != rocksdb::kNoCompression &&
+        std::find(supported.begin(), supported.end(), found->type) == supported.end())
+      return Status::InvalidArgument(key + ": this librocksdb was built without " + value);
+    db_options->compression = found->type;
+  }
+  return Status::Ok();
+}
+
 class RocksdbAdapter final : public Adapter {
  public:
   static Result<std::unique_ptr<Adapter>> Open(const AdapterOptions& options) {
+    rocksdb::Options db_options;
+    DBXB_RETURN_IF_ERROR(ApplyNativeOptions(options, &db_options));
     std::error_code ec;
     std::filesystem::create_directories(options.dir, ec);
     if (ec) return Status::IOError("create directory " + options.dir + ": " + ec.message());
 
-    rocksdb::Options db_options;
     db_options.create_if_missing = true;
     rocksdb::BlockBasedTableOptions table;
     table.block_cache = rocksdb::NewLRUCache(options.cache_bytes);
@@ -315,6 +353,7 @@ AdapterFactory RocksdbAdapterFactory() {
   f.description = "RocksDB: LSM tree with a WAL, WriteBatch per batch, LRU block cache";
   f.library_version = [] { return "RocksDB " + rocksdb::GetRocksVersionAsString(true); };
   f.library_build = [] { return std::string(DBXB_ROCKSDB_BUILD); };
+  f.native_option_keys = {kCompressionKey};
   f.open = [](const AdapterOptions& options) { return RocksdbAdapter::Open(options); };
   return f;
 }

@@ -140,5 +140,44 @@ TEST_F(RocksdbAdapterTest, SettleCompactsTheWholeKeyRange) {
   EXPECT_EQ(value, std::string(100, 'v'));
 }
 
+// rocksdb.compression sets the blocks' compression, reported back from the open DB; a value that is not a
+// compression, or one this librocksdb lacks, is a clear InvalidArgument and opens nothing.
+TEST_F(RocksdbAdapterTest, CompressionOptionSetsTheBlocksCompression) {
+  auto open = [&](const char* sub, std::string value) {
+    AdapterOptions options;
+    options.dir = (dir_ / sub).string();
+    options.durability = Durability::kNone;
+    options.native_options = {{"rocksdb.compression", std::move(value)}};
+    return BuiltinAdapters().Find("rocksdb")->open(options);
+  };
+  auto setting = [](Adapter& adapter, const std::string& key) {
+    for (const auto& [k, v] : adapter.NativeSettings())
+      if (k == key) return v;
+    return std::string("<missing>");
+  };
+  EXPECT_EQ(setting(*adapter_, "compression"), "kSnappyCompression") << "RocksDB's default without the option";
+  for (const auto& [value, reported] :
+       std::vector<std::pair<std::string, std::string>>{{"none", "kNoCompression"}, {"snappy", "kSnappyCompression"}}) {
+    auto adapter = open(value.c_str(), value);
+    ASSERT_TRUE(adapter.ok()) << adapter.status().ToString();
+    EXPECT_EQ(setting(**adapter, "compression"), reported);
+    auto session = (*adapter)->NewSession();
+    ASSERT_TRUE(session.ok());
+    ASSERT_TRUE((*session)->Put("k", std::string(1000, 'v')).ok());
+    ASSERT_TRUE((*adapter)->Settle().ok());
+    std::string got;
+    ASSERT_TRUE((*session)->Get("k", &got).ok());
+    EXPECT_EQ(got, std::string(1000, 'v'));
+    session->reset();
+    EXPECT_TRUE((*adapter)->Close().ok());
+  }
+  auto bad = open("bad", "snapy");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_TRUE(bad.status().IsInvalidArgument());
+  EXPECT_NE(bad.status().message().find("rocksdb.compression"), std::string::npos) << bad.status().ToString();
+  EXPECT_NE(bad.status().message().find("'snapy'"), std::string::npos) << bad.status().ToString();
+  EXPECT_FALSE(std::filesystem::exists(dir_ / "bad")) << "a bad option opens nothing";
+}
+
 }  // namespace
 }  // namespace dbxb
