@@ -169,6 +169,7 @@ TEST_F(NativeOptionsTest, CheckNativeValuesAgreesWithOpen) {
       {"sqlite", "sqlite.layout", "rowid", true},          {"sqlite", "sqlite.page_size", "1000", false},
       {"lmdb", "lmdb.map_size", "1048576", true},          {"lmdb", "lmdb.map_size", "1024", false},
       {"postgres", "postgres.start_timeout_s", "5", true}, {"postgres", "postgres.start_timeout_s", "-1", false},
+      {"rocksdb", "rocksdb.compression", "none", true},    {"rocksdb", "rocksdb.compression", "snapy", false},
   };
   for (const auto& [engine, key, value, ok] : cases) {
     const AdapterFactory* f = BuiltinAdapters().Find(engine);

@@ -354,6 +354,10 @@ AdapterFactory RocksdbAdapterFactory() {
   f.library_version = [] { return "RocksDB " + rocksdb::GetRocksVersionAsString(true); };
   f.library_build = [] { return std::string(DBXB_ROCKSDB_BUILD); };
   f.native_option_keys = {kCompressionKey};
+  f.check_native_values = [](const AdapterOptions& options) {
+    rocksdb::Options o;
+    return ApplyNativeOptions(options, &o);
+  };
   f.open = [](const AdapterOptions& options) { return RocksdbAdapter::Open(options); };
   return f;
 }
