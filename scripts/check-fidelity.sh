@@ -3,7 +3,7 @@
 # by side. fillseq (every key in one WriteBatch, db_bench --batch_size=N, as dbx-micro's insert) and
 # readrandom (point reads of the loaded keys; dbx-micro's get reads every key once in a random order,
 # db_bench N random keys with replacement) at 100k and 1M records: 16-byte keys, 100-byte values, WAL
-# off, no sync, the same 64 MiB LRU block cache, snappy, no bloom filter (the adapter's defaults), and
+# off, no sync, the same 64 MiB LRU block cache, no compression (see below), no bloom filter, and
 # both settle before reading (dbx-bench's settle: a memtable flush, a compaction of the whole key
 # range, then the wait for compactions; db_bench's flush, compact, then waitforcompaction).
 #
@@ -30,10 +30,16 @@
 #
 # What differs and cannot be made equal: the key bytes (dbx-bench's data set has keys "key_%08d"
 # padded to 16 bytes, db_bench's are the 8-byte big-endian row number padded with '0'), their values
-# (dbx-bench's "value_%08d_data" repeated, db_bench's RandomGenerator bytes at --compression_ratio 0.5:
-# the files of the 1M read database differ in size), dbx-micro verifies every value it reads against
-# the expected bytes (rebuilt from the row number, so without a read of stored rows), which db_bench
-# does not.
+# (dbx-bench's "value_%08d_data" repeated, db_bench's RandomGenerator bytes at --compression_ratio 0.5),
+# dbx-micro verifies every value it reads against the expected bytes (rebuilt from the row number, so
+# without a read of stored rows), which db_bench does not.
+# Because the value bytes differ, both sides run without block compression (db_bench
+# --compression_type=none, dbx-bench --engine-option rocksdb.compression=none): with snappy, RocksDB's
+# default, the work of a 1M read differed with the bytes, not with the tool. At 1M half the reads miss
+# the 64 MiB block cache and decompress a block; dbx-bench's values (a 19-byte pattern repeated, many
+# short matches) took about 1.0 us of snappy per read, db_bench's (50 random bytes repeated) 0.3 us
+# (perf record of both tools' reads at 1M rows, snappy's samples over the reads: 15 % of dbx-bench's
+# read time). Without compression both read the same 4 KiB blocks.
 #
 # Each pair runs one library on both sides, and the same machine code: Debian's db_bench links the
 # shared librocksdb.so, where every call into RocksDB goes through the PLT and every access to its
@@ -95,7 +101,7 @@ failed=0
 # of 64 MiB heaps, and glibc unmaps a heap as soon as it is free whatever the trim threshold; at 10^6
 # rows the memtable (130 MB) spans such heaps, so each fill's memtable inserts faulted its memory in
 # again inside db_bench's timing: 76,800 page faults per fill against dbx-bench's 29,100 (perf stat,
-# 7 against 1 fillseq), 29,100 with arena_max=1. dbx-bench's fills run on the main arena already.
+# 7 against 1 fillseq), 29,100 with arena_max=1; dbx-bench's fills kept their memory without it.
 export GLIBC_TUNABLES="glibc.malloc.mmap_threshold=$((32 << 20)):glibc.malloc.trim_threshold=$((4 << 30)):glibc.malloc.arena_max=1"
 # db_bench's first runs in a process are slower (the heap and the memtable arena are touched for the
 # first time: 1.7 and 0.9 us/op for the first fillseq of 100k keys against 0.6-0.8 for the fifth and
@@ -111,7 +117,7 @@ load_batch=10000  # dbx-micro's --load-batch default
 # is inert here: compaction_options_fifo (FIFO compaction only), create_missing_column_families (open
 # only), dump_malloc_stats (the 10-minute stats dump) and an error-handler listener.
 common=(--key_size=16 --value_size=100 --disable_wal=1 --sync=0 --cache_size=$((64 << 20))
-  --compression_type=snappy --bloom_bits=0 --threads=1 --progress_reports=0
+  --compression_type=none --bloom_bits=0 --threads=1 --progress_reports=0
   --enable_pipelined_write=0 --index_shortening_mode=1 --table_cache_numshardbits=6
   --pin_top_level_index_and_filter=1 --delayed_write_rate=$((16 << 20))
   --hard_pending_compaction_bytes_limit=$((256 << 30)))
@@ -120,7 +126,7 @@ common=(--key_size=16 --value_size=100 --disable_wal=1 --sync=0 --cache_size=$((
 run_dbx() {
   local n="$1" rep="$2" out="$work/dbx-$1-$2"
   "$dbx_bench" run --suite dbx-micro --engines rocksdb --workloads insert,get --records "$n" \
-    --key-size 16 --value-size 100 --durability none --cache-size 64MiB \
+    --key-size 16 --value-size 100 --durability none --cache-size 64MiB --engine-option rocksdb.compression=none \
     --warmup 0.5s --measurement 2s --samples 10 --resamples 1000 --no-overhead \
     --data-dir "$work" --out "$out" --format json >"$out.log" 2>&1 \
     || { echo "dbx-bench failed:"; cat "$out.log"; return 1; }
@@ -185,7 +191,7 @@ PY
 check_pair() {
   local db_bench="$1" label="$2"
   echo "== $label: $("$dbx_bench" list | awk '$1 == "rocksdb"' | sed 's/  */ /g')"
-  echo "   compared: 16 B keys, 100 B values, WAL off, no sync, 64 MiB LRU block cache, snappy, no bloom,"
+  echo "   compared: 16 B keys, 100 B values, WAL off, no sync, 64 MiB LRU block cache, no compression, no bloom,"
   echo "   one thread; fillseq: one WriteBatch of N rows into a fresh database, each tool's fastest of 10"
   echo "   (wall; db_bench's less its fixed work per fill); readrandom: CPU per read of a database loaded"
   echo "   in batches of $load_batch and settled; both with GLIBC_TUNABLES=$GLIBC_TUNABLES"
