@@ -58,6 +58,9 @@ class Block {
   uint32_t size() const { return n_; }
   /// Parsed by ParseInPlace: its entries are read where the bytes are.
   bool in_place() const { return in_place_; }
+  /// Whether the entries a search reads in place cross a boundary of `page`-byte pages (of a mapping
+  /// that starts on one). Reads only fields a search reads anyway.
+  bool EntriesSpanPages(uint64_t page) const { return reinterpret_cast<uintptr_t>(base_) % page + entries_end_ > page; }
   /// Decodes entry i. False when the entry is malformed.
   bool Decode(uint32_t i, BlockEntry* e) const;
   /// Starts loading the first 256 bytes of entry i (its header, key and the start of its value) at

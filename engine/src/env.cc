@@ -129,13 +129,8 @@ class PosixRandomAccessFile final : public RandomAccessFile {
         return Status::Ok();
       }
       *result = std::string_view(map_ + offset, std::min<uint64_t>(n, size_ - offset));
-      // The caller reads all of it (a block's checksum): pages not in memory are read in one
-      // request now instead of one fault after the other (MADV_RANDOM faults read a page each).
-      // A range within one page (an aligned block) is one fault anyway: no system call.
-      static const auto page = static_cast<uint64_t>(::sysconf(_SC_PAGESIZE));
-      const uint64_t from = offset - offset % page;
-      if (offset + result->size() - from > page)
-        (void)::madvise(const_cast<char*>(map_) + from, offset + result->size() - from, MADV_WILLNEED);
+      // The caller reads all of it (a block's checksum).
+      WillNeed(offset, result->size());
       return Status::Ok();
     }
     scratch->resize(n);
@@ -155,6 +150,15 @@ class PosixRandomAccessFile final : public RandomAccessFile {
   uint64_t Size() const override { return size_; }
   const std::string& name() const override { return name_; }
   bool ReadsInPlace() const override { return map_ != nullptr; }
+  void WillNeed(uint64_t offset, size_t n) const override {
+    // MADV_RANDOM faults read a page each, so pages not in memory are asked for in one request. A
+    // range within one page (an aligned block) is one fault anyway: no system call.
+    static const auto page = static_cast<uint64_t>(::sysconf(_SC_PAGESIZE));
+    if (map_ == nullptr || offset >= size_) return;
+    const uint64_t from = offset - offset % page;
+    const uint64_t end = std::min<uint64_t>(offset + n, size_);
+    if (end - from > page) (void)::madvise(const_cast<char*>(map_) + from, end - from, MADV_WILLNEED);
+  }
 
  private:
   std::string name_;

@@ -51,6 +51,13 @@ class RandomAccessFile {
   /// True when every Read's *result points into the file's own memory (a mapping), which stays
   /// valid and unchanged while the file is open: readers may then keep views instead of copies.
   virtual bool ReadsInPlace() const { return false; }
+  /// A hint before reading [offset, offset + n) in place (ReadsInPlace): its pages that are not in
+  /// memory are read now, in one request, instead of one fault after the other. Nothing to do for a
+  /// range within one page (one fault reads it) or a file that is not mapped.
+  virtual void WillNeed(uint64_t offset, size_t n) const {
+    (void)offset;
+    (void)n;
+  }
 };
 
 /// A lock on a database directory, released when destroyed.

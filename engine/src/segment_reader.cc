@@ -79,6 +79,11 @@ Status SegmentReader::BlockFor(size_t i, const Block** out, std::shared_ptr<cons
   if (in_place_ != nullptr) {
     const Block* b = in_place_[i].load(std::memory_order_acquire);
     if (b != nullptr && b != StoredCompressed()) {
+      // The search reads the block where it lies in the mapped file. One whose entries span pages
+      // (a block_size above a page) would otherwise fault them in one by one, each a device read
+      // when evicted: its pages are asked for at once. An aligned block within one page costs
+      // only this test, on fields the search reads anyway.
+      if (b->EntriesSpanPages(kSegmentPageBytes)) file_->WillNeed(index_[i].offset, index_[i].size);
       *out = b;
       return Status::Ok();
     }

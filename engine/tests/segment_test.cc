@@ -319,6 +319,88 @@ TEST(SegmentLayout, RawBlocksDoNotStraddlePages) {
     EXPECT_EQ(handles[i].offset, handles[i - 1].offset + handles[i - 1].size) << "block " << i;
 }
 
+// A mapped file that records the WillNeed hints it is given (and forwards everything else).
+class HintRecordingFile final : public RandomAccessFile {
+ public:
+  explicit HintRecordingFile(std::unique_ptr<RandomAccessFile> inner) : inner_(std::move(inner)) {}
+  Status Read(uint64_t offset, size_t n, std::string* scratch, std::string_view* result) const override {
+    return inner_->Read(offset, n, scratch, result);
+  }
+  uint64_t Size() const override { return inner_->Size(); }
+  const std::string& name() const override { return inner_->name(); }
+  bool ReadsInPlace() const override { return inner_->ReadsInPlace(); }
+  void WillNeed(uint64_t offset, size_t n) const override {
+    hints.emplace_back(offset, n);
+    inner_->WillNeed(offset, n);
+  }
+  mutable std::vector<std::pair<uint64_t, size_t>> hints;
+
+ private:
+  std::unique_ptr<RandomAccessFile> inner_;
+};
+
+// A point read searches a block in place through its descriptor. A block of two pages (block_size
+// 8192) is hinted as a whole first, so that evicted pages are one device read, not one fault per
+// page; a block within one page (block_size 4096, aligned) costs no hint.
+TEST(SegmentInPlace, ABlockSpanningPagesIsHintedAsOneRead) {
+  test::TempDir dir;
+  for (size_t block_size : {size_t{8192}, size_t{4096}}) {
+    Random rnd(13);
+    Model model;
+    for (int i = 0; i < 600; ++i) {
+      std::string v(500, '\0');
+      for (char& c : v) c = static_cast<char>(rnd.Next());
+      model["row" + std::to_string(100000 + i)] = {{static_cast<uint64_t>(i + 1), true, v}};
+    }
+    const std::string path = dir.path() + "/" + std::to_string(block_size) + ".seg";
+    Options o;
+    o.compression = Compression::kNone;
+    o.block_size = block_size;
+    std::unique_ptr<WritableFile> wf;
+    ASSERT_TRUE(WritableFile::Create(path, &wf).ok());
+    SegmentWriter w(o, std::move(wf));
+    for (const auto& [k, versions] : model) w.Add(k, PackTag(versions[0].seq, ValueType::kPut), versions[0].value);
+    ASSERT_TRUE(w.Finish().ok());
+    std::string data;
+    ASSERT_TRUE(ReadFileToString(path, &data).ok());
+    std::vector<BlockHandle> handles = DataBlockHandles(data);
+
+    std::unique_ptr<RandomAccessFile> mapped;
+    ASSERT_TRUE(OpenRandomAccessFile(path, &mapped).ok());
+    ASSERT_TRUE(mapped->ReadsInPlace());
+    auto recording = std::make_unique<HintRecordingFile>(std::move(mapped));
+    const HintRecordingFile* file = recording.get();
+    std::shared_ptr<SegmentReader> r;
+    ASSERT_TRUE(SegmentReader::Open(std::move(recording), 1, std::make_shared<BlockCache>(1 << 20), &r).ok());
+    for (int pass = 0; pass < 2; ++pass) {  // the first builds the descriptors, the second reads through them
+      file->hints.clear();
+      for (const auto& [k, versions] : model) {
+        Lookup res;
+        std::string value;
+        ASSERT_TRUE(r->Get(k, Hash64(k), ~0ull, &res, &value, nullptr).ok());
+        ASSERT_EQ(res, Lookup::kValue) << k;
+        ASSERT_EQ(value, versions[0].value) << k;
+      }
+    }
+    ASSERT_EQ(r->in_place_blocks(), r->num_blocks());
+    if (block_size == 4096) {
+      EXPECT_TRUE(file->hints.empty()) << file->hints.size() << " hints for blocks within one page";
+      continue;
+    }
+    // Every lookup of the second pass hinted its block's whole stored range, and nothing else.
+    EXPECT_EQ(file->hints.size(), model.size());
+    size_t spanning = 0;
+    for (const BlockHandle& h : handles) spanning += PagesTouched(h) > 1;
+    EXPECT_GT(spanning, handles.size() / 2);
+    for (const auto& [offset, n] : file->hints) {
+      auto h = std::find_if(handles.begin(), handles.end(), [&](const BlockHandle& b) { return b.offset == offset; });
+      ASSERT_NE(h, handles.end()) << "hint at " << offset << " is not a block";
+      EXPECT_EQ(n, h->size);
+      EXPECT_GT(PagesTouched(*h), 1u);
+    }
+  }
+}
+
 // A flush warms the block cache with the blocks it stores compressed (decoded) only: a block stored
 // raw is read in place from the mapped file, so a copy of it in the cache would only hold memory.
 TEST(SegmentWarmCache, OnlyCompressedBlocksAreCopiedIntoTheCache) {
