@@ -1,5 +1,5 @@
 // AdapterOptions::native_options: checked by the registry for every engine, applied and read back by
-// SQLite and LMDB (the engines that take any so far).
+// SQLite, LMDB and DBX (the engines that take any so far).
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -147,6 +147,28 @@ TEST_F(NativeOptionsTest, LmdbReadaheadOffSetsNordahead) {
   EXPECT_TRUE(Open("lmdb", {{"lmdb.readahead", "yes"}}, "bad").status().IsInvalidArgument());
 }
 
+// dbx.block_size reaches the engine (its settings are read back from the running DB); the default stays.
+TEST_F(NativeOptionsTest, DbxBlockSizeSetsTheSegmentBlockSize) {
+  {
+    auto adapter = Open("dbx", {{"dbx.block_size", "8192"}}, "set");
+    ASSERT_TRUE(adapter.ok()) << adapter.status().ToString();
+    EXPECT_EQ(Setting(**adapter, "block_size"), "8192");
+    ASSERT_TRUE((*adapter)->Close().ok());
+  }
+  {
+    auto adapter = Open("dbx", {}, "default");
+    ASSERT_TRUE(adapter.ok()) << adapter.status().ToString();
+    EXPECT_EQ(Setting(**adapter, "block_size"), "4096");  // the engine's default
+    ASSERT_TRUE((*adapter)->Close().ok());
+  }
+  for (const char* bad : {"8k", "", "511", "1048577", "-4096", "4096 "}) {
+    auto adapter = Open("dbx", {{"dbx.block_size", bad}}, "bad");
+    ASSERT_FALSE(adapter.ok()) << "'" << bad << "'";
+    EXPECT_TRUE(adapter.status().IsInvalidArgument()) << adapter.status().ToString();
+    EXPECT_NE(adapter.status().message().find("dbx.block_size"), std::string::npos) << adapter.status().ToString();
+  }
+}
+
 TEST_F(NativeOptionsTest, DbxReleaseFreedMemoryIsOnUnlessTurnedOff) {
   for (const char* value : {"off", "on", ""}) {
     std::vector<std::pair<std::string, std::string>> native;
@@ -165,11 +187,18 @@ TEST_F(NativeOptionsTest, DbxReleaseFreedMemoryIsOnUnlessTurnedOff) {
 // would: a run refuses a bad value before it starts.
 TEST_F(NativeOptionsTest, CheckNativeValuesAgreesWithOpen) {
   const std::vector<std::tuple<const char*, const char*, const char*, bool>> cases = {
-      {"dbx", "dbx.release_freed_memory", "off", true},    {"dbx", "dbx.release_freed_memory", "1", false},
-      {"sqlite", "sqlite.layout", "rowid", true},          {"sqlite", "sqlite.page_size", "1000", false},
-      {"lmdb", "lmdb.map_size", "1048576", true},          {"lmdb", "lmdb.map_size", "1024", false},
-      {"postgres", "postgres.start_timeout_s", "5", true}, {"postgres", "postgres.start_timeout_s", "-1", false},
-      {"rocksdb", "rocksdb.compression", "none", true},    {"rocksdb", "rocksdb.compression", "snapy", false},
+      {"dbx", "dbx.release_freed_memory", "off", true},
+      {"dbx", "dbx.release_freed_memory", "1", false},
+      {"sqlite", "sqlite.layout", "rowid", true},
+      {"sqlite", "sqlite.page_size", "1000", false},
+      {"lmdb", "lmdb.map_size", "1048576", true},
+      {"lmdb", "lmdb.map_size", "1024", false},
+      {"postgres", "postgres.start_timeout_s", "5", true},
+      {"postgres", "postgres.start_timeout_s", "-1", false},
+      {"dbx", "dbx.block_size", "8192", true},
+      {"dbx", "dbx.block_size", "8k", false},
+      {"rocksdb", "rocksdb.compression", "none", true},
+      {"rocksdb", "rocksdb.compression", "snapy", false},
   };
   for (const auto& [engine, key, value, ok] : cases) {
     const AdapterFactory* f = BuiltinAdapters().Find(engine);

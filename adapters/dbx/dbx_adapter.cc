@@ -1,5 +1,6 @@
 #include "adapters/dbx/dbx_adapter.h"
 
+#include <charconv>
 #include <string>
 
 #include "dbx/db.h"
@@ -200,10 +201,15 @@ class DbxAdapter final : public Adapter {
 };
 
 constexpr char kReleaseFreedMemoryKey[] = "dbx.release_freed_memory";
+constexpr char kBlockSizeKey[] = "dbx.block_size";
+constexpr size_t kMinBlockSize = 512;
+constexpr size_t kMaxBlockSize = 1 << 20;
 
 // Applies AdapterOptions::native_options with the "dbx." prefix to *o:
 //   dbx.release_freed_memory = on (the default) | off: whether the background thread hands the heap a
 //                              flush or compaction freed back to the OS (Options::release_freed_memory).
+//   dbx.block_size           = bytes in [512, 1 MiB]: the most a segment data block takes
+//                              (Options::block_size).
 Status ApplyNativeOptions(const AdapterOptions& options, dbx::Options* o) {
   for (const auto& [key, value] : options.native_options) {
     if (key.rfind("dbx.", 0) != 0) continue;
@@ -211,6 +217,13 @@ Status ApplyNativeOptions(const AdapterOptions& options, dbx::Options* o) {
       if (value != "on" && value != "off")
         return Status::InvalidArgument(key + ": expected on or off, got '" + value + "'");
       o->release_freed_memory = value == "on";
+    } else if (key == kBlockSizeKey) {
+      size_t bytes = 0;
+      auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), bytes);
+      if (ec != std::errc() || end != value.data() + value.size() || bytes < kMinBlockSize || bytes > kMaxBlockSize)
+        return Status::InvalidArgument(key + ": expected a byte count in [" + std::to_string(kMinBlockSize) + ", " +
+                                       std::to_string(kMaxBlockSize) + "], got '" + value + "'");
+      o->block_size = bytes;
     } else {
       return Status::InvalidArgument("unknown native option '" + key + "' for engine dbx");
     }
@@ -227,7 +240,7 @@ AdapterFactory DbxAdapterFactory() {
   f.description = "DBX 5-tier hybrid storage (in-tree engine): delta store, columnar cache, WOS, index, ROS";
   f.library_version = [] { return std::string("dbx-engine (in-tree)"); };
   f.library_build = [] { return std::string("built-in (same build as dbx-bench)"); };
-  f.native_option_keys = {kReleaseFreedMemoryKey};
+  f.native_option_keys = {kReleaseFreedMemoryKey, kBlockSizeKey};
   f.check_native_values = [](const AdapterOptions& options) {
     dbx::Options o;
     return ApplyNativeOptions(options, &o);

@@ -89,8 +89,12 @@ Result<VpsPlan> ResolveVpsPlan(VpsDataset dataset, const PhaseSuiteOptions& opti
   plan.engine_options.native_options = VpsSqliteNativeOptions();
   // Larger than memory, random reads: LMDB's own advice is MDB_NORDAHEAD, or each page fault reads
   // neighbours nobody asked for into the limited memory (RocksDB does the same by default with
-  // advise_random_on_open; DBX and SQLite's non-mapped reads use pread of the page alone).
+  // advise_random_on_open; SQLite's reads past its mmap_size use pread of the page alone).
   if (dataset == VpsDataset::kDiskBound) plan.engine_options.native_options.emplace_back("lmdb.readahead", "off");
+  // DBX reads its segments mapped with MADV_RANDOM (the block alone) and gets SQLite's page size here:
+  // every phase starts with the page cache evicted, so the rows one device read brings into memory
+  // decide how many later lookups need none; a block of two pages is still one request.
+  if (dataset == VpsDataset::kDiskBound) plan.engine_options.native_options.emplace_back("dbx.block_size", "8192");
   // The user's --engine-option settings come last: each adapter applies its keys in order, so they win.
   for (const auto& kv : options.engine_options.native_options) plan.engine_options.native_options.push_back(kv);
 

@@ -163,7 +163,8 @@ TEST(VpsConfigTest, DefaultsFollowTheStudy) {
   EXPECT_EQ(disk->records, 400'000u);                        // 2 x limit / 500
   EXPECT_EQ(disk->engine_options.cache_bytes, 12'500'000u);  // limit / 8
   auto expected_native = VpsSqliteNativeOptions();
-  expected_native.emplace_back("lmdb.readahead", "off");  // disk-bound only
+  expected_native.emplace_back("lmdb.readahead", "off");   // disk-bound only
+  expected_native.emplace_back("dbx.block_size", "8192");  // disk-bound only
   EXPECT_EQ(disk->engine_options.native_options, expected_native);
   // The user's --engine-option settings come after the suite's own, so that they win.
   options.engine_options.native_options = {{"lmdb.readahead", "on"}};
