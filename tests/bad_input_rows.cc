@@ -102,6 +102,7 @@ std::vector<BadInputRow> BadInputRows() {
       {"EngineOptionUnknownSetting", Run("--engine-option sqlite.journal_mode=delete"), "--engine-option"},
       {"EngineOptionBadValue", Run("--engine-option sqlite.layout=heap"), "--engine-option"},
       {"EngineOptionBadDbxValue", Run("--engine-option dbx.release_freed_memory=yes"), "--engine-option"},
+      {"EngineOptionBadDbxBlockSize", Run("--engine-option dbx.block_size=8k"), "dbx.block_size"},
       {"EngineOptionBadRocksdbValue", Run("--engine-option rocksdb.compression=snapy"), "rocksdb.compression"},
       {"SeedNotANumber", Run("--seed x"), "--seed"},
       {"SeedNegative", Run("--seed -1"), "--seed"},
