@@ -122,23 +122,6 @@ Status Block::Init(Block* b) {
   return Status::Ok();
 }
 
-inline bool Block::DecodeAt(uint32_t off, BlockEntry* e) const {
-  if (off >= entries_end_) return false;
-  const char* p = base_ + off;
-  const char* limit = base_ + entries_end_;
-  uint32_t ks, vs;
-  if ((p = DecodeVarint32(p, limit, &ks)) == nullptr) return false;
-  if ((p = DecodeVarint32(p, limit, &vs)) == nullptr) return false;
-  if (static_cast<uint64_t>(limit - p) < 8ull + ks + vs) return false;
-  e->tag = DecodeFixed64(p);
-  p += 8;
-  e->key = std::string_view(p, ks);
-  e->value = std::string_view(p + ks, vs);
-  return true;
-}
-
-bool Block::Decode(uint32_t i, BlockEntry* e) const { return i < n_ && DecodeAt(Offset(i), e); }
-
 bool Block::FindNewest(std::string_view key, uint64_t hash, BlockEntry* e, bool* corrupt) const {
   const uint64_t mixed = MixHash(hash);
   const uint16_t fp = Fingerprint(mixed);

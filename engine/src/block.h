@@ -58,8 +58,8 @@ class Block {
   uint32_t size() const { return n_; }
   /// Parsed by ParseInPlace: its entries are read where the bytes are.
   bool in_place() const { return in_place_; }
-  /// Decodes entry i. False when the entry is malformed.
-  bool Decode(uint32_t i, BlockEntry* e) const;
+  /// Decodes entry i. False when the entry is malformed. Inline: a scan decodes every entry.
+  bool Decode(uint32_t i, BlockEntry* e) const { return i < n_ && DecodeAt(Offset(i), e); }
   /// Starts loading the first 256 bytes of entry i (its header, key and the start of its value) at
   /// once, instead of one line after the other as a decode and a value copy would.
   void PrefetchEntry(uint32_t i) const {
@@ -101,7 +101,20 @@ class Block {
   static constexpr uint16_t kEmptyCell = 0xffff;  // no entry starts at 0xfff: it would end past 4 KiB
   uint32_t Slot(uint32_t i) const { return DecodeFixed32(slots_ + 4 * static_cast<size_t>(i)); }
   // Decodes the entry at byte offset `off`. False when it is malformed.
-  bool DecodeAt(uint32_t off, BlockEntry* e) const;
+  bool DecodeAt(uint32_t off, BlockEntry* e) const {
+    if (off >= entries_end_) return false;
+    const char* p = base_ + off;
+    const char* limit = base_ + entries_end_;
+    uint32_t ks, vs;
+    if ((p = DecodeVarint32(p, limit, &ks)) == nullptr) return false;
+    if ((p = DecodeVarint32(p, limit, &vs)) == nullptr) return false;
+    if (static_cast<uint64_t>(limit - p) < 8ull + ks + vs) return false;
+    e->tag = DecodeFixed64(p);
+    p += 8;
+    e->key = std::string_view(p, ks);
+    e->value = std::string_view(p + ks, vs);
+    return true;
+  }
   uint32_t Offset(uint32_t i) const { return packed_ ? Slot(i) & 0xffff : Slot(i); }
 
   // What a search reads comes first, next to the shared_ptr control block (make_shared), so that a

@@ -44,6 +44,16 @@ class SegmentReader {
   /// marking it used, and is not inserted when read from the file.
   std::unique_ptr<InternalIterator> NewIterator(bool use_cache = true) const;
 
+  /// The rows a scan reads when this segment is the only tier that holds versions <= `snapshot`
+  /// (a settled DB: one segment, empty write tiers): for every key in [start, end) (empty: no
+  /// bound), its newest version with seq <= snapshot unless that is a tombstone, in key order,
+  /// passed to fn(ctx, key, value) until fn returns false (then *stopped) or `limit` rows (0: no
+  /// limit) were passed. Walks the blocks directly, with no iterator layer or merge per row. The
+  /// views passed are valid during the call only.
+  using RowFunction = bool (*)(void* ctx, std::string_view key, std::string_view value);
+  Status ScanVisible(uint64_t snapshot, std::string_view start, std::string_view end, uint64_t limit, RowFunction fn,
+                     void* ctx, bool* stopped) const;
+
   const SegmentMeta& meta() const { return meta_; }
   uint64_t number() const { return number_; }
   uint64_t file_size() const { return file_->Size(); }
