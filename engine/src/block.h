@@ -67,6 +67,17 @@ class Block {
     const uint32_t off = Offset(i);
     for (uint32_t at = off; at < entries_end_ && at < off + 256; at += 64) __builtin_prefetch(base_ + at);
   }
+  /// For a scan reading the entries in order: starts loading the bytes `distance` past the end of
+  /// entry e (decoded from this block), if the entries reach that far.
+  void PrefetchPast(const BlockEntry& e, size_t distance) const {
+    const char* p = e.value.data() + e.value.size() + distance;
+    if (p < base_ + entries_end_) __builtin_prefetch(p);
+  }
+  /// Starts loading the first `bytes` bytes of the entries (a scan's next block).
+  void PrefetchFront(size_t bytes) const {
+    const size_t end = bytes < entries_end_ ? bytes : entries_end_;
+    for (size_t at = 0; at < end; at += 64) __builtin_prefetch(base_ + at);
+  }
   /// Index of the first entry with key >= target (size() when none). Sets *corrupt on bad entries.
   uint32_t LowerBound(std::string_view target, bool* corrupt) const;
   /// Whether the block has a hash index for point reads (FindNewest): blocks that own their bytes

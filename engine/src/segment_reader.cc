@@ -324,6 +324,12 @@ Status SegmentReader::Get(std::string_view key, uint64_t hash, uint64_t snapshot
   return Status::Ok();
 }
 
+namespace {
+// How far ahead of its current entry a scan requests a block's bytes (1 KiB measured faster than
+// 256 or 512 bytes at 1M rows of 31 B).
+constexpr size_t kScanPrefetchDistance = 1024;
+}  // namespace
+
 Status SegmentReader::ScanVisible(uint64_t snapshot, std::string_view start, std::string_view end, uint64_t limit,
                                   RowFunction fn, void* ctx, bool* stopped) const {
   *stopped = false;
@@ -357,12 +363,13 @@ Status SegmentReader::ScanVisible(uint64_t snapshot, std::string_view start, std
     if (bi + 1 < index_.size() && (limit == 0 || limit - seen > n - pos) &&
         (end.empty() || KeyLess(LastKey(bi), end))) {
       next_status = BlockFor(bi + 1, &next, &keep_next);
-      if (next_status.ok()) next->PrefetchEntry(0);
+      if (next_status.ok()) next->PrefetchFront(kScanPrefetchDistance);
+      PrefetchBlockFor(bi + 2);  // the lookup after that one: its cache slot
     }
     for (; pos < n; ++pos) {
       if (!b->Decode(pos, &e)) return Status::Corruption(file_->name() + ": malformed block entry");
-      // The rows a few entries ahead, while this one is handled.
-      __builtin_prefetch(e.value.data() + e.value.size() + 256);
+      // The rows some entries ahead, while this one is handled.
+      b->PrefetchPast(e, kScanPrefetchDistance);
       if (skipping && NeighbourKeyEqual(e.key, skip)) continue;
       if (TagSeq(e.tag) > snapshot) continue;  // newer than the snapshot: an older version may be visible
       if (!end.empty() && e.key >= end) return Status::Ok();

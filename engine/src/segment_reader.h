@@ -83,6 +83,15 @@ class SegmentReader {
   /// kept alive by *keep. With `use_cache`, a block stored raw in a mapped file gets its descriptor
   /// when the block cache can be charged for it.
   Status BlockFor(size_t i, const Block** out, std::shared_ptr<const Block>* keep, bool use_cache = true) const;
+  /// Starts loading what BlockFor(i) reads first: the descriptor pointer, or the cache slot.
+  void PrefetchBlockFor(size_t i) const {
+    if (i >= index_.size()) return;
+    if (in_place_ != nullptr) {
+      const Block* b = in_place_[i].load(std::memory_order_relaxed);
+      if (b != nullptr && b != StoredCompressed()) return;  // the array is read in order: no miss
+    }
+    if (cache_ != nullptr) cache_->Prefetch(cache_id_, index_[i].offset);
+  }
   /// How many blocks have an in-place descriptor.
   size_t in_place_blocks() const;
 
