@@ -34,6 +34,9 @@ class BlockCache {
     __builtin_prefetch(slot);
     __builtin_prefetch(reinterpret_cast<const char*>(slot + 1) - 1);
   }
+  /// Starts loading the block cached under (file_id, offset), if any, where a Lookup's reference
+  /// count goes (a miss there stalls a Lookup whole): for a scan, the block after next.
+  void PrefetchBlock(uint64_t file_id, uint64_t offset);
   /// Caches the block (kept marked for one CLOCK pass) unless one is cached under this key already.
   void Insert(uint64_t file_id, uint64_t offset, std::shared_ptr<const Block> block);
   /// Whether the shard (file_id, offset) falls in could take `bytes` more without evicting.

@@ -364,7 +364,9 @@ Status SegmentReader::ScanVisible(uint64_t snapshot, std::string_view start, std
         (end.empty() || KeyLess(LastKey(bi), end))) {
       next_status = BlockFor(bi + 1, &next, &keep_next);
       if (next_status.ok()) next->PrefetchFront(kScanPrefetchDistance);
-      PrefetchBlockFor(bi + 2);  // the lookup after that one: its cache slot
+      // The lookups after that one: the block's reference count, and the next one's cache slot.
+      PrefetchBlockFor(bi + 2, /*block=*/true);
+      PrefetchBlockFor(bi + 3, /*block=*/false);
     }
     for (; pos < n; ++pos) {
       if (!b->Decode(pos, &e)) return Status::Corruption(file_->name() + ": malformed block entry");

@@ -83,14 +83,19 @@ class SegmentReader {
   /// kept alive by *keep. With `use_cache`, a block stored raw in a mapped file gets its descriptor
   /// when the block cache can be charged for it.
   Status BlockFor(size_t i, const Block** out, std::shared_ptr<const Block>* keep, bool use_cache = true) const;
-  /// Starts loading what BlockFor(i) reads first: the descriptor pointer, or the cache slot.
-  void PrefetchBlockFor(size_t i) const {
-    if (i >= index_.size()) return;
+  /// Starts loading what BlockFor(i) reads first: the cache slot (`block` false) or the cached
+  /// block its reference count is in (`block`: takes the cache shard's lock). Nothing for a block
+  /// with an in-place descriptor (a scan reads those pointers in order).
+  void PrefetchBlockFor(size_t i, bool block) const {
+    if (i >= index_.size() || cache_ == nullptr) return;
     if (in_place_ != nullptr) {
       const Block* b = in_place_[i].load(std::memory_order_relaxed);
-      if (b != nullptr && b != StoredCompressed()) return;  // the array is read in order: no miss
+      if (b != nullptr && b != StoredCompressed()) return;
     }
-    if (cache_ != nullptr) cache_->Prefetch(cache_id_, index_[i].offset);
+    if (block)
+      cache_->PrefetchBlock(cache_id_, index_[i].offset);
+    else
+      cache_->Prefetch(cache_id_, index_[i].offset);
   }
   /// How many blocks have an in-place descriptor.
   size_t in_place_blocks() const;
