@@ -104,8 +104,12 @@ Status Block::Init(Block* b) {
   }
   BlockEntry e;
   std::string_view prev_key;
+  bool contiguous = true;
+  uint32_t expected_offset = 0;
   for (uint32_t i = 0; i < n; ++i) {
     if (!b->Decode(i, &e)) return Status::Corruption("malformed block entry");
+    contiguous = contiguous && b->Offset(i) == expected_offset;
+    expected_offset = b->OffsetAfter(e);
     if (b->packed_) {
       auto window = static_cast<uint32_t>(KeyWindow(e.key, common) >> 48);
       EncodeFixed32(b->slots_ + 4 * static_cast<size_t>(i), window << 16 | b->Offset(i));
@@ -119,6 +123,7 @@ Status Block::Init(Block* b) {
     prev_key = e.key;
   }
   b->cells_ = cells;
+  b->contiguous_ = contiguous && expected_offset == b->entries_end_;
   return Status::Ok();
 }
 

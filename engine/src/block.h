@@ -68,15 +68,24 @@ class Block {
     for (uint32_t at = off; at < entries_end_ && at < off + 256; at += 64) __builtin_prefetch(base_ + at);
   }
   /// For a scan reading the entries in order: starts loading the bytes `distance` past the end of
-  /// entry e (decoded from this block), if the entries reach that far.
-  void PrefetchPast(const BlockEntry& e, size_t distance) const {
+  /// entry e (decoded from this block), or, past the entries, as far into `next` (the block the
+  /// scan reads next; may be null): one line per entry, a stream that does not stop at a block's end.
+  void PrefetchPast(const BlockEntry& e, size_t distance, const Block* next) const {
     const char* p = e.value.data() + e.value.size() + distance;
-    if (p < base_ + entries_end_) __builtin_prefetch(p);
+    const char* end = base_ + entries_end_;
+    if (p < end)
+      __builtin_prefetch(p);
+    else if (next != nullptr && static_cast<size_t>(p - end) < next->entries_end_)
+      __builtin_prefetch(next->base_ + (p - end));
   }
-  /// Starts loading the first `bytes` bytes of the entries (a scan's next block).
-  void PrefetchFront(size_t bytes) const {
-    const size_t end = bytes < entries_end_ ? bytes : entries_end_;
-    for (size_t at = 0; at < end; at += 64) __builtin_prefetch(base_ + at);
+  /// Whether the entries lie back to back in order from offset 0, each starting where the one
+  /// before ends (as BlockBuilder writes them): a scan then walks them with no offset array.
+  bool contiguous() const { return contiguous_; }
+  /// Entry i's byte offset; decoding by offset; the offset of the entry after e (contiguous()).
+  uint32_t OffsetOf(uint32_t i) const { return Offset(i); }
+  bool DecodeEntryAt(uint32_t off, BlockEntry* e) const { return DecodeAt(off, e); }
+  uint32_t OffsetAfter(const BlockEntry& e) const {
+    return static_cast<uint32_t>(e.value.data() + e.value.size() - base_);
   }
   /// Index of the first entry with key >= target (size() when none). Sets *corrupt on bad entries.
   uint32_t LowerBound(std::string_view target, bool* corrupt) const;
@@ -139,6 +148,7 @@ class Block {
   uint32_t entries_end_ = 0;  // where the offset array starts in the bytes
   bool packed_ = false;       // entries end below 64 KiB: the slots hold windows too
   bool in_place_ = false;     // ParseInPlace
+  bool contiguous_ = false;   // see contiguous()
   // The hash index of a point read (as RocksDB's data block hash index, but exact): open addressing
   // with linear probing over num_cells_ = 2 x size() cells, one per distinct key; a cell is 4 bits
   // of the key's hash << 12 | the offset of its first entry (kEmptyCell when empty). A lookup reads

@@ -363,15 +363,20 @@ Status SegmentReader::ScanVisible(uint64_t snapshot, std::string_view start, std
     if (bi + 1 < index_.size() && (limit == 0 || limit - seen > n - pos) &&
         (end.empty() || KeyLess(LastKey(bi), end))) {
       next_status = BlockFor(bi + 1, &next, &keep_next);
-      if (next_status.ok()) next->PrefetchFront(kScanPrefetchDistance);
+      if (next_status.ok()) next->PrefetchEntry(0);
       // The lookups after that one: the block's reference count, and the next one's cache slot.
       PrefetchBlockFor(bi + 2, /*block=*/true);
       PrefetchBlockFor(bi + 3, /*block=*/false);
     }
+    // Entries back to back are walked by their sizes, without the block's offset array.
+    const bool contiguous = b->contiguous();
+    uint32_t off = pos < n ? b->OffsetOf(pos) : 0;
     for (; pos < n; ++pos) {
-      if (!b->Decode(pos, &e)) return Status::Corruption(file_->name() + ": malformed block entry");
+      if (!contiguous) off = b->OffsetOf(pos);
+      if (!b->DecodeEntryAt(off, &e)) return Status::Corruption(file_->name() + ": malformed block entry");
+      off = b->OffsetAfter(e);
       // The rows some entries ahead, while this one is handled.
-      b->PrefetchPast(e, kScanPrefetchDistance);
+      b->PrefetchPast(e, kScanPrefetchDistance, next);
       if (skipping && NeighbourKeyEqual(e.key, skip)) continue;
       if (TagSeq(e.tag) > snapshot) continue;  // newer than the snapshot: an older version may be visible
       if (!end.empty() && e.key >= end) return Status::Ok();
