@@ -22,6 +22,11 @@ class FunctionRef<R(Args...)> {
 
   R operator()(Args... args) const { return call_(obj_, std::forward<Args>(args)...); }
 
+  /// What operator() calls, as a C-style callback and its context: function()(object(), args...)
+  /// calls the callable. For an API that takes those two (one indirect call per row, not two).
+  R (*function() const)(void*, Args...) { return call_; }
+  void* object() const { return obj_; }
+
  private:
   void* obj_;
   R (*call_)(void*, Args...);

@@ -345,8 +345,9 @@ void BM_Dbx_MergedScan_NoColumnarCache(benchmark::State& state) {
 }
 
 // As dbx-micro loads and reads the engine: the harness's default 64 MiB budget (so an 8 MiB
-// columnar share, which 1M rows do not fit in), batches of 1000 rows, then a settle. The tiers
-// read are then what the suite's scan and get read (several segments and the write tiers).
+// columnar share, which 1M rows do not fit in), batches of 1000 rows, then the dbx adapter's settle
+// (Flush, WaitForIdle, Compact when more than one segment is left). The tiers read are then what
+// the suite's scan and get read: one segment, empty write tiers.
 struct BudgetDbx {
   std::string dir;
   std::unique_ptr<dbx::DB> db;
@@ -360,6 +361,9 @@ struct BudgetDbx {
       for (size_t j = i; j < std::min(i + 1000, d.keys.size()); ++j) b.Put(d.keys[j], d.values[j]);
       (void)db->Write(dbx::WriteOptions(), b);
     }
+    (void)db->Flush();
+    (void)db->WaitForIdle();
+    if (db->GetStats().segments > 1) (void)db->Compact();
     (void)db->WaitForIdle();
   }
   ~BudgetDbx() {

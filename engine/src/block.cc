@@ -104,8 +104,12 @@ Status Block::Init(Block* b) {
   }
   BlockEntry e;
   std::string_view prev_key;
+  bool contiguous = true;
+  uint32_t expected_offset = 0;
   for (uint32_t i = 0; i < n; ++i) {
     if (!b->Decode(i, &e)) return Status::Corruption("malformed block entry");
+    contiguous = contiguous && b->Offset(i) == expected_offset;
+    expected_offset = b->OffsetAfter(e);
     if (b->packed_) {
       auto window = static_cast<uint32_t>(KeyWindow(e.key, common) >> 48);
       EncodeFixed32(b->slots_ + 4 * static_cast<size_t>(i), window << 16 | b->Offset(i));
@@ -119,25 +123,9 @@ Status Block::Init(Block* b) {
     prev_key = e.key;
   }
   b->cells_ = cells;
+  b->contiguous_ = contiguous && expected_offset == b->entries_end_;
   return Status::Ok();
 }
-
-inline bool Block::DecodeAt(uint32_t off, BlockEntry* e) const {
-  if (off >= entries_end_) return false;
-  const char* p = base_ + off;
-  const char* limit = base_ + entries_end_;
-  uint32_t ks, vs;
-  if ((p = DecodeVarint32(p, limit, &ks)) == nullptr) return false;
-  if ((p = DecodeVarint32(p, limit, &vs)) == nullptr) return false;
-  if (static_cast<uint64_t>(limit - p) < 8ull + ks + vs) return false;
-  e->tag = DecodeFixed64(p);
-  p += 8;
-  e->key = std::string_view(p, ks);
-  e->value = std::string_view(p + ks, vs);
-  return true;
-}
-
-bool Block::Decode(uint32_t i, BlockEntry* e) const { return i < n_ && DecodeAt(Offset(i), e); }
 
 bool Block::FindNewest(std::string_view key, uint64_t hash, BlockEntry* e, bool* corrupt) const {
   const uint64_t mixed = MixHash(hash);

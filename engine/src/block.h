@@ -61,14 +61,34 @@ class Block {
   /// Whether the entries a search reads in place cross a boundary of `page`-byte pages (of a mapping
   /// that starts on one). Reads only fields a search reads anyway.
   bool EntriesSpanPages(uint64_t page) const { return reinterpret_cast<uintptr_t>(base_) % page + entries_end_ > page; }
-  /// Decodes entry i. False when the entry is malformed.
-  bool Decode(uint32_t i, BlockEntry* e) const;
+  /// Decodes entry i. False when the entry is malformed. Inline: a scan decodes every entry.
+  bool Decode(uint32_t i, BlockEntry* e) const { return i < n_ && DecodeAt(Offset(i), e); }
   /// Starts loading the first 256 bytes of entry i (its header, key and the start of its value) at
   /// once, instead of one line after the other as a decode and a value copy would.
   void PrefetchEntry(uint32_t i) const {
     if (i >= n_) return;
     const uint32_t off = Offset(i);
     for (uint32_t at = off; at < entries_end_ && at < off + 256; at += 64) __builtin_prefetch(base_ + at);
+  }
+  /// For a scan reading the entries in order: starts loading the bytes `distance` past the end of
+  /// entry e (decoded from this block), or, past the entries, as far into `next` (the block the
+  /// scan reads next; may be null): one line per entry, a stream that does not stop at a block's end.
+  void PrefetchPast(const BlockEntry& e, size_t distance, const Block* next) const {
+    const char* p = e.value.data() + e.value.size() + distance;
+    const char* end = base_ + entries_end_;
+    if (p < end)
+      __builtin_prefetch(p);
+    else if (next != nullptr && static_cast<size_t>(p - end) < next->entries_end_)
+      __builtin_prefetch(next->base_ + (p - end));
+  }
+  /// Whether the entries lie back to back in order from offset 0, each starting where the one
+  /// before ends (as BlockBuilder writes them): a scan then walks them with no offset array.
+  bool contiguous() const { return contiguous_; }
+  /// Entry i's byte offset; decoding by offset; the offset of the entry after e (contiguous()).
+  uint32_t OffsetOf(uint32_t i) const { return Offset(i); }
+  bool DecodeEntryAt(uint32_t off, BlockEntry* e) const { return DecodeAt(off, e); }
+  uint32_t OffsetAfter(const BlockEntry& e) const {
+    return static_cast<uint32_t>(e.value.data() + e.value.size() - base_);
   }
   /// Index of the first entry with key >= target (size() when none). Sets *corrupt on bad entries.
   uint32_t LowerBound(std::string_view target, bool* corrupt) const;
@@ -104,7 +124,20 @@ class Block {
   static constexpr uint16_t kEmptyCell = 0xffff;  // no entry starts at 0xfff: it would end past 4 KiB
   uint32_t Slot(uint32_t i) const { return DecodeFixed32(slots_ + 4 * static_cast<size_t>(i)); }
   // Decodes the entry at byte offset `off`. False when it is malformed.
-  bool DecodeAt(uint32_t off, BlockEntry* e) const;
+  bool DecodeAt(uint32_t off, BlockEntry* e) const {
+    if (off >= entries_end_) return false;
+    const char* p = base_ + off;
+    const char* limit = base_ + entries_end_;
+    uint32_t ks, vs;
+    if ((p = DecodeVarint32(p, limit, &ks)) == nullptr) return false;
+    if ((p = DecodeVarint32(p, limit, &vs)) == nullptr) return false;
+    if (static_cast<uint64_t>(limit - p) < 8ull + ks + vs) return false;
+    e->tag = DecodeFixed64(p);
+    p += 8;
+    e->key = std::string_view(p, ks);
+    e->value = std::string_view(p + ks, vs);
+    return true;
+  }
   uint32_t Offset(uint32_t i) const { return packed_ ? Slot(i) & 0xffff : Slot(i); }
 
   // What a search reads comes first, next to the shared_ptr control block (make_shared), so that a
@@ -118,6 +151,7 @@ class Block {
   uint32_t entries_end_ = 0;  // where the offset array starts in the bytes
   bool packed_ = false;       // entries end below 64 KiB: the slots hold windows too
   bool in_place_ = false;     // ParseInPlace
+  bool contiguous_ = false;   // see contiguous()
   // The hash index of a point read (as RocksDB's data block hash index, but exact): open addressing
   // with linear probing over num_cells_ = 2 x size() cells, one per distinct key; a cell is 4 bits
   // of the key's hash << 12 | the offset of its first entry (kEmptyCell when empty). A lookup reads

@@ -9,13 +9,6 @@ uint64_t BlockCache::NewFileId() {
   return next.fetch_add(1, std::memory_order_relaxed);
 }
 
-uint64_t BlockCache::HashKey(uint64_t file, uint64_t offset) {
-  uint64_t h = (file * 0x9e3779b97f4a7c15ull) ^ (offset * 0xc2b2ae3d27d4eb4full);
-  h ^= h >> 29;
-  h *= 0xbf58476d1ce4e5b9ull;
-  return h ^ (h >> 32);
-}
-
 size_t BlockCache::Find(const Shard& s, uint64_t hash, uint64_t file, uint64_t offset) {
   const size_t n = s.slots.size();
   if (n == 0) return 0;
@@ -51,6 +44,8 @@ void BlockCache::Grow(Shard& s) {
     s.slots[i] = std::move(e);
   }
   s.hand = 0;
+  s.table.store(s.slots.data(), std::memory_order_relaxed);
+  s.mask.store(mask, std::memory_order_relaxed);
 }
 
 std::shared_ptr<const Block> BlockCache::Lookup(uint64_t file_id, uint64_t offset) {
@@ -65,6 +60,18 @@ std::shared_ptr<const Block> BlockCache::Lookup(uint64_t file_id, uint64_t offse
   ++s.hits;
   s.slots[i].referenced = true;
   return s.slots[i].block;
+}
+
+void BlockCache::PrefetchBlock(uint64_t file_id, uint64_t offset) {
+  const uint64_t h = HashKey(file_id, offset);
+  Shard& s = ShardFor(h);
+  MutexLock l(&s.mu);
+  size_t i = Find(s, h, file_id, offset);
+  if (i == s.slots.size()) return;
+  // The reference counts sit just before the Block in the allocation make_shared made.
+  const char* b = reinterpret_cast<const char*>(s.slots[i].block.get());
+  __builtin_prefetch(b - 16);
+  __builtin_prefetch(b + 48);
 }
 
 std::shared_ptr<const Block> BlockCache::Peek(uint64_t file_id, uint64_t offset) {

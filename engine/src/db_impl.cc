@@ -192,11 +192,6 @@ bool DBImpl::WorthBuildingCache() {
 
 Status DBImpl::ScanMerged(uint64_t seq, std::shared_ptr<const SuperVersion> sv, std::string_view start,
                           std::string_view end, uint64_t limit, ScanFunction fn, void* ctx, bool build_cache) {
-  // The version resolution of a DBIter, inline over the merged tiers: no iterator layer (and its
-  // virtual calls) per row. `sv` holds the tiers until the scan returns.
-  std::vector<std::unique_ptr<InternalIterator>> children;
-  sv->AddIterators(&children);
-  std::unique_ptr<InternalIterator> it = NewMergingIterator(std::move(children));
   std::unique_ptr<ColumnarCache::Builder> builder;
   // One build at a time: concurrent full scans would otherwise each hold a cache-sized builder.
   bool building = build_cache && !building_cache_.exchange(true, std::memory_order_acquire);
@@ -207,11 +202,35 @@ Status DBImpl::ScanMerged(uint64_t seq, std::shared_ptr<const SuperVersion> sv, 
       if (flag != nullptr) flag->store(false, std::memory_order_release);
     }
   } guard{building ? &building_cache_ : nullptr};
+  bool stopped = false;
+  if (const SegmentReader* only = sv->OnlySegment(); only != nullptr) {
+    // One source (a settled DB): its blocks are walked directly, with no iterator per tier.
+    if (builder == nullptr) {
+      DBX_RETURN_IF_ERROR(only->ScanVisible(seq, start, end, limit, fn, ctx, &stopped));
+    } else {
+      struct Building {
+        ColumnarCache::Builder* builder;
+        ScanFunction fn;
+        void* ctx;
+        static bool Row(void* p, std::string_view k, std::string_view v) {
+          auto* b = static_cast<Building*>(p);
+          b->builder->Add(k, v);
+          return b->fn(b->ctx, k, v);
+        }
+      } building_ctx{builder.get(), fn, ctx};
+      DBX_RETURN_IF_ERROR(only->ScanVisible(seq, start, end, limit, &Building::Row, &building_ctx, &stopped));
+    }
+    return FinishCacheBuild(builder.get(), stopped, seq);
+  }
+  // The version resolution of a DBIter, inline over the merged tiers: no iterator layer (and its
+  // virtual calls) per row. `sv` holds the tiers until the scan returns.
+  std::vector<std::unique_ptr<InternalIterator>> children;
+  sv->AddIterators(&children);
+  std::unique_ptr<InternalIterator> it = NewMergingIterator(std::move(children));
   if (start.empty())
     it->SeekToFirst();
   else
     it->Seek(start);
-  bool stopped = false;
   // The key whose older versions follow (it was returned or deleted); a short one is kept inline,
   // so that a short scan allocates nothing for it.
   char skip_inline[64];
@@ -242,6 +261,10 @@ Status DBImpl::ScanMerged(uint64_t seq, std::shared_ptr<const SuperVersion> sv, 
     }
   }
   DBX_RETURN_IF_ERROR(it->status());
+  return FinishCacheBuild(builder.get(), stopped, seq);
+}
+
+Status DBImpl::FinishCacheBuild(ColumnarCache::Builder* builder, bool stopped, uint64_t seq) {
   if (builder != nullptr && !stopped) cache_misfit_rows_.store(builder->full() ? builder->rows() : 0);
   if (builder != nullptr && !stopped && !builder->full()) {
     std::shared_ptr<const ColumnarCache> c = builder->Finish(seq);

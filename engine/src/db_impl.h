@@ -91,6 +91,9 @@ class DBImpl final : public DB {
   bool WorthBuildingCache();
   Status ScanMerged(uint64_t seq, std::shared_ptr<const SuperVersion> sv, std::string_view start, std::string_view end,
                     uint64_t limit, ScanFunction fn, void* ctx, bool build_cache);
+  /// The end of a scan that fed `builder` (may be null): installs the columnar cache it built unless
+  /// the scan stopped early or the rows did not fit.
+  Status FinishCacheBuild(ColumnarCache::Builder* builder, bool stopped, uint64_t seq) EXCLUDES(cache_mu_);
 
   // ---- db_write.cc ----
   /// Applies a batch (sequence numbers from `seq`) to the active delta; returns the live-key delta.

@@ -55,4 +55,16 @@ inline bool KeyEqual(std::string_view a, std::string_view b) {
   return true;
 }
 
+/// KeyEqual for keys that sort next to each other, as a scan's consecutive keys do: they share a
+/// prefix and differ near their ends, so the last 8 bytes are compared first.
+inline bool NeighbourKeyEqual(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  const size_t n = a.size();
+  if (n < 8) return KeyEqual(a, b);
+  uint64_t x, y;
+  std::memcpy(&x, a.data() + n - 8, 8);
+  std::memcpy(&y, b.data() + n - 8, 8);
+  return x == y && KeyEqual(a.substr(0, n - 8), b.substr(0, n - 8));
+}
+
 }  // namespace dbx

@@ -330,6 +330,93 @@ Status SegmentReader::Get(std::string_view key, uint64_t hash, uint64_t snapshot
 }
 
 namespace {
+// How far ahead of its current entry a scan requests a block's bytes (1 KiB measured faster than
+// 256 or 512 bytes at 1M rows of 31 B).
+constexpr size_t kScanPrefetchDistance = 1024;
+}  // namespace
+
+Status SegmentReader::ScanVisible(uint64_t snapshot, std::string_view start, std::string_view end, uint64_t limit,
+                                  RowFunction fn, void* ctx, bool* stopped) const {
+  *stopped = false;
+  size_t bi = start.empty() ? 0 : FindBlock(start);
+  if (bi >= index_.size()) return Status::Ok();
+  // The key whose older versions follow (it was passed or deleted). It points into the current
+  // block; when a block is left it is copied (short ones inline), since that block may be released.
+  // (A key's versions never span two blocks in a segment this engine wrote.)
+  char skip_inline[64];
+  std::string skip_long;
+  std::string_view skip;
+  bool skipping = false;
+  uint64_t seen = 0;
+  const Block* b;
+  std::shared_ptr<const Block> keep;
+  DBX_RETURN_IF_ERROR(BlockFor(bi, &b, &keep));
+  uint32_t pos = 0;
+  if (!start.empty()) {
+    bool corrupt = false;
+    pos = b->LowerBound(start, &corrupt);
+    if (corrupt) return Status::Corruption(file_->name() + ": malformed block entry");
+  }
+  BlockEntry e;
+  for (;;) {
+    const uint32_t n = b->size();
+    // The next block, when this one cannot end the scan: found now and its first lines requested,
+    // so that their misses overlap the work on this block's rows.
+    const Block* next = nullptr;
+    std::shared_ptr<const Block> keep_next;
+    Status next_status;
+    if (bi + 1 < index_.size() && (limit == 0 || limit - seen > n - pos) &&
+        (end.empty() || KeyLess(LastKey(bi), end))) {
+      next_status = BlockFor(bi + 1, &next, &keep_next);
+      if (next_status.ok()) next->PrefetchEntry(0);
+      // The lookups after that one: the block's reference count, and the next one's cache slot.
+      PrefetchBlockFor(bi + 2, /*block=*/true);
+      PrefetchBlockFor(bi + 3, /*block=*/false);
+    }
+    // Entries back to back are walked by their sizes, without the block's offset array.
+    const bool contiguous = b->contiguous();
+    uint32_t off = pos < n ? b->OffsetOf(pos) : 0;
+    for (; pos < n; ++pos) {
+      if (!contiguous) off = b->OffsetOf(pos);
+      if (!b->DecodeEntryAt(off, &e)) return Status::Corruption(file_->name() + ": malformed block entry");
+      off = b->OffsetAfter(e);
+      // The rows some entries ahead, while this one is handled.
+      b->PrefetchPast(e, kScanPrefetchDistance, next);
+      if (skipping && NeighbourKeyEqual(e.key, skip)) continue;
+      if (TagSeq(e.tag) > snapshot) continue;  // newer than the snapshot: an older version may be visible
+      if (!end.empty() && e.key >= end) return Status::Ok();
+      skip = e.key;
+      skipping = true;
+      if (TagType(e.tag) == ValueType::kDelete) continue;
+      if (!fn(ctx, e.key, e.value)) {
+        *stopped = true;
+        return Status::Ok();
+      }
+      if (++seen == limit) return Status::Ok();
+    }
+    if (++bi >= index_.size()) return Status::Ok();
+    if (skipping && skip.data() != skip_inline && skip.data() != skip_long.data()) {
+      if (skip.size() <= sizeof(skip_inline)) {
+        std::memcpy(skip_inline, skip.data(), skip.size());
+        skip = std::string_view(skip_inline, skip.size());
+      } else {
+        skip_long.assign(skip);
+        skip = skip_long;
+      }
+    }
+    if (next == nullptr) {
+      DBX_RETURN_IF_ERROR(next_status);
+      keep.reset();
+      DBX_RETURN_IF_ERROR(BlockFor(bi, &b, &keep));
+    } else {
+      b = next;
+      keep = std::move(keep_next);
+    }
+    pos = 0;
+  }
+}
+
+namespace {
 
 class SegmentIterator final : public InternalIterator {
  public:

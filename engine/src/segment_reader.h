@@ -44,6 +44,16 @@ class SegmentReader {
   /// marking it used, and is not inserted when read from the file.
   std::unique_ptr<InternalIterator> NewIterator(bool use_cache = true) const;
 
+  /// The rows a scan reads when this segment is the only tier that holds versions <= `snapshot`
+  /// (a settled DB: one segment, empty write tiers): for every key in [start, end) (empty: no
+  /// bound), its newest version with seq <= snapshot unless that is a tombstone, in key order,
+  /// passed to fn(ctx, key, value) until fn returns false (then *stopped) or `limit` rows (0: no
+  /// limit) were passed. Walks the blocks directly, with no iterator layer or merge per row. The
+  /// views passed are valid during the call only.
+  using RowFunction = bool (*)(void* ctx, std::string_view key, std::string_view value);
+  Status ScanVisible(uint64_t snapshot, std::string_view start, std::string_view end, uint64_t limit, RowFunction fn,
+                     void* ctx, bool* stopped) const;
+
   const SegmentMeta& meta() const { return meta_; }
   uint64_t number() const { return number_; }
   uint64_t file_size() const { return file_->Size(); }
@@ -73,6 +83,20 @@ class SegmentReader {
   /// kept alive by *keep. With `use_cache`, a block stored raw in a mapped file gets its descriptor
   /// when the block cache can be charged for it.
   Status BlockFor(size_t i, const Block** out, std::shared_ptr<const Block>* keep, bool use_cache = true) const;
+  /// Starts loading what BlockFor(i) reads first: the cache slot (`block` false) or the cached
+  /// block its reference count is in (`block`: takes the cache shard's lock). Nothing for a block
+  /// with an in-place descriptor (a scan reads those pointers in order).
+  void PrefetchBlockFor(size_t i, bool block) const {
+    if (i >= index_.size() || cache_ == nullptr) return;
+    if (in_place_ != nullptr) {
+      const Block* b = in_place_[i].load(std::memory_order_relaxed);
+      if (b != nullptr && b != StoredCompressed()) return;
+    }
+    if (block)
+      cache_->PrefetchBlock(cache_id_, index_[i].offset);
+    else
+      cache_->Prefetch(cache_id_, index_[i].offset);
+  }
   /// How many blocks have an in-place descriptor.
   size_t in_place_blocks() const;
 

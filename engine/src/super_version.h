@@ -46,6 +46,20 @@ struct SuperVersion {
 
   /// Internal iterators over every tier, newest first.
   void AddIterators(std::vector<std::unique_ptr<InternalIterator>>* out) const;
+
+  /// The segment, when it is the only tier holding versions (the write tiers are empty, as after a
+  /// settle); else null. Called after the sequence a read serves was taken, so that every version
+  /// <= that sequence is already in the tier that holds it: a write tier found empty then holds
+  /// only later ones, which the read would skip anyway (as AddIterators leaves out an empty active
+  /// delta).
+  const SegmentReader* OnlySegment() const {
+    if (segments.size() != 1 || active->keys() != 0) return nullptr;
+    for (const FrozenDelta& f : frozen)
+      if (f.table->keys() != 0) return nullptr;
+    if (wos != nullptr && wos->table->keys() != 0) return nullptr;
+    if (frozen_wos != nullptr && frozen_wos->table->keys() != 0) return nullptr;
+    return segments[0].get();
+  }
 };
 
 /// Looks key up in one MemTable at snapshot. True when the table decides it (value or tombstone).

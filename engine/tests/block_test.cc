@@ -275,6 +275,46 @@ TEST(Block, InPlaceMatchesOwned) {
   EXPECT_EQ(b.key, "k4");
 }
 
+// A scan walks a block's entries by their sizes only when they lie back to back in slot order, as
+// BlockBuilder writes them; a block whose offset array orders them otherwise (valid, not written
+// by this engine) is read through the array, and the walk by sizes would give the wrong order.
+TEST(Block, ContiguousOnlyWhenEntriesLieInOrder) {
+  BlockBuilder bb;
+  for (int i = 0; i < 3; ++i) bb.Add("k" + std::to_string(i), PackTag(9, ValueType::kPut), "v" + std::to_string(i));
+  const std::string raw = bb.Finish();
+  std::shared_ptr<const Block> b;
+  ASSERT_TRUE(Block::Parse(raw, &b).ok());
+  EXPECT_TRUE(b->contiguous());
+  BlockEntry e;
+  uint32_t off = b->OffsetOf(0);
+  for (uint32_t i = 0; i < b->size(); ++i) {
+    ASSERT_TRUE(b->DecodeEntryAt(off, &e));
+    EXPECT_EQ(e.key, "k" + std::to_string(i));
+    off = b->OffsetAfter(e);
+  }
+  // The same three entries stored k1, k0, k2, with the offset array still listing k0, k1, k2.
+  auto entry = [](const std::string& k, const std::string& v) {
+    BlockBuilder one;
+    one.Add(k, PackTag(9, ValueType::kPut), v);
+    std::string r = one.Finish();
+    return r.substr(0, r.size() - 8);  // without its offset and count
+  };
+  const std::string e0 = entry("k0", "v0"), e1 = entry("k1", "v1"), e2 = entry("k2", "v2");
+  std::string shuffled = e1 + e0 + e2;
+  PutFixed32(&shuffled, static_cast<uint32_t>(e1.size()));
+  PutFixed32(&shuffled, 0);
+  PutFixed32(&shuffled, static_cast<uint32_t>(e1.size() + e0.size()));
+  PutFixed32(&shuffled, 3);
+  for (bool in_place : {false, true}) {
+    ASSERT_TRUE((in_place ? Block::ParseInPlace(shuffled, &b) : Block::Parse(shuffled, &b)).ok());
+    EXPECT_FALSE(b->contiguous());
+    for (uint32_t i = 0; i < 3; ++i) {
+      ASSERT_TRUE(b->Decode(i, &e));
+      EXPECT_EQ(e.key, "k" + std::to_string(i));
+    }
+  }
+}
+
 TEST(BlockCache, EraseFileDropsOnlyThatFilesBlocks) {
   BlockCache cache(1 << 22);
   auto make = [] {

@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <thread>
+#include <vector>
 
 #include "tests/test_util.h"
 
@@ -323,6 +325,240 @@ TEST_P(DBTest, CompactionOutputFillsOnlyFreeCacheRoom) {
   EXPECT_GT(st.block_cache_bytes, 0u);
   EXPECT_LE(st.block_cache_bytes, o.block_cache_bytes + 16);
   for (int i = 0; i < 8000; i += 13) ASSERT_EQ(Get(Key(i)), Value(i));  // cached or not, all read back
+}
+
+// Rows of `m` in [start, end) (empty end: no bound), at most `limit` (0: all), as a scan returns them.
+std::vector<std::pair<std::string, std::string>> Expected(const std::map<std::string, std::string>& m,
+                                                          const std::string& start, const std::string& end,
+                                                          uint64_t limit) {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (auto it = m.lower_bound(start); it != m.end() && (end.empty() || it->first < end); ++it) {
+    if (limit != 0 && out.size() == limit) break;
+    out.emplace_back(*it);
+  }
+  return out;
+}
+
+// A settled DB (one segment, empty write tiers) is scanned block by block, without the merging
+// iterator: it must resolve what the merged scan resolves. The segment below holds several versions
+// of many keys (two snapshots keep them through the compaction), tombstones, keys shorter than 8
+// bytes and keys longer than 64, in blocks read through the cache (lz4), in place (uncompressed) or
+// with no cache at all.
+TEST_P(DBTest, OneSegmentScanResolvesVersionsTombstonesAndBounds) {
+  struct Variant {
+    Compression compression;
+    size_t block_cache_bytes;
+  };
+  int run = 0;
+  for (const Variant& variant :
+       {Variant{Compression::kLz4, 8 << 20}, Variant{Compression::kNone, 8 << 20}, Variant{Compression::kLz4, 0}}) {
+    SCOPED_TRACE(std::string(CompressionName(variant.compression)) + " cache " +
+                 std::to_string(variant.block_cache_bytes));
+    Options o = SmallOptions();
+    o.columnar_cache_bytes = 0;  // every full scan reads the tiers
+    o.compaction_trigger = 0;
+    o.compression = variant.compression;
+    o.block_cache_bytes = variant.block_cache_bytes;
+    db_.reset();
+    ASSERT_TRUE(DB::Open(o, dir_.Sub("db" + std::to_string(run++)), &db_).ok());
+    auto key = [](int i) {
+      if (i % 50 == 0) return "s" + std::to_string(i / 50 % 10);  // short keys
+      if (i % 50 == 1) return std::string(70, 'L') + Key(i);      // long keys
+      return Key(i);
+    };
+    std::map<std::string, std::string> model;
+    WriteBatch b;
+    auto commit = [&] {
+      ASSERT_TRUE(db_->Write(WriteOptions(), b).ok());
+      b.Clear();
+    };
+    for (int i = 0; i < 1500; ++i) {
+      b.Put(key(i), Value(i));
+      model[key(i)] = Value(i);
+      if (b.Count() == 100) commit();
+    }
+    commit();
+    const Snapshot* s1 = db_->GetSnapshot();
+    const std::map<std::string, std::string> at_s1 = model;
+    for (int i = 0; i < 1500; ++i) {
+      if (i % 3 == 0) {
+        b.Put(key(i), "second_" + std::to_string(i));
+        model[key(i)] = "second_" + std::to_string(i);
+      }
+      if (i % 5 == 0) {
+        b.Delete(key(i));
+        model.erase(key(i));
+      }
+      if (b.Count() >= 100) commit();
+    }
+    commit();
+    const Snapshot* s2 = db_->GetSnapshot();
+    const std::map<std::string, std::string> at_s2 = model;
+    for (int i = 0; i < 1500; i += 7) {
+      b.Put(key(i), "third_" + std::to_string(i));
+      model[key(i)] = "third_" + std::to_string(i);
+      if (i % 2 == 0) {
+        b.Delete(key(i + 1));
+        model.erase(key(i + 1));
+      }
+    }
+    for (int i = 1500; i < 1600; ++i) {
+      b.Put(key(i), "new");
+      model[key(i)] = "new";
+    }
+    commit();
+    ASSERT_TRUE(db_->Compact().ok());
+    DbStats st = db_->GetStats();
+    ASSERT_EQ(st.segments, 1u);
+    ASSERT_EQ(st.delta_entries + st.wos_entries + st.frozen_deltas + st.frozen_wos, 0u);
+    ASSERT_GT(st.segment_entries, model.size() + 300);  // older versions and tombstones are kept
+
+    const std::vector<std::string> bounds = {
+        "", "L", "key_00000500", "key_00000500a", "key_00000999", "s", "s5", "zzz", std::string(70, 'L') + Key(701)};
+    for (const auto& [snap, want] : std::vector<std::pair<const Snapshot*, const std::map<std::string, std::string>*>>{
+             {s1, &at_s1}, {s2, &at_s2}, {nullptr, &model}}) {
+      ReadOptions ro;
+      ro.snapshot = snap;
+      for (const std::string& start : bounds) {
+        for (const std::string& end : bounds) {
+          for (uint64_t limit : {0ull, 1ull, 7ull, 1024ull, 1025ull}) {
+            std::vector<std::pair<std::string, std::string>> got;
+            ASSERT_TRUE(db_->Scan(ro, start, end, limit,
+                                  [&](std::string_view k, std::string_view v) {
+                                    got.emplace_back(k, v);
+                                    return true;
+                                  })
+                            .ok());
+            ASSERT_EQ(got, Expected(*want, start, end, limit)) << "snapshot "
+                                                               << (snap == s1   ? "s1"
+                                                                   : snap == s2 ? "s2"
+                                                                                : "latest")
+                                                               << " [" << start << ", " << end << ") limit " << limit;
+          }
+        }
+      }
+      // A visitor that stops is called no more.
+      for (size_t stop_after : {1u, 13u, 500u}) {
+        std::vector<std::string> got;
+        ASSERT_TRUE(db_->Scan(ro, {}, {}, 0,
+                              [&](std::string_view k, std::string_view) {
+                                got.emplace_back(k);
+                                return got.size() < stop_after;
+                              })
+                        .ok());
+        ASSERT_EQ(got.size(), std::min(stop_after, want->size()));
+        auto it = want->begin();
+        for (size_t i = 0; i < got.size(); ++i, ++it) ASSERT_EQ(got[i], it->first);
+      }
+      uint64_t n = 0;
+      ASSERT_TRUE(db_->Count(ro, &n).ok());
+      EXPECT_EQ(n, want->size());
+    }
+    db_->ReleaseSnapshot(s1);
+    db_->ReleaseSnapshot(s2);
+  }
+}
+
+// Writes that commit while a scan of a settled DB runs (and the flush and compaction they lead to,
+// which replace its segment) are not seen by it: it reads the state as of its start, as the merged
+// scan does. The next scan sees them.
+TEST_P(DBTest, OneSegmentScanDoesNotSeeWritesCommittedDuringIt) {
+  Options o = SmallOptions();
+  o.columnar_cache_bytes = 0;
+  o.compaction_trigger = 0;
+  Open(o);
+  std::map<std::string, std::string> before;
+  WriteBatch b;
+  for (int i = 0; i < 2000; i += 2) {
+    b.Put(Key(i), Value(i));
+    before[Key(i)] = Value(i);
+  }
+  ASSERT_TRUE(db_->Write(WriteOptions(), b).ok());
+  ASSERT_TRUE(db_->Compact().ok());
+  ASSERT_EQ(db_->GetStats().segments, 1u);
+  std::map<std::string, std::string> after = before;
+  for (uint64_t limit : {0ull, 600ull}) {  // a full scan (snapshot registered) and a short one (epoch)
+    SCOPED_TRACE(limit);
+    std::vector<std::pair<std::string, std::string>> got;
+    bool wrote = false;
+    ASSERT_TRUE(db_->Scan(ReadOptions(), {}, {}, limit,
+                          [&](std::string_view k, std::string_view v) {
+                            got.emplace_back(k, v);
+                            if (got.size() == 100) {
+                              // Another thread changes rows ahead of the scan, behind it and new
+                              // ones, then flushes and compacts, while the scan waits.
+                              std::thread writer([&] {
+                                WriteBatch w;
+                                for (int i = 0; i < 2000; i += 10) {
+                                  w.Put(Key(i), "changed");
+                                  after[Key(i)] = "changed";
+                                  w.Put(Key(i + 1), "inserted");
+                                  after[Key(i + 1)] = "inserted";
+                                  w.Delete(Key(i + 4));
+                                  after.erase(Key(i + 4));
+                                }
+                                wrote = db_->Write(WriteOptions(), w).ok() && db_->Compact().ok();
+                              });
+                              writer.join();
+                            }
+                            return true;
+                          })
+                    .ok());
+    ASSERT_TRUE(wrote);
+    EXPECT_EQ(got, Expected(before, {}, {}, limit));
+    EXPECT_EQ(ScanAll(), after);
+    ASSERT_EQ(db_->GetStats().segments, 1u);
+    before = after;
+  }
+}
+
+// One segment with rows in the write tiers too (the WOS alone, then the active delta as well) is
+// not scanned as a settled DB: the scan merges, and sees every tier.
+TEST_P(DBTest, ScanOfOneSegmentAndNonEmptyWriteTiersSeesThemAll) {
+  Options o = SmallOptions();
+  o.columnar_cache_bytes = 0;
+  o.compaction_trigger = 0;
+  o.wos_flush_bytes = 64 << 20;  // the WOS is written out by Flush only
+  Open(o);
+  std::map<std::string, std::string> model;
+  WriteBatch b;
+  for (int i = 0; i < 1000; i += 2) {
+    b.Put(Key(i), Value(i));
+    model[Key(i)] = Value(i);
+  }
+  ASSERT_TRUE(db_->Write(WriteOptions(), b).ok());
+  ASSERT_TRUE(db_->Compact().ok());
+  ASSERT_EQ(db_->GetStats().segments, 1u);
+  // More entries than delta_flush_entries in one commit: the delta is frozen and merged into the
+  // WOS, which stays below wos_flush_bytes.
+  b.Clear();
+  for (int i = 0; i < 1000; i += 7) {
+    b.Put(Key(i + 1), "wos");
+    model[Key(i + 1)] = "wos";
+    b.Delete(Key(i + 3));
+    model.erase(Key(i + 3));
+  }
+  ASSERT_TRUE(db_->Write(WriteOptions(), b).ok());
+  ASSERT_TRUE(db_->WaitForIdle().ok());
+  DbStats st = db_->GetStats();
+  ASSERT_EQ(st.segments, 1u);
+  ASSERT_EQ(st.delta_entries, 0u);
+  ASSERT_GT(st.wos_entries, 0u);
+  EXPECT_EQ(ScanAll(), model);
+  ASSERT_TRUE(db_->Put(WriteOptions(), Key(2), "active").ok());
+  model[Key(2)] = "active";
+  ASSERT_TRUE(db_->Delete(WriteOptions(), Key(4)).ok());
+  model.erase(Key(4));
+  ASSERT_GT(db_->GetStats().delta_entries, 0u);
+  EXPECT_EQ(ScanAll(), model);
+  std::vector<std::pair<std::string, std::string>> got;
+  ASSERT_TRUE(db_->Scan(ReadOptions(), Key(1), Key(30), 5,
+                        [&](std::string_view k, std::string_view v) {
+                          got.emplace_back(k, v);
+                          return true;
+                        })
+                  .ok());
+  EXPECT_EQ(got, Expected(model, Key(1), Key(30), 5));
 }
 
 INSTANTIATE_TEST_SUITE_P(Durabilities, DBTest,

@@ -1,14 +1,16 @@
-// Unit tests of the encodings, checksums, hash, bloom filter and compression.
+// Unit tests of the encodings, checksums, hash, key comparison, bloom filter and compression.
 #include <gtest/gtest.h>
 
 #include <set>
 #include <string>
+#include <vector>
 
 #include "src/bloom.h"
 #include "src/coding.h"
 #include "src/compression.h"
 #include "src/crc32c.h"
 #include "src/hash.h"
+#include "src/key_compare.h"
 #include "src/random.h"
 
 namespace dbx {
@@ -51,6 +53,28 @@ TEST(Hash, DistinguishesShortKeys) {
   EXPECT_EQ(seen.size(), 100000u);
   EXPECT_NE(Hash64(""), Hash64(std::string(1, '\0')));
   EXPECT_EQ(Hash64("abc"), Hash64(std::string("abc")));
+}
+
+// The scan's equality of neighbouring keys (last 8 bytes first) agrees with KeyEqual: keys of every
+// length from 0 to 20 over a two-letter alphabet, so that many pairs share all but one byte.
+TEST(KeyCompare, NeighbourKeyEqualIsKeyEqual) {
+  std::vector<std::string> keys;
+  for (size_t len = 0; len <= 20; ++len) {
+    for (size_t flip = 0; flip <= len; ++flip) {
+      std::string k(len, 'a');
+      if (flip < len) k[flip] = 'b';
+      keys.push_back(k);
+    }
+  }
+  size_t equal = 0;
+  for (const std::string& a : keys) {
+    for (const std::string& b : keys) {
+      ASSERT_EQ(NeighbourKeyEqual(a, b), KeyEqual(a, b)) << "'" << a << "' vs '" << b << "'";
+      ASSERT_EQ(KeyEqual(a, b), a == b);
+      equal += a == b;
+    }
+  }
+  EXPECT_EQ(equal, keys.size());
 }
 
 TEST(Bloom, NoFalseNegativesAndFewFalsePositives) {
