@@ -26,10 +26,11 @@ struct Version {
 };
 using Model = std::map<std::string, std::vector<Version>>;  // versions newest first
 
-std::string WriteSegment(const std::string& path, const Model& model, Compression c) {
+// Writes `model` as a segment file at `path` and returns the file's bytes.
+std::string WriteSegment(const std::string& path, const Model& model, Compression c, size_t block_size = 512) {
   Options o;
   o.compression = c;
-  o.block_size = 512;
+  o.block_size = block_size;
   std::unique_ptr<WritableFile> f;
   EXPECT_TRUE(WritableFile::Create(path, &f).ok());
   SegmentWriter w(o, std::move(f));
@@ -184,14 +185,7 @@ TEST(SegmentIndex, FindsTheBlockAcrossSharedPrefixes) {
   for (int i = 0; i < 3000; ++i) keys.push_back("z" + std::to_string(100000 + 2 * i));
   for (const std::string& k : keys) model[k].push_back({7, true, "v" + k});
   const std::string path = dir.path() + "/000001.seg";
-  Options o;
-  o.compression = Compression::kNone;
-  o.block_size = 128;
-  std::unique_ptr<WritableFile> wf;
-  ASSERT_TRUE(WritableFile::Create(path, &wf).ok());
-  SegmentWriter w(o, std::move(wf));
-  for (const auto& [k, versions] : model) w.Add(k, PackTag(7, ValueType::kPut), versions[0].value);
-  ASSERT_TRUE(w.Finish().ok());
+  WriteSegment(path, model, Compression::kNone, 128);
   std::unique_ptr<RandomAccessFile> file;
   ASSERT_TRUE(OpenRandomAccessFile(path, &file).ok());
   std::shared_ptr<SegmentReader> r;
@@ -262,16 +256,7 @@ TEST(SegmentLayout, RawBlocksDoNotStraddlePages) {
     model["row" + std::to_string(100000 + i)] = {{static_cast<uint64_t>(i + 1), true, v}};
   }
   const std::string path = dir.path() + "/000001.seg";
-  Options o;
-  o.compression = Compression::kLz4;
-  o.block_size = 4096;
-  std::unique_ptr<WritableFile> wf;
-  ASSERT_TRUE(WritableFile::Create(path, &wf).ok());
-  SegmentWriter w(o, std::move(wf));
-  for (const auto& [k, versions] : model) w.Add(k, PackTag(versions[0].seq, ValueType::kPut), versions[0].value);
-  ASSERT_TRUE(w.Finish().ok());
-  std::string data;
-  ASSERT_TRUE(ReadFileToString(path, &data).ok());
+  const std::string data = WriteSegment(path, model, Compression::kLz4, 4096);
   std::vector<BlockHandle> handles = DataBlockHandles(data);
   ASSERT_GT(handles.size(), 300u);
   size_t padded = 0, large = 0;
@@ -281,7 +266,7 @@ TEST(SegmentLayout, RawBlocksDoNotStraddlePages) {
     const uint64_t needed = (h.size + kSegmentPageBytes - 1) / kSegmentPageBytes;
     EXPECT_EQ(PagesTouched(h), needed) << "block " << i << " at " << h.offset << ", " << h.size << " bytes";
     if (needed == 1) {
-      EXPECT_LE(h.size, o.block_size);
+      EXPECT_LE(h.size, 4096u);
     } else {
       ++large;
     }
@@ -353,16 +338,7 @@ TEST(SegmentInPlace, ABlockSpanningPagesIsHintedAsOneRead) {
       model["row" + std::to_string(100000 + i)] = {{static_cast<uint64_t>(i + 1), true, v}};
     }
     const std::string path = dir.path() + "/" + std::to_string(block_size) + ".seg";
-    Options o;
-    o.compression = Compression::kNone;
-    o.block_size = block_size;
-    std::unique_ptr<WritableFile> wf;
-    ASSERT_TRUE(WritableFile::Create(path, &wf).ok());
-    SegmentWriter w(o, std::move(wf));
-    for (const auto& [k, versions] : model) w.Add(k, PackTag(versions[0].seq, ValueType::kPut), versions[0].value);
-    ASSERT_TRUE(w.Finish().ok());
-    std::string data;
-    ASSERT_TRUE(ReadFileToString(path, &data).ok());
+    const std::string data = WriteSegment(path, model, Compression::kNone, block_size);
     std::vector<BlockHandle> handles = DataBlockHandles(data);
 
     std::unique_ptr<RandomAccessFile> mapped;
