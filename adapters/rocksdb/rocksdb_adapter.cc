@@ -207,8 +207,9 @@ Status ApplyNativeOptions(const AdapterOptions& options, rocksdb::Options* db_op
       {"zlib", rocksdb::kZlibCompression},
       {"bzip2", rocksdb::kBZip2Compression},
   };
-  for (const auto& [key, value] : options.native_options) {
+  for (const auto& [key, given] : options.native_options) {
     if (key != kCompressionKey) continue;  // other engines' keys; the registry rejects unknown rocksdb. ones
+    const std::string& value = given;      // a plain reference: a lambda may not capture a structured binding
     const auto* found = std::find_if(std::begin(kCompressions), std::end(kCompressions),
                                      [&](const auto& c) { return value == c.name; });
     if (found == std::end(kCompressions))

@@ -368,10 +368,11 @@ TEST(SegmentInPlace, ABlockSpanningPagesIsHintedAsOneRead) {
     size_t spanning = 0;
     for (const BlockHandle& h : handles) spanning += PagesTouched(h) > 1;
     EXPECT_GT(spanning, handles.size() / 2);
-    for (const auto& [offset, n] : file->hints) {
+    for (const auto& hint : file->hints) {
+      const uint64_t offset = hint.first;  // a plain variable: a lambda may not capture a structured binding
       auto h = std::find_if(handles.begin(), handles.end(), [&](const BlockHandle& b) { return b.offset == offset; });
       ASSERT_NE(h, handles.end()) << "hint at " << offset << " is not a block";
-      EXPECT_EQ(n, h->size);
+      EXPECT_EQ(hint.second, h->size);
       EXPECT_GT(PagesTouched(*h), 1u);
     }
   }
