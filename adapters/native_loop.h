@@ -21,7 +21,7 @@ class NativeLoop {
  public:
   virtual ~NativeLoop() = default;
 
-  /// Reads data.key(i) for every i of `order`, in that order, and checks each value with
+  /// Reads key i (built by data.KeyInto) for every i of `order`, in that order, and checks each value with
   /// data.ValueEquals(i, value), as the harness's get does. Corruption naming the row on a missing key
   /// or a wrong value.
   [[nodiscard]] virtual Status GetAll(const ReferenceData& data, const std::vector<uint64_t>& order) = 0;

@@ -30,20 +30,53 @@ TEST(Dataset, RowsAreSortedAndLowerBoundFindsThem) {
   EXPECT_EQ(data.LowerBound("zzz"), 1000u);
 }
 
-TEST(Dataset, LocateMapsItsOwnKeyViewsToTheirRowAndNothingElse) {
-  auto d = Dataset::Make({1000, 16, 40});
-  ASSERT_TRUE(d.ok());
-  const Dataset& data = **d;
-  uint64_t i = ~0ull;
-  for (uint64_t row : {0u, 1u, 999u}) {
-    ASSERT_TRUE(data.Locate(data.key(row), &i));
-    EXPECT_EQ(i, row);
+TEST(Dataset, LocateMapsExactlyTheDataSetsKeysToTheirRow) {
+  for (uint64_t key_size : {12u, 16u, 24u, 25u, 40u}) {
+    auto d = Dataset::Make({1000, key_size, 40});
+    ASSERT_TRUE(d.ok());
+    const Dataset& data = **d;
+    uint64_t i = ~0ull;
+    for (uint64_t row = 0; row < data.size(); ++row) {
+      ASSERT_TRUE(data.Locate(data.key(row), &i)) << key_size << " " << row;
+      ASSERT_EQ(i, row);
+      const std::string copy(data.key(row));  // the same bytes elsewhere: the same row
+      ASSERT_TRUE(data.Locate(copy, &i));
+      ASSERT_EQ(i, row);
+    }
+    std::string k(data.key(7));
+    for (size_t at = 0; at < k.size(); ++at) {  // any byte changed: not a key of this data set, or another row's
+      for (unsigned char flip : {1, 0x10, 0x80}) {
+        k[at] ^= flip;
+        i = ~0ull;
+        ASSERT_TRUE(!data.Locate(k, &i) || (i != 7 && data.key(i) == k)) << key_size << " byte " << at;
+        k[at] ^= flip;
+      }
+    }
+    EXPECT_FALSE(data.Locate(k.substr(1), &i));           // inside a key, not at its start
+    EXPECT_FALSE(data.Locate(k + k[k.size() - 12], &i));  // one byte more of the pattern
+    EXPECT_FALSE(data.Locate(data.value(7).substr(0, key_size), &i));
+    EXPECT_FALSE(data.Locate(DatasetKey(1000, key_size), &i)) << "no row 1000";
+    EXPECT_FALSE(data.Locate("", &i));
   }
-  const std::string copy(data.key(7));
-  EXPECT_FALSE(data.Locate(copy, &i));                   // equal bytes elsewhere: not a view
-  EXPECT_FALSE(data.Locate(data.key(7).substr(1), &i));  // inside a key, not at its start
-  EXPECT_FALSE(data.Locate(data.value(7).substr(0, 16), &i));
-  EXPECT_FALSE(data.Locate("", &i));
+}
+
+// What the get loops pass to the store: key(i)'s bytes, built from i into a reused buffer.
+TEST(Dataset, KeyIntoBuildsKeyIBytesIntoTheBuffer) {
+  for (uint64_t key_size : {12u, 16u, 23u, 24u, 100u}) {
+    auto d = Dataset::Make({20000, key_size, 19});
+    ASSERT_TRUE(d.ok());
+    const Dataset& data = **d;
+    std::string buf = "left over from before, longer than any key here ............................................";
+    for (uint64_t i : {0u, 1u, 9u, 10u, 9999u, 10000u, 12345u, 19999u}) {
+      std::string_view k = data.KeyInto(i, &buf);
+      ASSERT_EQ(k, data.key(i)) << key_size << " " << i;
+      ASSERT_EQ(k.data(), buf.data()) << "built into the buffer, not a view of the stored key";
+    }
+    const ReferenceData& rows = data;  // through the interface, as the get loops call it
+    for (uint64_t i = 0; i < data.size(); i += 7) ASSERT_EQ(rows.KeyInto(i, &buf), data.key(i));
+  }
+  EXPECT_EQ(DatasetKey(99999999, 12), "key_99999999");
+  EXPECT_EQ(DatasetKey(12345678, 30), "key_12345678key_12345678key_12");
 }
 
 // The check every get makes (ReferenceData::ValueEquals), which rebuilds the value from the row number:
@@ -81,8 +114,9 @@ TEST(Dataset, DatasetValueEqualsComparesEveryDigitOfTheRowNumber) {
     for (uint64_t size : {19u, 100u}) {
       EXPECT_TRUE(DatasetValueEquals(digits(i), size, DatasetValue(i, size))) << i;
       for (uint64_t other : {i + 1, i ^ 1, i + 10000000, i / 10}) {
-        if (other != i && other < 100000000)
+        if (other != i && other < 100000000) {
           EXPECT_FALSE(DatasetValueEquals(digits(i), size, DatasetValue(other, size))) << i << " " << other;
+        }
       }
     }
   }

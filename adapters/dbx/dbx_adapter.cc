@@ -100,7 +100,7 @@ class DbxNativeLoop final : public NativeLoop {
   Status GetAll(const ReferenceData& data, const std::vector<uint64_t>& order) override {
     const dbx::ReadOptions ro;
     for (uint64_t i : order) {
-      dbx::Status s = db_->Get(ro, data.key(i), &value_);
+      dbx::Status s = db_->Get(ro, data.KeyInto(i, &key_), &value_);
       if (!s.ok() || !data.ValueEquals(i, value_))
         return s.IsNotFound() || s.ok() ? NativeLoopMismatch(i, s.ok()) : FromDbx(s);
     }
@@ -120,6 +120,7 @@ class DbxNativeLoop final : public NativeLoop {
 
  private:
   dbx::DB* db_;
+  std::string key_;  // the key being read, built by ReferenceData::KeyInto
   std::string value_;
 };
 

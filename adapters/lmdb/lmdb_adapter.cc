@@ -126,7 +126,7 @@ class LmdbNativeLoop final : public NativeLoop {
     for (uint64_t i : order) {
       int rc = mdb_txn_renew(read_txn_);
       if (rc != 0) return LmdbError(rc, "native renew");
-      MDB_val k = Val(data.key(i)), v;
+      MDB_val k = Val(data.KeyInto(i, &key_)), v;
       rc = mdb_get(read_txn_, e_->dbi, &k, &v);
       const bool same = rc == 0 && data.ValueEquals(i, View(v));
       mdb_txn_reset(read_txn_);
@@ -177,6 +177,7 @@ class LmdbNativeLoop final : public NativeLoop {
 
   LmdbEnv* e_;
   MDB_txn* read_txn_ = nullptr;
+  std::string key_;  // the key being read, built by ReferenceData::KeyInto
 };
 
 class LmdbSession final : public Session {

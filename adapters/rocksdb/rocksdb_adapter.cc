@@ -140,7 +140,7 @@ class RocksdbNativeLoop final : public NativeLoop {
     PerfCountersOffOnThisThread();
     const rocksdb::ReadOptions ro;
     for (uint64_t i : order) {
-      rocksdb::Status s = db_->Get(ro, ToSlice(data.key(i)), &value_);
+      rocksdb::Status s = db_->Get(ro, ToSlice(data.KeyInto(i, &key_)), &value_);
       if (!s.ok() || !data.ValueEquals(i, value_))
         return s.ok() || s.IsNotFound() ? NativeLoopMismatch(i, s.ok()) : FromRocks(s, "native get");
     }
@@ -163,6 +163,7 @@ class RocksdbNativeLoop final : public NativeLoop {
  private:
   rocksdb::DB* db_;
   const rocksdb::WriteOptions* write_options_;
+  std::string key_;  // the key being read, built by ReferenceData::KeyInto
   std::string value_;
 };
 

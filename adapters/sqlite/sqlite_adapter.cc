@@ -186,7 +186,8 @@ class SqliteNativeLoop final : public NativeLoop {
   }
   Status GetAll(const ReferenceData& data, const std::vector<uint64_t>& order) override {
     for (uint64_t i : order) {
-      sqlite3_bind_blob64(get_, 1, data.key(i).data(), data.key(i).size(), SQLITE_STATIC);
+      const std::string_view key = data.KeyInto(i, &key_);
+      sqlite3_bind_blob64(get_, 1, key.data(), key.size(), SQLITE_STATIC);
       int rc = sqlite3_step(get_);
       const bool same = rc == SQLITE_ROW && data.ValueEquals(i, ColumnBlob(get_, 0));
       sqlite3_reset(get_);
@@ -225,6 +226,7 @@ class SqliteNativeLoop final : public NativeLoop {
   sqlite3_stmt* get_ = nullptr;
   sqlite3_stmt* put_ = nullptr;
   sqlite3_stmt* scan_ = nullptr;
+  std::string key_;  // the key being read, built by ReferenceData::KeyInto
 };
 
 constexpr char kPageSizeKey[] = "sqlite.page_size";
