@@ -33,6 +33,11 @@
 # (dbx-bench's "value_%08d_data" repeated, db_bench's RandomGenerator bytes at --compression_ratio 0.5),
 # dbx-micro verifies every value it reads against the expected bytes (rebuilt from the row number, so
 # without a read of stored rows), which db_bench does not.
+# What is made equal: both tools build the key of each read from its row number (dbx-micro's
+# ReferenceData::KeyInto, db_bench's GenerateKeyFromInt). dbx-micro used to read it from its data set's
+# key array (16 MB at 10^6 rows) in random order, a cache and TLB miss per read that db_bench does not
+# pay: perf put 8 % of dbx-bench's 1M readrandom samples on RocksDB's copy of that key, and the 1M
+# readrandom ratio was 1.154 (pairs 1.126..1.206; 1.027 with the key built, three pairs each).
 # Because the value bytes differ, both sides run without block compression (db_bench
 # --compression_type=none, dbx-bench --engine-option rocksdb.compression=none): with snappy, RocksDB's
 # default, the work of a 1M read differed with the bytes, not with the tool. At 1M half the reads miss
