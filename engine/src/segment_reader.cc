@@ -289,11 +289,14 @@ Status SegmentReader::ReadDataBlock(size_t i, std::shared_ptr<const Block>* out,
     // offset array, and the bytes stay in the page cache (as LMDB's and SQLite's mapped pages do).
     s = Block::ParseInPlace(payload, out);
   } else if (type == Compression::kNone) {
-    s = Block::Parse(std::string(payload), out);
+    s = Block::Parse(payload, out);
   } else {
-    std::string decoded;  // not raw: payload may point into it
+    // Decoded into a buffer the thread keeps (the block copies it into its own allocation), so a
+    // miss allocates once; a buffer grown past a few blocks is not kept.
+    thread_local std::string decoded;  // not raw: payload may point into it
     s = UncompressBlock(type, payload, &decoded);
-    if (s.ok()) s = Block::Parse(std::move(decoded), out);
+    if (s.ok()) s = Block::Parse(decoded, out);
+    if (decoded.capacity() > (64 << 10)) std::string().swap(decoded);
   }
   if (!s.ok()) return Status::Corruption(file_->name() + ": " + s.message());
   if (use_cache) cache_->Insert(cache_id_, h.offset, *out, home);
