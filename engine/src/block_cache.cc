@@ -67,13 +67,13 @@ std::shared_ptr<const Block> BlockCache::Lookup(uint64_t file_id, uint64_t offse
     return nullptr;
   }
   ++s.hits;
-  s.slots[i].referenced = true;
+  s.slots[i].set_referenced(true);
   Publish(s.slots[i], home);
   return s.slots[i].block;
 }
 
 void BlockCache::Publish(Slot& slot, BlockSlot* home) const {
-  if (home == nullptr || epoch_ == nullptr || slot.home != nullptr) return;
+  if (home == nullptr || epoch_ == nullptr || slot.home() != nullptr) return;
   uintptr_t was = home->load(std::memory_order_relaxed);
   if (was != kSlotEmpty && was != kSlotCompressed) return;  // the segment's own descriptor
   const auto p = reinterpret_cast<uintptr_t>(slot.block.get());
@@ -83,16 +83,15 @@ void BlockCache::Publish(Slot& slot, BlockSlot* home) const {
   // publishing its own descriptor there meanwhile (it then keeps it).
   const uintptr_t published = p | kSlotPublished | static_cast<uintptr_t>(cells) << kSlotCellsShift;
   if (!home->compare_exchange_strong(was, published, std::memory_order_release, std::memory_order_relaxed)) return;
-  slot.home = home;
-  slot.home_compressed = was == kSlotCompressed;
+  slot.bits |= reinterpret_cast<uintptr_t>(home) | (was == kSlotCompressed ? Slot::kHomeCompressed : 0);
 }
 
 void BlockCache::Remove(Shard& s, size_t i) {
   Slot& slot = s.slots[i];
-  if (slot.home != nullptr) {
+  if (BlockSlot* home = slot.home(); home != nullptr) {
     // Readers that load the slot from now on go to the cache; those that loaded it before may
     // still be reading the block, which is freed once the epoch says they are gone.
-    slot.home->store(slot.home_compressed ? kSlotCompressed : kSlotEmpty, std::memory_order_seq_cst);
+    home->store(slot.bits & Slot::kHomeCompressed ? kSlotCompressed : kSlotEmpty, std::memory_order_seq_cst);
     s.retired.emplace_back(kPending, std::move(slot.block));
     retired_count_.fetch_add(1, std::memory_order_relaxed);
   }
@@ -187,7 +186,7 @@ BlockCache::Slot& BlockCache::Place(Shard& s, uint64_t hash, uint64_t file, uint
   size_t i = hash & mask;
   while (s.slots[i].file != 0) i = (i + 1) & mask;
   s.usage += block->charge();
-  s.slots[i] = Slot{file, offset, std::move(block), nullptr, false, true};
+  s.slots[i] = Slot{file, offset, std::move(block), Slot::kReferenced};
   ++s.count;
   return s.slots[i];
 }
@@ -237,9 +236,9 @@ void BlockCache::EvictDownTo(Shard& s, size_t limit, uint64_t file, uint64_t off
     Slot& victim = s.slots[s.hand];
     // A published block's reads through its segment's array mark the block, not the slot: both
     // marks are taken in one pass.
-    const bool used = (victim.home != nullptr && victim.block->TakeUsed()) || victim.referenced;
+    const bool used = (victim.home() != nullptr && victim.block->TakeUsed()) || victim.referenced();
     if (victim.file == 0 || used || (file != 0 && victim.file == file && victim.offset == offset)) {
-      victim.referenced = false;  // second chance; the new block is kept
+      victim.set_referenced(false);  // second chance; the new block is kept
       s.hand = (s.hand + 1) & mask;
       continue;
     }

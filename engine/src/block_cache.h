@@ -106,10 +106,16 @@ class BlockCache {
     uint64_t file = 0;  // 0: empty (file ids start at 1)
     uint64_t offset = 0;
     std::shared_ptr<const Block> block;
-    BlockSlot* home = nullptr;     // where the block is published, or null
-    bool home_compressed = false;  // home held kSlotCompressed before (else kSlotEmpty)
-    bool referenced = false;       // hit since the CLOCK hand last passed
+    // Where the block is published (a BlockSlot*, or 0) | kHomeCompressed | kReferenced, in one
+    // word: a slot stays 40 bytes.
+    uintptr_t bits = 0;
+    static constexpr uintptr_t kHomeCompressed = 1;  // home held kSlotCompressed (else kSlotEmpty)
+    static constexpr uintptr_t kReferenced = 2;      // hit since the CLOCK hand last passed
+    BlockSlot* home() const { return reinterpret_cast<BlockSlot*>(bits & ~uintptr_t{7}); }
+    bool referenced() const { return (bits & kReferenced) != 0; }
+    void set_referenced(bool r) { bits = r ? bits | kReferenced : bits & ~kReferenced; }
   };
+  static_assert(sizeof(Slot) == 40 && alignof(BlockSlot) >= 8);
   // Unpublished blocks and the Epoch::Retire tag after which they may be freed (kPending: not yet
   // tagged; the operation that unpublished them tags them before it lets go of the lock).
   static constexpr uint64_t kPending = ~0ull;
