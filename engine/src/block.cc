@@ -1,12 +1,42 @@
 #include "src/block.h"
 
 #include <cstring>
+#include <new>
 
 #include "src/coding.h"
 #include "src/hash.h"
 #include "src/key_compare.h"
 
 namespace dbx {
+namespace {
+
+// An allocator that allocates `extra` bytes past the object it allocates and reports where that
+// object ends. It keeps one pointer (to the request, which only allocate reads), so that the
+// control block it makes keeps the reference counts within 16 bytes of the Block.
+struct TrailingBytesRequest {
+  size_t extra;
+  char* object_end = nullptr;
+};
+template <typename T>
+struct TrailingBytes {
+  using value_type = T;
+  explicit TrailingBytes(TrailingBytesRequest* r) : request(r) {}
+  template <typename U>
+  explicit TrailingBytes(const TrailingBytes<U>& o) : request(o.request) {}
+  T* allocate(size_t n) {
+    char* p = static_cast<char*>(::operator new(n * sizeof(T) + request->extra));
+    request->object_end = p + n * sizeof(T);
+    return reinterpret_cast<T*>(p);
+  }
+  void deallocate(T* p, size_t) { ::operator delete(p); }
+  template <typename U>
+  bool operator==(const TrailingBytes<U>&) const {
+    return true;
+  }
+  TrailingBytesRequest* request;
+};
+
+}  // namespace
 
 void BlockBuilder::Add(std::string_view key, uint64_t tag, std::string_view value) {
   offsets_.push_back(static_cast<uint32_t>(buf_.size()));
@@ -26,11 +56,30 @@ std::string BlockBuilder::Finish() {
   return out;
 }
 
-Status Block::Parse(std::string data, std::shared_ptr<const Block>* out) {
-  auto b = std::make_shared<Block>();
-  b->data_ = std::move(data);
-  b->base_ = b->data_.data();
-  b->bytes_ = b->data_.size();
+Status Block::Parse(std::string_view data, std::shared_ptr<const Block>* out) {
+  // The cells' size is known from the count and the offset array's size; Init checks both again.
+  uint32_t num_cells = 0;
+  if (data.size() >= 4) {
+    const uint32_t n = DecodeFixed32(data.data() + data.size() - 4);
+    if (n <= (data.size() - 4) / 4) num_cells = CellsFor(false, n, data.size() - 4 - 4 * static_cast<size_t>(n));
+  }
+  // One allocation: the reference counts, the Block, its cells and its bytes (see CellsOf). The
+  // Block is the last member of the control block allocate_shared makes (libstdc++ and libc++), so
+  // the bytes allocated past that block follow it; else the counts are allocated apart.
+  const size_t extra = BytesOffset(num_cells) - sizeof(Block) + data.size();
+  TrailingBytesRequest request{extra};
+  std::shared_ptr<Block> b = std::allocate_shared<Block>(TrailingBytes<Block>(&request));
+  if (reinterpret_cast<char*>(b.get()) + sizeof(Block) != request.object_end) {
+    char* mem = static_cast<char*>(::operator new(sizeof(Block) + extra));
+    b.reset(new (mem) Block(), [](Block* p) {
+      p->~Block();
+      ::operator delete(p);
+    });
+  }
+  char* bytes = const_cast<char*>(BytesOf(b.get(), num_cells));
+  std::memcpy(bytes, data.data(), data.size());
+  b->base_ = bytes;
+  b->bytes_ = data.size();
   DBX_RETURN_IF_ERROR(Init(b.get()));
   *out = std::move(b);
   return Status::Ok();
@@ -73,7 +122,7 @@ Status Block::Init(Block* b) {
     }
     std::memcpy(slots, b->base_ + b->entries_end_, 4 * static_cast<size_t>(n));
   } else {
-    slots = b->data_.data() + b->entries_end_;
+    slots = const_cast<char*>(b->base_) + b->entries_end_;  // the block's own bytes (Parse)
   }
   b->slots_ = slots;
   for (uint32_t i = 0; i < n; ++i)
@@ -94,12 +143,11 @@ Status Block::Init(Block* b) {
   // holds no more memory than them; or in its copy of the array) gets the window in its high half.
   // Not in place: there the Block is a small descriptor (4 bytes per entry) and the cells would
   // double it, for the index blocks too, which only scans read.
-  const bool hashed = !b->in_place_ && n >= kMinHashedEntries && b->entries_end_ <= kMaxHashedBytes;
+  b->num_cells_ = CellsFor(b->in_place_, n, b->entries_end_);
+  const bool hashed = b->num_cells_ != 0;
   uint16_t* cells = nullptr;
   if (hashed) {
-    b->num_cells_ = 2 * n;
-    b->own_cells_ = std::make_unique<uint16_t[]>(b->num_cells_);
-    cells = b->own_cells_.get();
+    cells = const_cast<uint16_t*>(CellsOf(b));  // allocated with the block by Parse
     std::fill(cells, cells + b->num_cells_, kEmptyCell);
   }
   BlockEntry e;
@@ -116,7 +164,7 @@ Status Block::Init(Block* b) {
     }
     if (hashed && (i == 0 || !KeyEqual(e.key, prev_key))) {  // a key's first entry is its newest
       const uint64_t mixed = MixHash(Hash64(e.key));
-      uint32_t c = b->HomeCell(mixed);
+      uint32_t c = HomeCell(mixed, b->num_cells_);
       while (cells[c] != kEmptyCell) c = c + 1 == b->num_cells_ ? 0 : c + 1;
       cells[c] = static_cast<uint16_t>(Fingerprint(mixed) | b->Offset(i));
     }
@@ -127,15 +175,18 @@ Status Block::Init(Block* b) {
   return Status::Ok();
 }
 
-bool Block::FindNewest(std::string_view key, uint64_t hash, BlockEntry* e, bool* corrupt) const {
+bool Block::FindNewest(const Block* b, uint32_t num_cells, std::string_view key, uint64_t hash, BlockEntry* e,
+                       bool* corrupt) {
   const uint64_t mixed = MixHash(hash);
   const uint16_t fp = Fingerprint(mixed);
+  const uint16_t* cells = CellsOf(b);
+  const char* base = BytesOf(b, num_cells);
   // At most half the cells are full, so a probe run ends at an empty one.
-  for (uint32_t c = HomeCell(mixed);; c = c + 1 == num_cells_ ? 0 : c + 1) {
-    const uint16_t cell = cells_[c];
+  for (uint32_t c = HomeCell(mixed, num_cells);; c = c + 1 == num_cells ? 0 : c + 1) {
+    const uint16_t cell = cells[c];
     if (cell == kEmptyCell) return false;
     if ((cell & 0xf000) != fp) continue;
-    if (!DecodeAt(cell & 0xfff, e)) {
+    if (!DecodeAt(base, b->entries_end_, cell & 0xfff, e)) {
       *corrupt = true;
       return false;
     }

@@ -3,6 +3,7 @@
 // followed by a fixed32 offset per entry and a fixed32 entry count. The offsets allow binary search.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -47,8 +48,9 @@ class Block {
   Block() = default;
   Block(const Block&) = delete;  // points into its own data
   Block& operator=(const Block&) = delete;
-  /// Corruption when the layout is inconsistent or an entry is malformed.
-  static Status Parse(std::string data, std::shared_ptr<const Block>* out);
+  /// Corruption when the layout is inconsistent or an entry is malformed. The block copies the
+  /// bytes into one allocation with itself and its hash index (see FindNewest).
+  static Status Parse(std::string_view data, std::shared_ptr<const Block>* out);
   /// As Parse, over bytes the block does not own (a mapped segment file): it keeps only its own
   /// copy of the offset array (4 bytes per entry) and reads the entries in place. REQUIRES: `data`
   /// outlives the block.
@@ -99,14 +101,32 @@ class Block {
   /// For a point read of `key`, whose Hash64 is `hash`, through the hash index: decodes the key's
   /// first (newest) entry into *e and returns true, or returns false when the block does not hold
   /// the key (setting *corrupt if an entry is malformed). REQUIRES: hashed().
-  bool FindNewest(std::string_view key, uint64_t hash, BlockEntry* e, bool* corrupt) const;
+  bool FindNewest(std::string_view key, uint64_t hash, BlockEntry* e, bool* corrupt) const {
+    return FindNewest(this, num_cells_, key, hash, e, corrupt);
+  }
+  /// As above, given the block's num_cells() (kept beside the pointer, in a segment's slot): the
+  /// cells and the entries lie at offsets from the block that follow from it, so their loads do not
+  /// wait for the Block's own fields. REQUIRES: num_cells == b->num_cells() != 0.
+  static bool FindNewest(const Block* b, uint32_t num_cells, std::string_view key, uint64_t hash, BlockEntry* e,
+                         bool* corrupt);
+  /// The hash index's size (0: none).
+  uint32_t num_cells() const { return num_cells_; }
+  /// The CLOCK mark of a block a point read found through its segment's array instead of a cache
+  /// lookup (BlockCache::Lookup's `home`): set by such a read (written only when clear, so a hot
+  /// block's line is not dirtied on every read), taken (read and cleared) by the cache's hand.
+  void MarkUsed() const {
+    if (!used_.load(std::memory_order_relaxed)) used_.store(true, std::memory_order_relaxed);
+  }
+  bool TakeUsed() const {
+    return used_.load(std::memory_order_relaxed) && used_.exchange(false, std::memory_order_relaxed);
+  }
   static constexpr uint32_t kMinHashedEntries = 16;
   static constexpr uint32_t kMaxHashedBytes = 4096;
   /// The memory the block holds: itself, its bytes or (in place) its offset array if not inline,
   /// and its hash index.
   size_t charge() const {
     return sizeof(*this) + 2 * static_cast<size_t>(num_cells_) +
-           (!in_place_              ? data_.size()
+           (!in_place_              ? bytes_
             : own_slots_ != nullptr ? 4 * static_cast<size_t>(n_)
                                     : 0);
   }
@@ -115,19 +135,34 @@ class Block {
   // Validates the bytes at base_ and sets up the search fields, rewriting the offset array in the
   // owned bytes, or (in place) in inline_slots_ or own_slots_, and builds the hash index.
   static Status Init(Block* b);
+  // The hash index's size for a block of n entries whose entries end at entries_end (0: none).
+  static uint32_t CellsFor(bool in_place, uint32_t n, size_t entries_end) {
+    return !in_place && n >= kMinHashedEntries && entries_end <= kMaxHashedBytes ? 2 * n : 0;
+  }
+  // An owned block's allocation: the Block, its cells (rounded up to 8 bytes), then its bytes.
+  static const uint16_t* CellsOf(const Block* b) {
+    return reinterpret_cast<const uint16_t*>(reinterpret_cast<const char*>(b) + sizeof(Block));
+  }
+  static size_t BytesOffset(uint32_t num_cells) {
+    return sizeof(Block) + (2 * static_cast<size_t>(num_cells) + 7) / 8 * 8;
+  }
+  static const char* BytesOf(const Block* b, uint32_t num_cells) {
+    return reinterpret_cast<const char*>(b) + BytesOffset(num_cells);
+  }
   // The hash index's first cell for a key's hash, and the fingerprint its cells carry.
-  uint32_t HomeCell(uint64_t mixed) const {
-    return static_cast<uint32_t>((static_cast<uint64_t>(static_cast<uint32_t>(mixed >> 32)) * num_cells_) >> 32);
+  static uint32_t HomeCell(uint64_t mixed, uint32_t num_cells) {
+    return static_cast<uint32_t>((static_cast<uint64_t>(static_cast<uint32_t>(mixed >> 32)) * num_cells) >> 32);
   }
   static uint64_t MixHash(uint64_t hash) { return hash * 0xff51afd7ed558ccdull; }
   static uint16_t Fingerprint(uint64_t mixed) { return static_cast<uint16_t>((mixed >> 16) & 0xf000); }
   static constexpr uint16_t kEmptyCell = 0xffff;  // no entry starts at 0xfff: it would end past 4 KiB
   uint32_t Slot(uint32_t i) const { return DecodeFixed32(slots_ + 4 * static_cast<size_t>(i)); }
   // Decodes the entry at byte offset `off`. False when it is malformed.
-  bool DecodeAt(uint32_t off, BlockEntry* e) const {
-    if (off >= entries_end_) return false;
-    const char* p = base_ + off;
-    const char* limit = base_ + entries_end_;
+  bool DecodeAt(uint32_t off, BlockEntry* e) const { return DecodeAt(base_, entries_end_, off, e); }
+  static bool DecodeAt(const char* base, uint32_t entries_end, uint32_t off, BlockEntry* e) {
+    if (off >= entries_end) return false;
+    const char* p = base + off;
+    const char* limit = base + entries_end;
     uint32_t ks, vs;
     if ((p = DecodeVarint32(p, limit, &ks)) == nullptr) return false;
     if ((p = DecodeVarint32(p, limit, &vs)) == nullptr) return false;
@@ -140,24 +175,26 @@ class Block {
   }
   uint32_t Offset(uint32_t i) const { return packed_ ? Slot(i) & 0xffff : Slot(i); }
 
-  // What a search reads comes first, next to the shared_ptr control block (make_shared), so that a
-  // lookup touches as few cache lines of the Block as it can.
-  const char* base_ = nullptr;  // the bytes: data_, or the mapped file (ParseInPlace)
+  // What a search reads comes first, next to the shared_ptr control block (allocate_shared,
+  // make_shared), so that a lookup touches as few cache lines of the Block as it can.
+  const char* base_ = nullptr;  // the bytes: after the cells (Parse), or the mapped file (ParseInPlace)
   // The offset array (at the end of the bytes, inline_slots_ or own_slots_), one fixed32 per entry:
   // packed_ ? the top 16 bits of KeyWindow(key, common_.size()) << 16 | offset : the offset (every
   // window then counts as equal).
   char* slots_ = nullptr;
   uint32_t n_ = 0;
-  uint32_t entries_end_ = 0;  // where the offset array starts in the bytes
-  bool packed_ = false;       // entries end below 64 KiB: the slots hold windows too
-  bool in_place_ = false;     // ParseInPlace
-  bool contiguous_ = false;   // see contiguous()
+  uint32_t entries_end_ = 0;               // where the offset array starts in the bytes
+  bool packed_ = false;                    // entries end below 64 KiB: the slots hold windows too
+  bool in_place_ = false;                  // ParseInPlace
+  bool contiguous_ = false;                // see contiguous()
+  mutable std::atomic<bool> used_{false};  // MarkUsed
   // The hash index of a point read (as RocksDB's data block hash index, but exact): open addressing
   // with linear probing over num_cells_ = 2 x size() cells, one per distinct key; a cell is 4 bits
   // of the key's hash << 12 | the offset of its first entry (kEmptyCell when empty). A lookup reads
   // a cell or two and goes straight to the entry whose bits match (about 1 in 16 others do), instead
   // of through the offset array to the several entries a binary search lands on when keys differ
-  // past the packed windows: one cache miss for the cells, one for the entry.
+  // past the packed windows: one cache miss for the cells, one for the entry. Only owned blocks
+  // have one, at CellsOf(this).
   const uint16_t* cells_ = nullptr;
   uint32_t num_cells_ = 0;
   // The prefix every key of the block starts with: a copy in prefix_ when it fits (the search's
@@ -169,10 +206,8 @@ class Block {
   static constexpr uint32_t kInlineSlots = 24;
   char inline_slots_[4 * kInlineSlots];
 
-  std::string data_;  // the bytes, when owned (Parse)
   size_t bytes_ = 0;  // how many
   std::unique_ptr<char[]> own_slots_;
-  std::unique_ptr<uint16_t[]> own_cells_;  // cells_
 };
 
 }  // namespace dbx

@@ -30,7 +30,7 @@ DBImpl::DBImpl(const Options& options, std::string dir)
     : options_(options),
       dir_(std::move(dir)),
       env_(options.env != nullptr ? options.env : Env::Default()),
-      block_cache_(std::make_shared<BlockCache>(options.block_cache_bytes)) {}
+      block_cache_(std::make_shared<BlockCache>(options.block_cache_bytes, epoch_)) {}
 
 DBImpl::~DBImpl() {
   bool open;
@@ -45,16 +45,17 @@ void DBImpl::InstallSuperVersion(std::shared_ptr<SuperVersion> sv) {
   std::shared_ptr<SuperVersion> old = std::move(sv_);
   sv_ = std::move(sv);
   sv_ptr_.store(sv_.get(), std::memory_order_seq_cst);
-  if (old != nullptr) retired_.emplace_back(epoch_.Retire(), std::move(old));
+  if (old != nullptr) retired_.emplace_back(epoch_->Retire(), std::move(old));
   SweepRetired();
 }
 
 void DBImpl::SweepRetired() {
   size_t keep = 0;
   for (auto& r : retired_) {
-    if (!epoch_.SafeToFree(r.first)) retired_[keep++] = std::move(r);
+    if (!epoch_->SafeToFree(r.first)) retired_[keep++] = std::move(r);
   }
   retired_.resize(keep);
+  block_cache_->SweepRetired();
 }
 
 uint64_t DBImpl::OldestSnapshot() const {
@@ -92,7 +93,7 @@ Status DBImpl::Get(const ReadOptions& o, std::string_view key, std::string* valu
   Lookup result;
   Status s;
   {
-    Epoch::Guard guard(&epoch_);
+    Epoch::Guard guard(epoch_.get());
     uint64_t seq;
     const SuperVersion* sv = AcquireView(o, &seq);
     if (sv == nullptr) return Status::InvalidArgument("database is closed");
@@ -153,7 +154,7 @@ Status DBImpl::ScanWith(const ReadOptions& o, std::string_view start, std::strin
     // current when its sequence was read, taking no DB mutex and registering no snapshot (that
     // SuperVersion's tables hold every version <= seq, whatever background work does meanwhile).
     // Short, so that it delays the freeing of replaced SuperVersions only briefly.
-    Epoch::Guard guard(&epoch_);
+    Epoch::Guard guard(epoch_.get());
     uint64_t seq;
     const SuperVersion* current = AcquireView(o, &seq);
     if (current == nullptr) return Status::InvalidArgument("database is closed");

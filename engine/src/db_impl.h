@@ -137,6 +137,9 @@ class DBImpl final : public DB {
   const std::string dir_;
   Env* const env_;  // options_.env, or the POSIX Env
   std::unique_ptr<FileLock> lock_;
+  // Point reads' epoch (see AcquireView); shared with the block cache, which frees the blocks it
+  // unpublishes from segments' arrays after it. Declared before the cache, which is built with it.
+  const std::shared_ptr<Epoch> epoch_ = std::make_shared<Epoch>();
   std::shared_ptr<BlockCache> block_cache_;
 
   mutable Mutex mu_;
@@ -147,7 +150,6 @@ class DBImpl final : public DB {
   std::deque<Writer*> writers_ GUARDED_BY(mu_);
   std::shared_ptr<SuperVersion> sv_ GUARDED_BY(mu_);
   std::atomic<const SuperVersion*> sv_ptr_{nullptr};  // mirrors sv_ for lock-free Get
-  Epoch epoch_;
   std::vector<std::pair<uint64_t, std::shared_ptr<SuperVersion>>> retired_ GUARDED_BY(mu_);
   std::multiset<uint64_t> snapshots_ GUARDED_BY(mu_);
 

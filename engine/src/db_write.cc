@@ -144,6 +144,7 @@ Status DBImpl::CheckConflicts(const SuperVersion& sv, const Writer& w, const std
     if (earlier.count(k) != 0) return Status::Conflict("write-write conflict on a key");
     Lookup result;
     uint64_t seq = 0;
+    Epoch::Guard guard(epoch_.get());  // SuperVersion::Get may read blocks the cache published
     DBX_RETURN_IF_ERROR(sv.Get(k, Hash64(k), ~uint64_t{0}, false, &result, nullptr, &seq));
     if (result != Lookup::kAbsent && seq > w.snapshot) return Status::Conflict("write-write conflict on a key");
   }
@@ -172,6 +173,7 @@ Status DBImpl::ApplyBatch(const SuperVersion& sv, std::string_view rep, uint64_t
     } else if (older_tiers) {
       // The exact count needs to know whether the key was live in an older tier.
       Lookup result;
+      Epoch::Guard guard(epoch_.get());  // SuperVersion::Get may read blocks the cache published
       Status s = sv.Get(e.key, e.hash, ~uint64_t{0}, true, &result, nullptr, nullptr);
       if (!s.ok() && first_error.ok()) first_error = s;
       was_live = result == Lookup::kValue;

@@ -28,12 +28,16 @@ class Epoch {
   /// Call after unpublishing an object; returns the tag to pass to SafeToFree.
   uint64_t Retire() { return global_.fetch_add(1, std::memory_order_seq_cst); }
   /// True when no reader that might have seen an object retired with `tag` is still reading.
-  bool SafeToFree(uint64_t tag) const {
+  bool SafeToFree(uint64_t tag) const { return tag < OldestReader(); }
+  /// The oldest epoch a reader announced (UINT64_MAX when none is reading): every object retired
+  /// with a tag below it is safe to free. One pass over the slots, for a batch of retired objects.
+  uint64_t OldestReader() const {
+    uint64_t oldest = UINT64_MAX;
     for (const Slot& s : slots_) {
       uint64_t v = s.v.load(std::memory_order_seq_cst);
-      if (v != 0 && v <= tag) return false;
+      if (v != 0 && v < oldest) oldest = v;
     }
-    return true;
+    return oldest;
   }
 
  private:

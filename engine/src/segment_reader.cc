@@ -13,14 +13,21 @@ SegmentReader::KeyPrefix::KeyPrefix(std::string_view key) : hi(KeyWindow(key, 0)
 
 SegmentReader::~SegmentReader() {
   if (!dropped_.load(std::memory_order_relaxed)) DropCachedBlocks();
-  if (in_place_ != nullptr) {
-    for (size_t i = 0; i < index_.size(); ++i) {
-      Block* b = in_place_[i].load(std::memory_order_relaxed);
-      if (b != StoredCompressed()) delete b;
+  if (slots_ == nullptr) return;
+  // A Get through an older SuperVersion may have published a block after DropCachedBlocks: the
+  // cache must not keep a pointer into slots_ (an eviction meanwhile unpublishes under its lock).
+  for (size_t i = 0; i < index_.size(); ++i) {
+    if (slots_[i].load(std::memory_order_acquire) & kSlotPublished) {
+      cache_->EraseFile(cache_id_);
+      break;
     }
-    MutexLock l(&in_place_mu_);
-    cache_->Release(in_place_reserved_);
   }
+  for (size_t i = 0; i < index_.size(); ++i) {
+    const uintptr_t v = slots_[i].load(std::memory_order_relaxed);
+    if (IsDescriptor(v)) delete BlockAt(v);
+  }
+  MutexLock l(&in_place_mu_);
+  cache_->Release(in_place_reserved_);
 }
 
 size_t SegmentReader::in_place_blocks() const {
@@ -50,8 +57,8 @@ Status SegmentReader::BuildInPlace(size_t i, bool may_evict, const Block** out, 
   DBX_RETURN_IF_ERROR(ReadStoredBlock(BlockHandle{index_[i].offset, index_[i].size}, &scratch, &payload, &type));
   if (type != Compression::kNone) {
     // Marked, so that reads of it go to the cache without reading the stored block first.
-    Block* expected = nullptr;
-    in_place_[i].compare_exchange_strong(expected, StoredCompressed(), std::memory_order_acq_rel);
+    uintptr_t expected = kSlotEmpty;
+    slots_[i].compare_exchange_strong(expected, kSlotCompressed, std::memory_order_acq_rel);
     return Status::Ok();
   }
   std::unique_ptr<Block> b;
@@ -62,23 +69,26 @@ Status SegmentReader::BuildInPlace(size_t i, bool may_evict, const Block** out, 
     *parsed = std::move(b);
     return Status::Ok();
   }
-  Block* expected = nullptr;
-  if (in_place_[i].compare_exchange_strong(expected, b.get(), std::memory_order_acq_rel)) {
+  uintptr_t expected = kSlotEmpty;
+  if (slots_[i].compare_exchange_strong(expected, reinterpret_cast<uintptr_t>(b.get()), std::memory_order_acq_rel)) {
     *out = b.release();
     return Status::Ok();
   }
-  // Another reader published it first: take that one and give the charge back.
-  *out = expected;
+  // Another reader published its descriptor first: take that one and give the charge back. Or the
+  // cache published its copy of the block: the caller reads that through the cache (*out null).
+  if (IsDescriptor(expected)) *out = BlockAt(expected);
   MutexLock l(&in_place_mu_);
   in_place_used_ -= charge;
   --in_place_count_;
   return Status::Ok();
 }
 
-Status SegmentReader::BlockFor(size_t i, const Block** out, std::shared_ptr<const Block>* keep, bool use_cache) const {
-  if (in_place_ != nullptr) {
-    const Block* b = in_place_[i].load(std::memory_order_acquire);
-    if (b != nullptr && b != StoredCompressed()) {
+Status SegmentReader::BlockFor(size_t i, const Block** out, std::shared_ptr<const Block>* keep, bool use_cache,
+                               bool publish) const {
+  if (slots_ != nullptr) {
+    const uintptr_t v = slots_[i].load(std::memory_order_acquire);
+    if (IsDescriptor(v)) {
+      const Block* b = BlockAt(v);
       // The search reads the block where it lies in the mapped file. One whose entries span pages
       // (a block_size above a page) would otherwise fault them in one by one, each a device read
       // when evicted: its pages are asked for at once. An aligned block within one page costs
@@ -89,7 +99,7 @@ Status SegmentReader::BlockFor(size_t i, const Block** out, std::shared_ptr<cons
     }
     // A first read in place gets the block its descriptor (a copy the flush cached, no longer
     // marked, ages out), while the cache has room for descriptors.
-    if (b == nullptr && use_cache && !in_place_full_.load(std::memory_order_relaxed)) {
+    if (v == kSlotEmpty && reads_in_place_ && use_cache && !in_place_full_.load(std::memory_order_relaxed)) {
       std::unique_ptr<Block> parsed;
       DBX_RETURN_IF_ERROR(BuildInPlace(i, /*may_evict=*/true, out, &parsed));
       if (*out != nullptr) return Status::Ok();
@@ -97,13 +107,13 @@ Status SegmentReader::BlockFor(size_t i, const Block** out, std::shared_ptr<cons
         // No room: this block and the segment's later ones are read through the cache.
         in_place_full_.store(true, std::memory_order_relaxed);
         *keep = std::shared_ptr<const Block>(std::move(parsed));
-        cache_->Insert(cache_id_, index_[i].offset, *keep);
+        cache_->Insert(cache_id_, index_[i].offset, *keep, publish ? &slots_[i] : nullptr);
         *out = keep->get();
         return Status::Ok();
       }
     }
   }
-  DBX_RETURN_IF_ERROR(ReadDataBlock(i, keep, use_cache));
+  DBX_RETURN_IF_ERROR(ReadDataBlock(i, keep, use_cache, publish && slots_ != nullptr ? &slots_[i] : nullptr));
   *out = keep->get();
   return Status::Ok();
 }
@@ -116,11 +126,11 @@ void SegmentReader::DropCachedBlocks() const {
 void SegmentReader::WarmCache() const {
   if (cache_ == nullptr) return;
   for (size_t i = 0; i < index_.size(); ++i) {
-    if (in_place_ != nullptr) {
-      const Block* cur = in_place_[i].load(std::memory_order_acquire);
-      if (cur != nullptr && cur != StoredCompressed()) continue;
+    if (slots_ != nullptr) {
+      const uintptr_t cur = slots_[i].load(std::memory_order_acquire);
+      if (cur != kSlotEmpty && cur != kSlotCompressed) continue;  // a descriptor, or cached
       // Descriptors into room the cache has free; a compressed block goes into the cache itself.
-      if (cur == nullptr) {
+      if (cur == kSlotEmpty && reads_in_place_) {
         const Block* b = nullptr;
         std::unique_ptr<Block> parsed;
         if (!BuildInPlace(i, /*may_evict=*/false, &b, &parsed).ok()) return;  // a reader will report it
@@ -132,7 +142,7 @@ void SegmentReader::WarmCache() const {
     if (!cache_->HasRoom(cache_id_, index_[i].offset, index_[i].size)) continue;
     std::shared_ptr<const Block> b;
     if (!ReadDataBlock(i, &b, /*use_cache=*/false).ok()) return;  // a reader will report it
-    (void)cache_->InsertIfRoom(cache_id_, index_[i].offset, std::move(b));
+    (void)cache_->InsertIfRoom(cache_id_, index_[i].offset, std::move(b), slots_ != nullptr ? &slots_[i] : nullptr);
   }
 }
 
@@ -217,9 +227,11 @@ Status SegmentReader::Open(std::unique_ptr<RandomAccessFile> file, uint64_t numb
   std::string filter;  // not `block`, whose capacity may be the (larger) index's
   DBX_RETURN_IF_ERROR(r->ReadRawBlock(footer.filter, &filter));
   r->bloom_ = BloomFilter(std::move(filter));
-  if (r->cache_ != nullptr && r->cache_->capacity() > 0 && r->file_->ReadsInPlace() && !r->index_.empty()) {
-    r->in_place_ = std::make_unique<std::atomic<Block*>[]>(r->index_.size());
-    for (size_t i = 0; i < r->index_.size(); ++i) r->in_place_[i].store(nullptr, std::memory_order_relaxed);
+  if (r->cache_ != nullptr && r->cache_->capacity() > 0 && !r->index_.empty() &&
+      (r->file_->ReadsInPlace() || r->cache_->publishes())) {
+    r->reads_in_place_ = r->file_->ReadsInPlace();
+    r->slots_ = std::make_unique<BlockSlot[]>(r->index_.size());
+    for (size_t i = 0; i < r->index_.size(); ++i) r->slots_[i].store(kSlotEmpty, std::memory_order_relaxed);
   }
   *out = std::move(r);
   return Status::Ok();
@@ -240,9 +252,9 @@ size_t SegmentReader::FindBlock(std::string_view key) const {
     if (!below(last)) hi = last + 1;  // else keys share the prefix past this group: search on
     for (size_t i = lo; i < hi && i < lo + kGroup; i += 4) __builtin_prefetch(&index_prefixes_[i]);
     // The group's descriptor pointers (2 lines), loaded while the prefixes are searched.
-    if (in_place_ != nullptr) {
-      __builtin_prefetch(&in_place_[lo]);
-      __builtin_prefetch(&in_place_[std::min(lo + kGroup, index_.size()) - 1]);
+    if (slots_ != nullptr) {
+      __builtin_prefetch(&slots_[lo]);
+      __builtin_prefetch(&slots_[std::min(lo + kGroup, index_.size()) - 1]);
     }
   }
   while (lo < hi) {
@@ -256,9 +268,14 @@ size_t SegmentReader::FindBlock(std::string_view key) const {
 }
 
 Status SegmentReader::ReadDataBlock(size_t i, std::shared_ptr<const Block>* out, bool use_cache) const {
+  return ReadDataBlock(i, out, use_cache, nullptr);
+}
+
+Status SegmentReader::ReadDataBlock(size_t i, std::shared_ptr<const Block>* out, bool use_cache,
+                                    BlockSlot* home) const {
   const BlockHandle h{index_[i].offset, index_[i].size};
   if (cache_ != nullptr) {
-    *out = use_cache ? cache_->Lookup(cache_id_, h.offset) : cache_->Peek(cache_id_, h.offset);
+    *out = use_cache ? cache_->Lookup(cache_id_, h.offset, home) : cache_->Peek(cache_id_, h.offset);
     if (*out != nullptr) return Status::Ok();
   }
   use_cache = use_cache && cache_ != nullptr;
@@ -272,23 +289,26 @@ Status SegmentReader::ReadDataBlock(size_t i, std::shared_ptr<const Block>* out,
     // offset array, and the bytes stay in the page cache (as LMDB's and SQLite's mapped pages do).
     s = Block::ParseInPlace(payload, out);
   } else if (type == Compression::kNone) {
-    s = Block::Parse(std::string(payload), out);
+    s = Block::Parse(payload, out);
   } else {
-    std::string decoded;  // not raw: payload may point into it
+    // Decoded into a buffer the thread keeps (the block copies it into its own allocation), so a
+    // miss allocates once; a buffer grown past a few blocks is not kept.
+    thread_local std::string decoded;  // not raw: payload may point into it
     s = UncompressBlock(type, payload, &decoded);
-    if (s.ok()) s = Block::Parse(std::move(decoded), out);
+    if (s.ok()) s = Block::Parse(decoded, out);
+    if (decoded.capacity() > (64 << 10)) std::string().swap(decoded);
   }
   if (!s.ok()) return Status::Corruption(file_->name() + ": " + s.message());
-  if (use_cache) cache_->Insert(cache_id_, h.offset, *out);
+  if (use_cache) cache_->Insert(cache_id_, h.offset, *out, home);
   return Status::Ok();
 }
 
 namespace {
 
-// The newest version of key (whose Hash64 is hash) with seq <= snapshot in block b. False when an
-// entry is malformed.
-bool SearchBlock(const Block& b, std::string_view key, uint64_t hash, uint64_t snapshot, Lookup* result,
-                 std::string* value, uint64_t* seq) {
+// The newest version of key (whose Hash64 is hash) with seq <= snapshot in block b, whose
+// num_cells() is `num_cells`. False when an entry is malformed.
+bool SearchBlock(const Block& b, uint32_t num_cells, std::string_view key, uint64_t hash, uint64_t snapshot,
+                 Lookup* result, std::string* value, uint64_t* seq) {
   bool corrupt = false;
   BlockEntry e;
   auto found = [&] {
@@ -297,8 +317,8 @@ bool SearchBlock(const Block& b, std::string_view key, uint64_t hash, uint64_t s
     if (seq != nullptr) *seq = TagSeq(e.tag);
     return true;
   };
-  if (b.hashed()) {
-    if (!b.FindNewest(key, hash, &e, &corrupt)) return !corrupt;
+  if (num_cells != 0) {
+    if (!Block::FindNewest(&b, num_cells, key, hash, &e, &corrupt)) return !corrupt;
     if (TagSeq(e.tag) <= snapshot) return found();
     // The newest version is past the snapshot: the older ones follow it, found by the search below.
   }
@@ -319,12 +339,26 @@ Status SegmentReader::Get(std::string_view key, uint64_t hash, uint64_t snapshot
   if (index_.empty() || !bloom_.MayContain(hash)) return Status::Ok();
   size_t bi = FindBlock(key);
   if (bi == index_.size()) return Status::Ok();
-  // The block is searched outside any lock (a cached one is kept by the reference): a reader
-  // preempted mid-search holds up nobody, which matters when readers outnumber cores.
+  // The block is searched outside any lock (a cached one is kept by the reference, or, published,
+  // by the epoch): a reader preempted mid-search holds up nobody, which matters when readers
+  // outnumber cores.
   const Block* b;
   std::shared_ptr<const Block> keep;
-  DBX_RETURN_IF_ERROR(BlockFor(bi, &b, &keep));
-  if (!SearchBlock(*b, key, hash, snapshot, result, value, seq))
+  // Seq_cst, as the epoch's slot was announced: a block unpublished before this load is not seen,
+  // one unpublished after it waits for this read's epoch to end before it is freed.
+  const uintptr_t v = slots_ != nullptr ? slots_[bi].load(std::memory_order_seq_cst) : kSlotEmpty;
+  uint32_t num_cells;
+  if (v & kSlotPublished) {
+    // The cells' count beside the pointer: the cells and the entry are loaded without waiting for
+    // the Block's fields.
+    b = SlotBlock(v);
+    num_cells = SlotCells(v);
+    b->MarkUsed();
+  } else {
+    DBX_RETURN_IF_ERROR(BlockFor(bi, &b, &keep, /*use_cache=*/true, /*publish=*/true));
+    num_cells = b->num_cells();
+  }
+  if (!SearchBlock(*b, num_cells, key, hash, snapshot, result, value, seq))
     return Status::Corruption(file_->name() + ": malformed block entry");
   return Status::Ok();
 }

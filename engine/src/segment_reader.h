@@ -34,7 +34,9 @@ class SegmentReader {
 
   /// The newest version of key with seq <= snapshot; `hash` is Hash64(key) (the bloom filter and
   /// the blocks' hash indexes are built from it). On kValue, *value is set (if non-null); *seq
-  /// gets the version's sequence (if non-null).
+  /// gets the version's sequence (if non-null). A cached block is published in the segment's array
+  /// for the next Get of it (no cache lookup: see BlockCache). REQUIRES, when the cache publishes
+  /// (it has an epoch): the caller holds an Epoch::Guard on that epoch for the whole call.
   Status Get(std::string_view key, uint64_t hash, uint64_t snapshot, Lookup* result, std::string* value,
              uint64_t* seq) const;
   /// Starts loading the bloom filter line Get(·, hash) tests first.
@@ -59,9 +61,9 @@ class SegmentReader {
   uint64_t file_size() const { return file_->Size(); }
   size_t num_blocks() const { return index_.size(); }
   /// Bytes this reader keeps in memory (tier 4): the sparse index, the bloom filter and the array of
-  /// in-place block pointers (the blocks themselves are charged to the block cache).
+  /// block pointers (the blocks themselves are charged to the block cache).
   size_t MemoryUsage() const {
-    return index_.capacity() * sizeof(IndexEntry) + (in_place_ != nullptr ? index_.size() * sizeof(in_place_[0]) : 0) +
+    return index_.capacity() * sizeof(IndexEntry) + (slots_ != nullptr ? index_.size() * sizeof(slots_[0]) : 0) +
            (index_prefixes_.capacity() + group_prefixes_.capacity()) * sizeof(KeyPrefix) + index_keys_.capacity() +
            bloom_.MemoryUsage();
   }
@@ -71,7 +73,8 @@ class SegmentReader {
   /// the room its inputs' blocks left.
   void WarmCache() const;
   /// Drops this segment's blocks from the block cache (its data now lives in another segment), so
-  /// that the destructor, which may run under the DB mutex, need not sweep the cache.
+  /// that the destructor, which may run under the DB mutex, need not sweep the cache (it does only
+  /// when a Get published a block after this).
   void DropCachedBlocks() const;
 
   /// Index of the first data block whose last key >= key (num_blocks() when none).
@@ -81,17 +84,16 @@ class SegmentReader {
   /// Data block i as a search should read it: the segment's own in-place descriptor of the block
   /// when it has one (lives as long as this reader: no reference), else as ReadDataBlock gives it,
   /// kept alive by *keep. With `use_cache`, a block stored raw in a mapped file gets its descriptor
-  /// when the block cache can be charged for it.
-  Status BlockFor(size_t i, const Block** out, std::shared_ptr<const Block>* keep, bool use_cache = true) const;
+  /// when the block cache can be charged for it; with `publish` (Get, under the epoch) a cached
+  /// block is published in the segment's array.
+  Status BlockFor(size_t i, const Block** out, std::shared_ptr<const Block>* keep, bool use_cache = true,
+                  bool publish = false) const;
   /// Starts loading what BlockFor(i) reads first: the cache slot (`block` false) or the cached
   /// block its reference count is in (`block`: takes the cache shard's lock). Nothing for a block
   /// with an in-place descriptor (a scan reads those pointers in order).
   void PrefetchBlockFor(size_t i, bool block) const {
     if (i >= index_.size() || cache_ == nullptr) return;
-    if (in_place_ != nullptr) {
-      const Block* b = in_place_[i].load(std::memory_order_relaxed);
-      if (b != nullptr && b != StoredCompressed()) return;
-    }
+    if (slots_ != nullptr && IsDescriptor(slots_[i].load(std::memory_order_relaxed))) return;
     if (block)
       cache_->PrefetchBlock(cache_id_, index_[i].offset);
     else
@@ -124,6 +126,8 @@ class SegmentReader {
                          Compression* type) const;
   // Reads block h, uncompressed, into *out.
   Status ReadRawBlock(const BlockHandle& h, std::string* out) const;
+  // ReadDataBlock, publishing the cached block in slot i of the array (`home`) when not null.
+  Status ReadDataBlock(size_t i, std::shared_ptr<const Block>* out, bool use_cache, BlockSlot* home) const;
   // Builds block i's in-place descriptor. *out: it (or the one another thread published first);
   // nullptr when the block is compressed or the cache cannot be charged for it, in which case
   // *parsed may hold the block parsed here (owned), for the caller to cache.
@@ -149,16 +153,17 @@ class SegmentReader {
   std::string index_keys_;
   BloomFilter bloom_;
   SegmentMeta meta_;
-  // A mapped file's blocks stored raw, parsed in place once and kept here by block number (null:
-  // not yet, or the cache had no room to charge it): a point read goes index ->
-  // descriptor -> entry with no cache lookup, lock or reference count; the version a reader holds
-  // keeps this reader, so the descriptors, alive. Null array: the file is not read in place.
-  std::unique_ptr<std::atomic<Block*>[]> in_place_;
-  // What in_place_ holds for a block stored compressed (it is read through the cache).
-  static Block* StoredCompressed() {
-    static Block mark;
-    return &mark;
-  }
+  // One BlockSlot per block, by block number: a point read goes index -> slot -> block -> entry
+  // with no cache lookup, lock or reference count when the slot holds a block. A mapped file's
+  // blocks stored raw, parsed in place once, are kept here (kSlotEmpty: not yet, or the cache had
+  // no room to charge it); the version a reader holds keeps this reader, so these descriptors,
+  // alive. A cached block is published here by the cache while it holds it (see BlockCache). Null
+  // array: the file is not read in place and the cache does not publish.
+  std::unique_ptr<BlockSlot[]> slots_;
+  bool reads_in_place_ = false;  // the file is mapped: raw blocks get descriptors in slots_
+  // A slot value that is the segment's own descriptor.
+  static bool IsDescriptor(uintptr_t v) { return v != kSlotEmpty && v != kSlotCompressed && !(v & kSlotPublished); }
+  static const Block* BlockAt(uintptr_t v) { return reinterpret_cast<const Block*>(v); }  // a descriptor
   // The cache had no room for one more descriptor: later blocks are read through the cache.
   mutable std::atomic<bool> in_place_full_{false};
   mutable Mutex in_place_mu_;

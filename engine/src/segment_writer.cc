@@ -72,7 +72,7 @@ void SegmentWriter::FlushBlock() {
   // while its segment has room for descriptors, and would hold memory the page cache could use.
   if (status_.ok() && cache_ != nullptr && compressed) {
     std::shared_ptr<const Block> b;
-    if (Block::Parse(std::move(raw), &b).ok()) cache_->Insert(cache_id_, h.offset, std::move(b));
+    if (Block::Parse(raw, &b).ok()) cache_->Insert(cache_id_, h.offset, std::move(b));
   }
 }
 

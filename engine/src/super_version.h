@@ -41,6 +41,7 @@ struct SuperVersion {
   /// Resolves key at `snapshot` through the tiers, newest first. On kValue, *value is set when
   /// non-null; *seq (when non-null) gets the resolved version's sequence.
   /// skip_active: ignore the active delta (the writer already looked there).
+  /// REQUIRES: an Epoch::Guard on the DB's epoch held for the call (SegmentReader::Get).
   Status Get(std::string_view key, uint64_t hash, uint64_t snapshot, bool skip_active, Lookup* result,
              std::string* value, uint64_t* seq) const;
 
