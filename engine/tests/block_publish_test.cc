@@ -125,7 +125,9 @@ TEST(BlockPublish, EvictionUnpublishes) {
     const bool present = cache.Peek(1, i * 4096ull) != nullptr;
     cached += present;
     ASSERT_EQ(present, (slots[i].load() & kSlotPublished) != 0) << i;
-    if (present) ASSERT_TRUE(FindsThroughSlot(slots[i].load(), i, 0)) << i;
+    if (present) {
+      ASSERT_TRUE(FindsThroughSlot(slots[i].load(), i, 0)) << i;
+    }
     ASSERT_FALSE(weak[i].expired()) << i;  // evicted under the reader: not freed
   }
   EXPECT_LT(cached, static_cast<size_t>(kBlocks) / 2);
@@ -135,7 +137,9 @@ TEST(BlockPublish, EvictionUnpublishes) {
   cache.SweepRetired();
   EXPECT_EQ(cache.retired_blocks(), 0u);
   for (int i = 0; i < kBlocks; ++i) {
-    if (!(slots[i].load() & kSlotPublished)) EXPECT_TRUE(weak[i].expired()) << i;
+    if (!(slots[i].load() & kSlotPublished)) {
+      EXPECT_TRUE(weak[i].expired()) << i;
+    }
   }
 }
 
