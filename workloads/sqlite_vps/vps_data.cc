@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "common/digits.h"
 #include "workloads/prng.h"
 
 namespace dbxb {
@@ -23,23 +24,6 @@ uint64_t Mix(uint64_t x) {
   x *= 0xc4ceb9fe1a85ec53ull;
   x ^= x >> 33;
   return x;
-}
-
-void PutDigits(uint64_t v, size_t digits, char* out) {
-  for (size_t i = digits; i-- > 0;) {
-    out[i] = static_cast<char>('0' + v % 10);
-    v /= 10;
-  }
-}
-
-bool ParseDigits(const char* p, size_t digits, uint64_t* out) {
-  uint64_t v = 0;
-  for (size_t i = 0; i < digits; ++i) {
-    if (p[i] < '0' || p[i] > '9') return false;
-    v = v * 10 + static_cast<uint64_t>(p[i] - '0');
-  }
-  *out = v;
-  return true;
 }
 
 size_t FillerStart(uint64_t seed, int64_t id) {
