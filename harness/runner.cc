@@ -10,24 +10,27 @@
 #include <functional>
 #include <sstream>
 
+#include "common/atomic_file.h"
 #include "common/disk_usage.h"
-#include "harness/calibrate_command.h"
+#include "common/output_dir.h"
+#include "harness/calibrate.h"
 #include "harness/context.h"
 #include "harness/hdr_log_writer.h"
 #include "harness/interrupt.h"
-#include "harness/output_dir.h"
+#include "harness/memory/memory_limit.h"
 #include "harness/phase_runner.h"
 #include "harness/raw_latency_writer.h"
 #include "harness/resources.h"
 #include "harness/sampler.h"
-#include "reports/atomic_file.h"
-#include "reports/console_reporter.h"
-#include "reports/estimates.h"
-#include "reports/format.h"
-#include "reports/gbench_reporter.h"
-#include "reports/json_results.h"
-#include "reports/markdown_phases.h"
-#include "reports/markdown_reporter.h"
+#include "records/json_results.h"
+#include "records/record_names.h"
+#include "stats/estimates.h"
+#include "writers/console_reporter.h"
+#include "writers/format.h"
+#include "writers/gbench_reporter.h"
+#include "writers/json_reporter.h"
+#include "writers/markdown_phases.h"
+#include "writers/markdown_reporter.h"
 
 namespace dbxb {
 namespace {
@@ -345,7 +348,8 @@ class HarnessRunner final : public SuiteRunner {
         progress_(progress),
         results_(results),
         console_(plan.baseline),
-        phases_{plan.common.suite, env, &console_, progress, raw, plan.work->hdr_log, results, work_dir} {}
+        phases_{plan.common.suite, env, &console_, progress, raw, plan.work->hdr_log, results, work_dir},
+        memory_limits_(work_dir) {}
 
   bool interrupted() const override { return InterruptRequested(); }
 
@@ -374,6 +378,7 @@ class HarnessRunner final : public SuiteRunner {
       Report(phases_, FailedStep(plan_.common.suite, nullptr, engine, "plan", sequences.status()));
       return Status::Ok();
     }
+    memory_limits_.Apply(&sequences.value());
     for (auto& seq : sequences.value()) {
       if (InterruptRequested()) break;
       DBXB_RETURN_IF_ERROR(RunSequence(phases_, *seq, engine));
@@ -398,6 +403,7 @@ class HarnessRunner final : public SuiteRunner {
   RunResults* results_;
   ConsoleReporter console_;
   PhaseRunContext phases_;
+  MemoryLimits memory_limits_;
 };
 
 // run --calibrate: `dbx-bench calibrate`'s measurement, with its defaults, for every engine of the run

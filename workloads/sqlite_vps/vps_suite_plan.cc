@@ -3,7 +3,6 @@
 
 #include <algorithm>
 
-#include "workloads/sqlite_vps/vps_memory_limit.h"
 #include "workloads/sqlite_vps/vps_suite.h"
 #include "workloads/suite.h"
 
@@ -21,9 +20,8 @@ class SqliteVpsPlan final : public SuitePlan {
   Status Execute(const std::string& work_dir, SuiteRunner& runner) override {
     PhaseSuiteOptions o = options;
     o.work_dir = work_dir;
-    // Disk-bound sequences run under the data set's memory budget.
-    PhaseSequencesFactory factory =
-        WithDiskBoundMemoryLimit(SqliteVpsSequencesFactory(config), VpsDiskBoundMemoryLimit(config));
+    // Disk-bound sequences ask the harness for their data set's memory budget (memory_limit_bytes).
+    PhaseSequencesFactory factory = SqliteVpsSequencesFactory(config);
     for (const AdapterFactory* engine : engines) {
       if (runner.interrupted()) return Status::Ok();
       DBXB_RETURN_IF_ERROR(runner.RunSequences(*engine, factory(*engine, o)));

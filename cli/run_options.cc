@@ -1,0 +1,282 @@
+#include "cli/run_options.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <ctime>
+
+#include "cli/units.h"
+
+namespace dbxb {
+namespace {
+
+std::vector<std::string> SplitList(const std::string& text) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (start <= text.size()) {
+    size_t comma = text.find(',', start);
+    if (comma == std::string::npos) comma = text.size();
+    out.push_back(text.substr(start, comma - start));
+    start = comma + 1;
+  }
+  return out;
+}
+
+std::string Join(const std::vector<std::string>& items) {
+  std::string out;
+  for (const auto& s : items) out += (out.empty() ? "" : ", ") + s;
+  return out;
+}
+
+Status OptionError(std::string_view option, const Status& st) {
+  return Status::InvalidArgument(fmt::format("--{}: {}", option, st.message()));
+}
+
+Status CountOption(std::string_view option, const std::string& text, uint64_t min, uint64_t max, uint64_t* out) {
+  uint64_t v = 0;
+  Status st = ParseCount(text, &v);
+  if (!st.ok()) return OptionError(option, st);
+  if (v < min || v > max)
+    return Status::InvalidArgument(fmt::format("--{}: '{}' is out of range ({} to {})", option, text, min, max));
+  *out = v;
+  return Status::Ok();
+}
+
+Status DurationOption(std::string_view option, const std::string& text, double min, double* out) {
+  double v = 0;
+  Status st = ParseDuration(text, &v);
+  if (!st.ok()) return OptionError(option, st);
+  if (v < min) return Status::InvalidArgument(fmt::format("--{}: '{}' is shorter than {} s", option, text, min));
+  *out = v;
+  return Status::Ok();
+}
+
+// A rate: a positive decimal number with an optional k (10^3) or M (10^6) suffix, e.g. "2500", "2.5k".
+Status RateOption(std::string_view option, const std::string& text, double* out) {
+  std::string_view number = text, unit;
+  size_t i = 0;
+  while (i < text.size() && (std::isdigit(static_cast<unsigned char>(text[i])) || text[i] == '.')) ++i;
+  number = std::string_view(text).substr(0, i);
+  unit = std::string_view(text).substr(i);
+  double v = 0;
+  auto [ptr, ec] = std::from_chars(number.data(), number.data() + number.size(), v);
+  double scale = unit.empty() ? 1 : unit == "k" || unit == "K" ? 1e3 : unit == "M" ? 1e6 : 0;
+  if (number.empty() || ec != std::errc() || ptr != number.data() + number.size() || scale == 0 || !std::isfinite(v) ||
+      v * scale <= 0)
+    return Status::InvalidArgument(
+        fmt::format("--{}: '{}' is not a positive rate in operations per second (e.g. 5000, 2.5k)", option, text));
+  *out = v * scale;
+  return Status::Ok();
+}
+
+// The suite options as the user gave them, parsed on request with the messages of the CLI.
+class CliSuiteArgs final : public SuiteArgs {
+ public:
+  explicit CliSuiteArgs(const std::map<std::string, std::string>& values) : values_(values) {}
+  const std::string& Text(std::string_view option) const override {
+    static const std::string kEmpty;
+    auto it = values_.find(std::string(option));
+    return it == values_.end() ? kEmpty : it->second;
+  }
+  Status Count(std::string_view option, uint64_t min, uint64_t max, uint64_t* out) const override {
+    return Given(option) ? CountOption(option, Text(option), min, max, out) : Status::Ok();
+  }
+  Status Bytes(std::string_view option, uint64_t* out) const override {
+    if (!Given(option)) return Status::Ok();
+    Status st = ParseBytes(Text(option), out);
+    return st.ok() ? st : OptionError(option, st);
+  }
+  Status Duration(std::string_view option, double min_seconds, double* out) const override {
+    return Given(option) ? DurationOption(option, Text(option), min_seconds, out) : Status::Ok();
+  }
+  Status Rate(std::string_view option, double* out) const override {
+    return Given(option) ? RateOption(option, Text(option), out) : Status::Ok();
+  }
+
+ private:
+  const std::map<std::string, std::string>& values_;
+};
+
+bool Declares(const Suite& suite, const std::string& option) {
+  for (const SuiteOption& o : suite.options())
+    if (o.name == option) return true;
+  return false;
+}
+
+// An option of other suites given to this one is refused by name, so that nothing is silently ignored.
+Status RefuseForeignOptions(const RunArgs& args, const Suite& suite, const SuiteRegistry& suites) {
+  // In the order the suites declare their options (the CLI's --help order): the first foreign one given.
+  std::vector<std::string> given;
+  for (const auto& s : suites.suites())
+    for (const SuiteOption& o : s->options())
+      if (args.suite_options.count(o.name) != 0 && !Declares(suite, o.name) &&
+          std::find(given.begin(), given.end(), o.name) == given.end())
+        given.push_back(o.name);
+  for (const std::string& option : given) {
+    std::vector<std::string> takers;
+    for (const auto& s : suites.suites())
+      if (Declares(*s, option)) takers.emplace_back(s->name());
+    return Status::InvalidArgument(fmt::format("--{}: applies to the suite{} {} only, not to suite {}", option,
+                                               takers.size() == 1 ? "" : "s", Join(takers), suite.name()));
+  }
+  return Status::Ok();
+}
+
+// Engines: an explicit list, or every registered engine except the null one.
+Status ChooseEngines(const std::string& list, const AdapterRegistry& registry,
+                     std::vector<const AdapterFactory*>* out) {
+  if (list.empty()) {
+    for (const auto& f : registry.factories())
+      if (f.name != "null") out->push_back(&f);
+  } else {
+    std::vector<std::string> known;
+    for (const auto& f : registry.factories()) known.push_back(f.name);
+    for (const auto& name : SplitList(list)) {
+      const AdapterFactory* f = registry.Find(name);
+      if (f == nullptr)
+        return Status::InvalidArgument(fmt::format("--engines: unknown engine '{}' (known: {})", name, Join(known)));
+      if (std::find(out->begin(), out->end(), f) != out->end())
+        return Status::InvalidArgument(fmt::format("--engines: engine '{}' named twice", name));
+      out->push_back(f);
+    }
+  }
+  if (out->empty()) return Status::InvalidArgument("--engines: no engine to run");
+  return Status::Ok();
+}
+
+const Suite* ChooseSuite(const RunArgs& args, const SuiteArgs& suite_args, const SuiteRegistry& suites) {
+  if (!args.suite.empty()) return suites.Find(args.suite);
+  for (const auto& s : suites.suites())
+    if (s->ImpliedBy(suite_args)) return s.get();
+  return suites.suites().empty() ? nullptr : suites.suites().front().get();
+}
+
+// results/<UTC time>: a new directory per run, so that no earlier result is overwritten by default.
+std::string DefaultOutDir() {
+  std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y%m%dT%H%M%SZ", &tm);
+  return std::string("results/") + buf;
+}
+
+// --engine-option KEY=VALUE: KEY is "<engine>.<setting>" of a registered engine that takes it, VALUE one it
+// accepts (checked as its open() would). A setting for an engine that is not in --engines is a warning.
+Status ParseEngineOptions(const std::vector<std::string>& given, const AdapterRegistry& registry,
+                          const std::vector<const AdapterFactory*>& engines,
+                          std::vector<std::pair<std::string, std::string>>* out, std::vector<std::string>* warnings) {
+  for (const std::string& text : given) {
+    const size_t eq = text.find('=');
+    const size_t dot = text.find('.');
+    if (eq == std::string::npos || eq == 0)
+      return Status::InvalidArgument(fmt::format("--engine-option: '{}' is not KEY=VALUE", text));
+    const std::string key = text.substr(0, eq);
+    if (dot == std::string::npos || dot == 0 || dot > eq)
+      return Status::InvalidArgument(
+          fmt::format("--engine-option: '{}' does not name an engine (expected <engine>.<setting>=VALUE)", text));
+    const std::string engine = key.substr(0, dot);
+    const AdapterFactory* factory = registry.Find(engine);
+    if (factory == nullptr)
+      return Status::InvalidArgument(fmt::format("--engine-option: '{}': unknown engine '{}'", text, engine));
+    if (std::find(factory->native_option_keys.begin(), factory->native_option_keys.end(), key) ==
+        factory->native_option_keys.end())
+      return Status::InvalidArgument(
+          fmt::format("--engine-option: '{}': {} has no setting '{}' ({})", text, engine, key,
+                      factory->native_option_keys.empty() ? std::string("it takes none")
+                                                          : "it takes: " + Join(factory->native_option_keys)));
+    AdapterOptions probe;
+    probe.native_options = {{key, text.substr(eq + 1)}};
+    if (factory->check_native_values) {
+      Status st = factory->check_native_values(probe);
+      if (!st.ok()) return Status::InvalidArgument(fmt::format("--engine-option: {}", st.message()));
+    }
+    if (std::find(engines.begin(), engines.end(), factory) == engines.end())
+      warnings->push_back(
+          fmt::format("--engine-option {}: {} is not among --engines; the setting is unused", text, engine));
+    out->emplace_back(key, text.substr(eq + 1));
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status ValidateRunArgs(const RunArgs& args, const AdapterRegistry& registry, const SuiteRegistry& suites,
+                       RunPlan* plan) {
+  RunPlan p;
+  CliSuiteArgs suite_args(args.suite_options);
+  p.suite = ChooseSuite(args, suite_args, suites);
+  if (p.suite == nullptr)
+    return Status::InvalidArgument(
+        fmt::format("--suite: unknown suite '{}' (known: {})", args.suite, Join(suites.names())));
+  SuiteCommon& c = p.common;
+  c.suite = std::string(p.suite->name());
+  DBXB_RETURN_IF_ERROR(ChooseEngines(args.engines, registry, &c.engines));
+  DBXB_RETURN_IF_ERROR(RefuseForeignOptions(args, *p.suite, suites));
+
+  c.durability = p.suite->default_durability();
+  if (!args.durability.empty() && !ParseDurability(args.durability, &c.durability))
+    return Status::InvalidArgument(fmt::format("--durability: '{}' is not one of none, normal, full", args.durability));
+  c.cache_size_given = !args.cache_size.empty();
+  if (c.cache_size_given) {
+    Status st = ParseBytes(args.cache_size, &c.cache_bytes);
+    if (!st.ok()) return OptionError("cache-size", st);
+    if (c.cache_bytes < (1ull << 20) || c.cache_bytes > (1ull << 40))
+      return Status::InvalidArgument(
+          fmt::format("--cache-size: '{}' is out of range (1 MiB to 1 TiB)", args.cache_size));
+  }
+  DBXB_RETURN_IF_ERROR(CountOption("seed", args.seed, 0, UINT64_MAX, &c.seed));
+  c.quick = args.quick;
+  c.measure_overhead = !args.no_overhead;
+  c.settle = !args.no_settle;
+  DBXB_RETURN_IF_ERROR(ParseEngineOptions(args.engine_options, registry, c.engines, &c.native_options, &p.warnings));
+
+  for (const auto& f : SplitList(args.formats)) {
+    if (f != "json" && f != "md" && f != "gbench")
+      return Status::InvalidArgument(fmt::format("--format: unknown format '{}' (known: json, md, gbench)", f));
+    if (std::find(p.formats.begin(), p.formats.end(), f) == p.formats.end()) p.formats.push_back(f);
+  }
+  if (!args.baseline.empty()) {
+    bool found = false;
+    for (const auto* f : c.engines) found |= f->name == args.baseline;
+    if (!found)
+      return Status::InvalidArgument(fmt::format("--baseline: engine '{}' is not among --engines", args.baseline));
+    p.baseline = args.baseline;
+  } else {
+    // The first real engine: comparing against the null adapter says nothing about engines.
+    p.baseline = c.engines.front()->name;
+    for (const auto* f : c.engines) {
+      if (f->name != "null") {
+        p.baseline = f->name;
+        break;
+      }
+    }
+  }
+  p.out_dir = args.out_dir.empty() ? DefaultOutDir() : args.out_dir;
+  p.data_dir = args.data_dir;
+
+  auto work = p.suite->Plan(suite_args, c);
+  if (!work.ok()) return work.status();
+  p.work = std::move(work.value());
+  p.warnings.insert(p.warnings.end(), p.work->warnings.begin(), p.work->warnings.end());
+
+  std::vector<std::string> engine_names;
+  for (const auto* f : c.engines) engine_names.push_back(f->name);
+  p.configuration = {{"suite", c.suite}, {"engines", Join(engine_names)}};
+  for (const auto& kv : p.work->configuration) p.configuration.push_back(kv);
+  p.configuration.emplace_back("durability", std::string(DurabilityName(c.durability)));
+  p.configuration.emplace_back("seed", std::to_string(c.seed));
+  p.configuration.emplace_back("formats", Join(p.formats));
+  p.configuration.emplace_back("settle", c.settle ? "on" : "off");
+  if (!args.engine_options.empty()) p.configuration.emplace_back("engine_options", Join(args.engine_options));
+  p.calibrate = args.calibrate;
+  p.configuration.emplace_back("calibrate", p.calibrate ? "on" : "off");
+  if (!p.phase_suite()) p.configuration.emplace_back("baseline", p.baseline);
+  *plan = std::move(p);
+  return Status::Ok();
+}
+
+}  // namespace dbxb
