@@ -18,6 +18,7 @@
 #include <sstream>
 
 #include "cli/compare_command.h"
+#include "cli/units.h"
 #include "common/atomic_file.h"
 #include "common/output_dir.h"
 #include "compare/compare_runs.h"
@@ -33,33 +34,14 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr int kExitInterrupted = 130;
 constexpr uint64_t kMaxRounds = 1000;
 
-CommandResult BadInput(std::string message) { return CommandResult::Failed(kExitCodeBadInput, std::move(message)); }
-
-Status ParseCount(const std::string& text, const char* option, uint64_t* out) {
-  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), *out);
-  if (text.empty() || ec != std::errc() || ptr != text.data() + text.size())
-    return Status::InvalidArgument(fmt::format("{}: '{}' is not a whole number", option, text));
-  return Status::Ok();
-}
-
 Status ParseOptions(const AbArgs& args, CompareOptions* o, uint64_t* rounds) {
-  auto named = [](const char* option, Status st) { return st.WithContext(option); };
-  DBXB_RETURN_IF_ERROR(ParseCount(args.rounds, "--rounds", rounds));
-  if (*rounds < 2 || *rounds > kMaxRounds) {
-    return Status::InvalidArgument(fmt::format(
-        "--rounds: {} is outside 2..{} (a paired comparison needs at least 2 rounds)", args.rounds, kMaxRounds));
-  }
-  DBXB_RETURN_IF_ERROR(named("--max-regression", ParseFraction(args.max_regression, &o->max_regression)));
-  DBXB_RETURN_IF_ERROR(named("--noise-threshold", ParseFraction(args.noise_threshold, &o->noise_threshold)));
-  DBXB_RETURN_IF_ERROR(named("--significance", ParseFraction(args.significance, &o->significance)));
-  if (!(o->significance > 0 && o->significance < 1))
-    return Status::InvalidArgument(fmt::format("--significance: '{}' is not between 0 and 1", args.significance));
-  DBXB_RETURN_IF_ERROR(ParseCount(args.resamples, "--resamples", &o->resamples));
-  if (o->resamples < 100) return Status::InvalidArgument("--resamples: at least 100 are needed for a usable interval");
-  DBXB_RETURN_IF_ERROR(ParseCount(args.seed, "--seed", &o->seed));
+  // A paired comparison needs at least 2 rounds.
+  DBXB_RETURN_IF_ERROR(ParseCountOption("--rounds", args.rounds, 2, kMaxRounds, rounds));
+  DBXB_RETURN_IF_ERROR(ParseFractionOption("--max-regression", args.max_regression, &o->max_regression));
+  DBXB_RETURN_IF_ERROR(ParseFractionOption("--noise-threshold", args.noise_threshold, &o->noise_threshold));
+  DBXB_RETURN_IF_ERROR(ParseComparisonTests(args.significance, args.resamples, args.seed, o));
   return ValidateCompareOptions(*o);
 }
 
@@ -264,9 +246,9 @@ CommandResult RunAb(const AbArgs& args, std::ostream& console, std::ostream& pro
       argv.push_back(side_dir.string());
       const fs::path log = round_dir / (std::string(side) + ".log");
       const ChildExit exit = RunChild(argv, log);
-      if (InterruptRequested() || exit.exit_code == kExitInterrupted) {
+      if (InterruptRequested() || exit.exit_code == kExitCodeInterrupted) {
         discard();
-        return CommandResult::Failed(kExitInterrupted,
+        return CommandResult::Failed(kExitCodeInterrupted,
                                      fmt::format("interrupted in round {} of {}{}", r + 1, rounds,
                                                  keep ? "; the finished rounds are in " + dir : ": nothing kept"));
       }

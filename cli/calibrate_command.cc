@@ -16,8 +16,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-CommandResult BadInput(std::string message) { return CommandResult::Failed(kExitCodeBadInput, std::move(message)); }
-
 }  // namespace
 
 CLI::App* AddCalibrateCommand(CLI::App* app, CalibrateArgs* args) {
@@ -33,21 +31,16 @@ CLI::App* AddCalibrateCommand(CLI::App* app, CalibrateArgs* args) {
 
 CommandResult RunCalibrate(const CalibrateArgs& args, std::ostream& console) {
   uint64_t records = 0, rounds = 0;
-  if (Status s = ParseCount(args.records, &records); !s.ok() || records == 0 || records > 100'000'000)
-    return BadInput(fmt::format("--records: '{}' is not a record count in [1, 100000000]", args.records));
-  if (Status s = ParseCount(args.rounds, &rounds); !s.ok() || rounds < 3 || rounds > 10000)
-    return BadInput(fmt::format("--rounds: '{}' is not a count in [3, 10000]", args.rounds));
+  if (Status s = ParseCountOption("--records", args.records, 1, 100'000'000, &records); !s.ok())
+    return BadInput(s.message());
+  if (Status s = ParseCountOption("--rounds", args.rounds, 3, 10000, &rounds); !s.ok()) return BadInput(s.message());
   std::vector<const AdapterFactory*> engines;
   const AdapterRegistry& registry = BuiltinAdapters();
   if (args.engines.empty()) {
     for (const AdapterFactory& f : registry.factories())
       if (HasNativeLoop(f)) engines.push_back(&f);
   } else {
-    std::string rest = args.engines;
-    while (!rest.empty()) {
-      const size_t comma = rest.find(',');
-      const std::string name = rest.substr(0, comma);
-      rest = comma == std::string::npos ? "" : rest.substr(comma + 1);
+    for (const std::string& name : SplitList(args.engines)) {
       const AdapterFactory* f = registry.Find(name);
       if (f == nullptr || !HasNativeLoop(*f))
         return BadInput(fmt::format("--engines: unknown engine '{}' (or one without a native loop)", name));

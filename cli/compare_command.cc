@@ -10,10 +10,12 @@
 #include <memory>
 #include <sstream>
 
+#include "cli/units.h"
 #include "common/atomic_file.h"
 #include "compare/compare.h"
 #include "compare/compare_runs.h"
 #include "records/json_results.h"
+#include "stats/bootstrap.h"
 #include "writers/compare_writer.h"
 #include "writers/format.h"
 
@@ -22,26 +24,11 @@ namespace {
 
 namespace fs = std::filesystem;
 
-CommandResult BadInput(std::string message) { return CommandResult::Failed(kExitCodeBadInput, std::move(message)); }
-
-Status ParseUnsigned(std::string_view text, uint64_t* out) {
-  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), *out);
-  if (text.empty() || ec != std::errc() || ptr != text.data() + text.size())
-    return Status::InvalidArgument(fmt::format("'{}' is not a whole number", text));
-  return Status::Ok();
-}
-
 Status ParseOptions(const CompareArgs& args, CompareOptions* o) {
-  auto named = [](const char* option, Status st) { return st.WithContext(option); };
-  DBXB_RETURN_IF_ERROR(named("--max-regression", ParseFraction(args.max_regression, &o->max_regression)));
-  DBXB_RETURN_IF_ERROR(named("--noise-threshold", ParseFraction(args.noise_threshold, &o->noise_threshold)));
-  DBXB_RETURN_IF_ERROR(named("--noise-floor", ParseFraction(args.noise_floor, &o->noise_floor)));
-  DBXB_RETURN_IF_ERROR(named("--significance", ParseFraction(args.significance, &o->significance)));
-  if (!(o->significance > 0 && o->significance < 1))
-    return Status::InvalidArgument(fmt::format("--significance: '{}' is not between 0 and 1", args.significance));
-  DBXB_RETURN_IF_ERROR(named("--resamples", ParseUnsigned(args.resamples, &o->resamples)));
-  if (o->resamples < 100) return Status::InvalidArgument("--resamples: at least 100 are needed for a usable interval");
-  DBXB_RETURN_IF_ERROR(named("--seed", ParseUnsigned(args.seed, &o->seed)));
+  DBXB_RETURN_IF_ERROR(ParseFractionOption("--max-regression", args.max_regression, &o->max_regression));
+  DBXB_RETURN_IF_ERROR(ParseFractionOption("--noise-threshold", args.noise_threshold, &o->noise_threshold));
+  DBXB_RETURN_IF_ERROR(ParseFractionOption("--noise-floor", args.noise_floor, &o->noise_floor));
+  DBXB_RETURN_IF_ERROR(ParseComparisonTests(args.significance, args.resamples, args.seed, o));
   return ValidateCompareOptions(*o);
 }
 
@@ -117,19 +104,14 @@ Status WriteOutput(const std::string& path, const std::string& contents, const c
 
 }  // namespace
 
-Status ParseFraction(std::string_view text, double* out) {
-  const bool percent = !text.empty() && text.back() == '%';
-  std::string_view number = percent ? text.substr(0, text.size() - 1) : text;
-  double v = 0;
-  auto [ptr, ec] = std::from_chars(number.data(), number.data() + number.size(), v);
-  if (number.empty() || ec != std::errc() || ptr != number.data() + number.size() || !std::isfinite(v))
-    return Status::InvalidArgument(fmt::format("'{}' is not a number (write 5% or 0.05)", text));
-  if (v < 0) return Status::InvalidArgument(fmt::format("'{}' must not be negative", text));
-  if (!percent && v > 1)
-    return Status::InvalidArgument(
-        fmt::format("'{}' is ambiguous: write {}% for a percentage, or a fraction up to 1", text, text));
-  *out = percent ? v / 100 : v;
-  return Status::Ok();
+Status ParseComparisonTests(const std::string& significance, const std::string& resamples, const std::string& seed,
+                            CompareOptions* o) {
+  DBXB_RETURN_IF_ERROR(ParseFractionOption("--significance", significance, &o->significance));
+  if (!(o->significance > 0 && o->significance < 1))
+    return Status::InvalidArgument(fmt::format("--significance: '{}' is not between 0 and 1", significance));
+  // At least 100 resamples for a usable interval.
+  DBXB_RETURN_IF_ERROR(ParseCountOption("--resamples", resamples, 100, kMaxResamples, &o->resamples));
+  return ParseCountOption("--seed", seed, 0, UINT64_MAX, &o->seed);
 }
 
 Status ValidateBaselineName(std::string_view name) {

@@ -19,6 +19,7 @@
 
 #include "cli/command_result.h"
 #include "common/status.h"
+#include "compare/compare.h"
 #include "records/result.h"
 
 namespace CLI {
@@ -55,9 +56,10 @@ CLI::App* AddCompareCommand(CLI::App* app, CompareArgs* args);
 /// file that cannot be written.
 CommandResult RunCompare(const CompareArgs& args, std::ostream& console);
 
-/// A fraction from "5%" (percent) or "0.05" (a plain fraction). InvalidArgument for garbage,
-/// negatives, non-finite values and plain numbers above 1 ("write 5% or 0.05").
-Status ParseFraction(std::string_view text, double* out);
+/// --significance (a fraction in (0, 1)), --resamples (100 to kMaxResamples) and --seed into *o, as
+/// compare and ab take them. InvalidArgument naming the option.
+Status ParseComparisonTests(const std::string& significance, const std::string& resamples, const std::string& seed,
+                            CompareOptions* o);
 
 /// OK when `name` can name a baseline file: non-empty, at most 100 characters from [A-Za-z0-9._-],
 /// and not "." or "..". InvalidArgument saying so otherwise.

@@ -291,22 +291,6 @@ TEST_F(CompareCommandTest, DirectoriesStandForTheirResultsJson) {
   EXPECT_EQ(ResolveResultsPath(cur_), cur_);
 }
 
-TEST(CompareCommandHelpers, ParseFraction) {
-  double v = 0;
-  ASSERT_TRUE(ParseFraction("5%", &v).ok());
-  EXPECT_DOUBLE_EQ(v, 0.05);
-  ASSERT_TRUE(ParseFraction("0.05", &v).ok());
-  EXPECT_DOUBLE_EQ(v, 0.05);
-  ASSERT_TRUE(ParseFraction("2.5%", &v).ok());
-  EXPECT_DOUBLE_EQ(v, 0.025);
-  ASSERT_TRUE(ParseFraction("150%", &v).ok());
-  EXPECT_DOUBLE_EQ(v, 1.5);
-  ASSERT_TRUE(ParseFraction("0", &v).ok());
-  EXPECT_EQ(v, 0);
-  for (const char* bad : {"", "%", "5", "-1%", "x%", "5 %", "nan", "inf%", "1e999"})
-    EXPECT_TRUE(ParseFraction(bad, &v).IsInvalidArgument()) << bad;
-}
-
 TEST(CompareCommandHelpers, ResultsRootAndBaselinePath) {
   EXPECT_EQ(ResultsRootFor("results/2026-11-30T15-34-56Z"), "results");
   EXPECT_EQ(ResultsRootFor("results/pr/"), "results");

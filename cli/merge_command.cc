@@ -20,8 +20,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-CommandResult BadInput(std::string message) { return CommandResult::Failed(kExitCodeBadInput, std::move(message)); }
-
 // A results file starts with '{'; anything else is read as an interval log.
 bool LooksLikeResults(const std::string& text) {
   const size_t first = text.find_first_not_of(" \t\r\n");

@@ -15,8 +15,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-CommandResult BadInput(std::string message) { return CommandResult::Failed(kExitCodeBadInput, std::move(message)); }
-
 }  // namespace
 
 CLI::App* AddReportCommand(CLI::App* app, ReportArgs* args) {

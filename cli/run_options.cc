@@ -9,68 +9,12 @@
 #include <ctime>
 
 #include "cli/units.h"
+#include "writers/output_formats.h"
 
 namespace dbxb {
 namespace {
 
-std::vector<std::string> SplitList(const std::string& text) {
-  std::vector<std::string> out;
-  size_t start = 0;
-  while (start <= text.size()) {
-    size_t comma = text.find(',', start);
-    if (comma == std::string::npos) comma = text.size();
-    out.push_back(text.substr(start, comma - start));
-    start = comma + 1;
-  }
-  return out;
-}
-
-std::string Join(const std::vector<std::string>& items) {
-  std::string out;
-  for (const auto& s : items) out += (out.empty() ? "" : ", ") + s;
-  return out;
-}
-
-Status OptionError(std::string_view option, const Status& st) {
-  return Status::InvalidArgument(fmt::format("--{}: {}", option, st.message()));
-}
-
-Status CountOption(std::string_view option, const std::string& text, uint64_t min, uint64_t max, uint64_t* out) {
-  uint64_t v = 0;
-  Status st = ParseCount(text, &v);
-  if (!st.ok()) return OptionError(option, st);
-  if (v < min || v > max)
-    return Status::InvalidArgument(fmt::format("--{}: '{}' is out of range ({} to {})", option, text, min, max));
-  *out = v;
-  return Status::Ok();
-}
-
-Status DurationOption(std::string_view option, const std::string& text, double min, double* out) {
-  double v = 0;
-  Status st = ParseDuration(text, &v);
-  if (!st.ok()) return OptionError(option, st);
-  if (v < min) return Status::InvalidArgument(fmt::format("--{}: '{}' is shorter than {} s", option, text, min));
-  *out = v;
-  return Status::Ok();
-}
-
-// A rate: a positive decimal number with an optional k (10^3) or M (10^6) suffix, e.g. "2500", "2.5k".
-Status RateOption(std::string_view option, const std::string& text, double* out) {
-  std::string_view number = text, unit;
-  size_t i = 0;
-  while (i < text.size() && (std::isdigit(static_cast<unsigned char>(text[i])) || text[i] == '.')) ++i;
-  number = std::string_view(text).substr(0, i);
-  unit = std::string_view(text).substr(i);
-  double v = 0;
-  auto [ptr, ec] = std::from_chars(number.data(), number.data() + number.size(), v);
-  double scale = unit.empty() ? 1 : unit == "k" || unit == "K" ? 1e3 : unit == "M" ? 1e6 : 0;
-  if (number.empty() || ec != std::errc() || ptr != number.data() + number.size() || scale == 0 || !std::isfinite(v) ||
-      v * scale <= 0)
-    return Status::InvalidArgument(
-        fmt::format("--{}: '{}' is not a positive rate in operations per second (e.g. 5000, 2.5k)", option, text));
-  *out = v * scale;
-  return Status::Ok();
-}
+std::string Dashed(std::string_view option) { return "--" + std::string(option); }
 
 // The suite options as the user gave them, parsed on request with the messages of the CLI.
 class CliSuiteArgs final : public SuiteArgs {
@@ -82,18 +26,17 @@ class CliSuiteArgs final : public SuiteArgs {
     return it == values_.end() ? kEmpty : it->second;
   }
   Status Count(std::string_view option, uint64_t min, uint64_t max, uint64_t* out) const override {
-    return Given(option) ? CountOption(option, Text(option), min, max, out) : Status::Ok();
+    return Given(option) ? ParseCountOption(Dashed(option), Text(option), min, max, out) : Status::Ok();
   }
   Status Bytes(std::string_view option, uint64_t* out) const override {
     if (!Given(option)) return Status::Ok();
-    Status st = ParseBytes(Text(option), out);
-    return st.ok() ? st : OptionError(option, st);
+    return ParseBytes(Text(option), out).WithContext(Dashed(option));
   }
   Status Duration(std::string_view option, double min_seconds, double* out) const override {
-    return Given(option) ? DurationOption(option, Text(option), min_seconds, out) : Status::Ok();
+    return Given(option) ? ParseDurationOption(Dashed(option), Text(option), min_seconds, out) : Status::Ok();
   }
   Status Rate(std::string_view option, double* out) const override {
-    return Given(option) ? RateOption(option, Text(option), out) : Status::Ok();
+    return Given(option) ? ParseRateOption(Dashed(option), Text(option), out) : Status::Ok();
   }
 
  private:
@@ -120,7 +63,7 @@ Status RefuseForeignOptions(const RunArgs& args, const Suite& suite, const Suite
     for (const auto& s : suites.suites())
       if (Declares(*s, option)) takers.emplace_back(s->name());
     return Status::InvalidArgument(fmt::format("--{}: applies to the suite{} {} only, not to suite {}", option,
-                                               takers.size() == 1 ? "" : "s", Join(takers), suite.name()));
+                                               takers.size() == 1 ? "" : "s", JoinList(takers), suite.name()));
   }
   return Status::Ok();
 }
@@ -137,7 +80,8 @@ Status ChooseEngines(const std::string& list, const AdapterRegistry& registry,
     for (const auto& name : SplitList(list)) {
       const AdapterFactory* f = registry.Find(name);
       if (f == nullptr)
-        return Status::InvalidArgument(fmt::format("--engines: unknown engine '{}' (known: {})", name, Join(known)));
+        return Status::InvalidArgument(
+            fmt::format("--engines: unknown engine '{}' (known: {})", name, JoinList(known)));
       if (std::find(out->begin(), out->end(), f) != out->end())
         return Status::InvalidArgument(fmt::format("--engines: engine '{}' named twice", name));
       out->push_back(f);
@@ -187,7 +131,7 @@ Status ParseEngineOptions(const std::vector<std::string>& given, const AdapterRe
       return Status::InvalidArgument(
           fmt::format("--engine-option: '{}': {} has no setting '{}' ({})", text, engine, key,
                       factory->native_option_keys.empty() ? std::string("it takes none")
-                                                          : "it takes: " + Join(factory->native_option_keys)));
+                                                          : "it takes: " + JoinList(factory->native_option_keys)));
     AdapterOptions probe;
     probe.native_options = {{key, text.substr(eq + 1)}};
     if (factory->check_native_values) {
@@ -211,7 +155,7 @@ Status ValidateRunArgs(const RunArgs& args, const AdapterRegistry& registry, con
   p.suite = ChooseSuite(args, suite_args, suites);
   if (p.suite == nullptr)
     return Status::InvalidArgument(
-        fmt::format("--suite: unknown suite '{}' (known: {})", args.suite, Join(suites.names())));
+        fmt::format("--suite: unknown suite '{}' (known: {})", args.suite, JoinList(suites.names())));
   SuiteCommon& c = p.common;
   c.suite = std::string(p.suite->name());
   DBXB_RETURN_IF_ERROR(ChooseEngines(args.engines, registry, &c.engines));
@@ -222,21 +166,20 @@ Status ValidateRunArgs(const RunArgs& args, const AdapterRegistry& registry, con
     return Status::InvalidArgument(fmt::format("--durability: '{}' is not one of none, normal, full", args.durability));
   c.cache_size_given = !args.cache_size.empty();
   if (c.cache_size_given) {
-    Status st = ParseBytes(args.cache_size, &c.cache_bytes);
-    if (!st.ok()) return OptionError("cache-size", st);
+    DBXB_RETURN_IF_ERROR(ParseBytes(args.cache_size, &c.cache_bytes).WithContext("--cache-size"));
     if (c.cache_bytes < (1ull << 20) || c.cache_bytes > (1ull << 40))
       return Status::InvalidArgument(
           fmt::format("--cache-size: '{}' is out of range (1 MiB to 1 TiB)", args.cache_size));
   }
-  DBXB_RETURN_IF_ERROR(CountOption("seed", args.seed, 0, UINT64_MAX, &c.seed));
+  DBXB_RETURN_IF_ERROR(ParseCountOption("--seed", args.seed, 0, UINT64_MAX, &c.seed));
   c.quick = args.quick;
   c.measure_overhead = !args.no_overhead;
   c.settle = !args.no_settle;
   DBXB_RETURN_IF_ERROR(ParseEngineOptions(args.engine_options, registry, c.engines, &c.native_options, &p.warnings));
 
   for (const auto& f : SplitList(args.formats)) {
-    if (f != "json" && f != "md" && f != "gbench")
-      return Status::InvalidArgument(fmt::format("--format: unknown format '{}' (known: json, md, gbench)", f));
+    if (FindOutputFormat(f) == nullptr)
+      return Status::InvalidArgument(fmt::format("--format: unknown format '{}' (known: {})", f, OutputFormatNames()));
     if (std::find(p.formats.begin(), p.formats.end(), f) == p.formats.end()) p.formats.push_back(f);
   }
   if (!args.baseline.empty()) {
@@ -265,13 +208,13 @@ Status ValidateRunArgs(const RunArgs& args, const AdapterRegistry& registry, con
 
   std::vector<std::string> engine_names;
   for (const auto* f : c.engines) engine_names.push_back(f->name);
-  p.configuration = {{"suite", c.suite}, {"engines", Join(engine_names)}};
+  p.configuration = {{"suite", c.suite}, {"engines", JoinList(engine_names)}};
   for (const auto& kv : p.work->configuration) p.configuration.push_back(kv);
   p.configuration.emplace_back("durability", std::string(DurabilityName(c.durability)));
   p.configuration.emplace_back("seed", std::to_string(c.seed));
-  p.configuration.emplace_back("formats", Join(p.formats));
+  p.configuration.emplace_back("formats", JoinList(p.formats));
   p.configuration.emplace_back("settle", c.settle ? "on" : "off");
-  if (!args.engine_options.empty()) p.configuration.emplace_back("engine_options", Join(args.engine_options));
+  if (!args.engine_options.empty()) p.configuration.emplace_back("engine_options", JoinList(args.engine_options));
   p.calibrate = args.calibrate;
   p.configuration.emplace_back("calibrate", p.calibrate ? "on" : "off");
   if (!p.phase_suite()) p.configuration.emplace_back("baseline", p.baseline);

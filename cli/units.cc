@@ -1,5 +1,7 @@
 #include "cli/units.h"
 
+#include <fmt/format.h>
+
 #include <cctype>
 #include <charconv>
 #include <cmath>
@@ -108,6 +110,77 @@ Status ParseDuration(std::string_view text, double* seconds) {
   if (v * scale > 7 * 24 * 3600.0) return Status::InvalidArgument(Quote(text) + " is longer than a week");
   *seconds = v * scale;
   return Status::Ok();
+}
+
+Status ParseFraction(std::string_view text, double* out) {
+  const bool percent = !text.empty() && text.back() == '%';
+  std::string_view number = percent ? text.substr(0, text.size() - 1) : text;
+  double v = 0;
+  auto [ptr, ec] = std::from_chars(number.data(), number.data() + number.size(), v);
+  if (number.empty() || ec != std::errc() || ptr != number.data() + number.size() || !std::isfinite(v))
+    return Status::InvalidArgument(fmt::format("'{}' is not a number (write 5% or 0.05)", text));
+  if (v < 0) return Status::InvalidArgument(fmt::format("'{}' must not be negative", text));
+  if (!percent && v > 1)
+    return Status::InvalidArgument(
+        fmt::format("'{}' is ambiguous: write {}% for a percentage, or a fraction up to 1", text, text));
+  *out = percent ? v / 100 : v;
+  return Status::Ok();
+}
+
+Status ParseCountOption(std::string_view option, std::string_view text, uint64_t min, uint64_t max, uint64_t* out) {
+  uint64_t v = 0;
+  DBXB_RETURN_IF_ERROR(ParseCount(text, &v).WithContext(option));
+  if (v < min || v > max)
+    return Status::InvalidArgument(fmt::format("{}: '{}' is out of range ({} to {})", option, text, min, max));
+  *out = v;
+  return Status::Ok();
+}
+
+Status ParseDurationOption(std::string_view option, std::string_view text, double min_seconds, double* out) {
+  double v = 0;
+  DBXB_RETURN_IF_ERROR(ParseDuration(text, &v).WithContext(option));
+  if (v < min_seconds)
+    return Status::InvalidArgument(fmt::format("{}: '{}' is shorter than {} s", option, text, min_seconds));
+  *out = v;
+  return Status::Ok();
+}
+
+Status ParseRateOption(std::string_view option, std::string_view text, double* out) {
+  size_t i = 0;
+  while (i < text.size() && (std::isdigit(static_cast<unsigned char>(text[i])) || text[i] == '.')) ++i;
+  std::string_view number = text.substr(0, i);
+  std::string_view unit = text.substr(i);
+  double v = 0;
+  auto [ptr, ec] = std::from_chars(number.data(), number.data() + number.size(), v);
+  const double scale = unit.empty() ? 1 : unit == "k" || unit == "K" ? 1e3 : unit == "M" ? 1e6 : 0;
+  if (number.empty() || ec != std::errc() || ptr != number.data() + number.size() || scale == 0 || !std::isfinite(v) ||
+      v * scale <= 0)
+    return Status::InvalidArgument(
+        fmt::format("{}: '{}' is not a positive rate in operations per second (e.g. 5000, 2.5k)", option, text));
+  *out = v * scale;
+  return Status::Ok();
+}
+
+Status ParseFractionOption(std::string_view option, std::string_view text, double* out) {
+  return ParseFraction(text, out).WithContext(option);
+}
+
+std::vector<std::string> SplitList(std::string_view text) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (start <= text.size()) {
+    size_t comma = text.find(',', start);
+    if (comma == std::string_view::npos) comma = text.size();
+    out.emplace_back(text.substr(start, comma - start));
+    start = comma + 1;
+  }
+  return out;
+}
+
+std::string JoinList(const std::vector<std::string>& items) {
+  std::string out;
+  for (const auto& s : items) out += (out.empty() ? "" : ", ") + s;
+  return out;
 }
 
 }  // namespace dbxb

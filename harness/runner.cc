@@ -27,10 +27,9 @@
 #include "stats/estimates.h"
 #include "writers/console_reporter.h"
 #include "writers/format.h"
-#include "writers/gbench_reporter.h"
-#include "writers/json_reporter.h"
 #include "writers/markdown_phases.h"
 #include "writers/markdown_reporter.h"
+#include "writers/output_formats.h"
 
 namespace dbxb {
 namespace {
@@ -483,22 +482,12 @@ Status ExecutePlan(const RunPlan& plan, const RunEnvironment& env, RunResults* r
 }
 
 Status WriteOutputs(const RunPlan& plan, const RunResults& results) {
-  for (const auto& format : plan.formats) {
+  for (const auto& name : plan.formats) {
+    const OutputFormat* format = FindOutputFormat(name);
+    if (format == nullptr) return Status::InvalidArgument("--format: unknown format '" + name + "'");
     std::ostringstream text;
-    std::string file;
-    if (format == "json") {
-      file = "results.json";
-      DBXB_RETURN_IF_ERROR(JsonReporter().Write(results, text));
-    } else if (format == "md") {
-      file = "results.md";
-      DBXB_RETURN_IF_ERROR(MarkdownReporter(plan.baseline).Write(results, text));
-    } else if (format == "gbench") {
-      file = "results.gbench.json";
-      DBXB_RETURN_IF_ERROR(GbenchReporter().Write(results, text));
-    } else {
-      return Status::InvalidArgument("--format: unknown format '" + format + "'");
-    }
-    DBXB_RETURN_IF_ERROR(WriteFileAtomically((fs::path(plan.out_dir) / file).string(), text.str()));
+    DBXB_RETURN_IF_ERROR(format->make(plan.baseline)->Write(results, text));
+    DBXB_RETURN_IF_ERROR(WriteFileAtomically((fs::path(plan.out_dir) / format->file_name).string(), text.str()));
   }
   return Status::Ok();
 }

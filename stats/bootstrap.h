@@ -19,6 +19,10 @@
 
 namespace dbxb {
 
+/// The most resamples any command accepts: 10^7 resamples of 100 samples take seconds; more would only
+/// hold the user up (and 10^12 would not fit in memory).
+inline constexpr uint64_t kMaxResamples = 10'000'000;
+
 struct BootstrapOptions {
   uint64_t resamples = 100000;     ///< Criterion's default
   double confidence_level = 0.95;  ///< REQUIRES: 0 < confidence_level < 1
