@@ -170,7 +170,17 @@ struct AdapterFactory {
   bool syncs_out_of_process = false;
   /// True when the engine's Adapter implements NewNativeLoop (calibrated by `dbx-bench calibrate`).
   bool native_loop = false;
+  /// False when the engine cannot make a batch visible atomically: while Commit runs, other sessions may
+  /// see some of its writes and not others (Session::Begin's contract is then weaker; the engine's
+  /// NativeSettings say so under "batch"). Tests of atomic visibility skip such an engine.
+  bool atomic_batches = true;
+  /// Durability levels the engine cannot honour, each with the reason: open() returns NotSupported for
+  /// them, and a run refuses them before it starts. Empty for an engine that honours all three.
+  std::vector<std::pair<Durability, std::string>> refused_durabilities;
 };
+
+/// The reason `engine` refuses durability `d`, or nullptr when it honours it.
+const std::string* RefusedDurability(const AdapterFactory& engine, Durability d);
 
 /// InvalidArgument naming the key when `options.native_options` holds a key without a "<engine>."
 /// prefix, or a key with the prefix `engine.name + "."` that is not in `engine.native_option_keys`.
