@@ -105,9 +105,6 @@ impl RawOpenOptions {
     /// The slices and the options array are readable for the duration of the call.
     pub unsafe fn decode(&self) -> Result<OpenOptions> {
         let dir = self.dir.utf8("the directory")?;
-        if dir.is_empty() {
-            return Err(Error::invalid("empty directory"));
-        }
         let raw = if self.option_count == 0 || self.options.is_null() {
             &[][..]
         } else {

@@ -121,7 +121,11 @@ pub unsafe extern "C" fn dbxb_rs_open(
         if db.is_null() {
             return Err(Error::invalid("null output handle"));
         }
-        let engine = open(raw.engine, &raw.decode()?)?;
+        let options = raw.decode()?;
+        if options.dir.as_os_str().is_empty() {
+            return Err(Error::invalid("empty directory"));
+        }
+        let engine = open(raw.engine, &options)?;
         *db = Box::into_raw(Box::new(Db { engine }));
         Ok(Code::Ok)
     })
