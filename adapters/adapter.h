@@ -24,6 +24,8 @@
 
 namespace dbxb {
 
+class SeedReplica;  // adapters/seed_replica.h
+
 /// What a successful commit promises to survive. Each adapter maps these to its engine's native
 /// settings and reports the mapping through Adapter::NativeSettings().
 enum class Durability {
@@ -174,6 +176,10 @@ struct AdapterFactory {
   /// see some of its writes and not others (Session::Begin's contract is then weaker; the engine's
   /// NativeSettings say so under "batch"). Tests of atomic visibility skip such an engine.
   bool atomic_batches = true;
+  /// Optional: the DBX team's official comparison as its code runs it on this engine
+  /// (adapters/seed_replica.h), for the `seed` suite. Its stores go under `dir` (the replica creates and
+  /// removes them); `rows` are copied. Unset for an engine the seed did not measure.
+  std::function<Result<std::unique_ptr<SeedReplica>>(const std::string& dir, const ReferenceData& rows)> seed_replica;
   /// Durability levels the engine cannot honour, each with the reason: open() returns NotSupported for
   /// them, and a run refuses them before it starts. Empty for an engine that honours all three.
   std::vector<std::pair<Durability, std::string>> refused_durabilities;

@@ -49,6 +49,17 @@ std::string Vps(const std::string& args) {
                                                      {"--data-dir", "{data}"}});
 }
 
+// The seed suite (fixed at the seed's 10,000 rows; sqlite is one of its engines without the Rust bridge).
+std::string Seed(const std::string& args) {
+  return WithDefaults("--suite seed " + args, {{"--engines", "sqlite"},
+                                               {"--warmup", "1ms"},
+                                               {"--measurement", "1ms"},
+                                               {"--samples", "10"},
+                                               {"--resamples", "1000"},
+                                               {"--out", "{out}"},
+                                               {"--data-dir", "{data}"}});
+}
+
 const char* const kGood = "{fx}/valid_results.json";
 
 std::string Compare(const std::string& args) { return "compare " + args; }
@@ -115,6 +126,8 @@ std::vector<BadInputRow> BadInputRows() {
        "dbx-core.durability_level"},
       {"EngineOptionBadDbxCoreTable", Run("--engine-option dbx-core.table=a/b"), "dbx-core.table"},
       {"DbxCoreAtDurabilityFull", Run("--engines dbx-core --durability full"), "dbx-core"},
+      {"SeedSuiteOnAnotherEngine", Seed("--engines lmdb"), "lmdb"},
+      {"SeedSuiteWithRecords", Seed("--records 100"), "--records"},
       {"SeedNotANumber", Run("--seed x"), "--seed"},
       {"SeedNegative", Run("--seed -1"), "--seed"},
       {"SeedOverflowsUint64", Run("--seed 18446744073709551616"), "--seed"},

@@ -6,6 +6,8 @@
 #include <utility>
 #include <vector>
 
+#include "adapters/seed_replica.h"
+
 namespace dbxb {
 namespace {
 
@@ -158,6 +160,57 @@ class RustAdapter final : public Adapter {
   dbxb_rs_db* db_;
 };
 
+// The seed's closures for one engine (adapters/rust/src/seed.rs), through the bridge.
+class RustSeedReplica final : public SeedReplica {
+ public:
+  RustSeedReplica(dbxb_rs_seed* seed, std::string name) : seed_(seed), name_(std::move(name)) {}
+  ~RustSeedReplica() override {
+    (void)Call([&](dbxb_rs_sink e) { return dbxb_rs_seed_free(seed_, e); });
+  }
+
+  Status Insert() override {
+    return Call([&](dbxb_rs_sink e) { return dbxb_rs_seed_insert(seed_, e); });
+  }
+  Status Load() override {
+    return Call([&](dbxb_rs_sink e) { return dbxb_rs_seed_load(seed_, e); });
+  }
+  Status GetAll(uint64_t* found) override {
+    return Call([&](dbxb_rs_sink e) { return dbxb_rs_seed_get_all(seed_, found, e); });
+  }
+  Status ScanAll(uint64_t* rows) override {
+    return Call([&](dbxb_rs_sink e) { return dbxb_rs_seed_scan_all(seed_, rows, e); });
+  }
+  Status ReadBack(ScanVisitor visitor) override {
+    return Call([&](dbxb_rs_sink e) { return dbxb_rs_seed_read_back(seed_, {&VisitRow, &visitor}, e); });
+  }
+  Settings Describe() const override;
+
+ private:
+  dbxb_rs_seed* seed_;
+  std::string name_;
+};
+
+Settings RustSeedReplica::Describe() const {
+  if (name_ == "dbx-core")
+    return {{"insert", "Database::open_in_memory, Database::insert per row, drop"},
+            {"get", "Database::get per key (in-memory store loaded by Database::insert)"},
+            {"scan", "Database::scan (every row copied into a Vec)"},
+            {"store", "in memory (Database::open_in_memory), durability as the crate's default"}};
+  if (name_ == "sled")
+    return {{"insert",
+             "a new temporary directory, sled::open (default Config), Db::insert per row, drop of Db "
+             "and directory"},
+            {"get", "Db::get per key"},
+            {"scan", "Db::iter collected into a Vec of (IVec, IVec)"},
+            {"store", "file-backed in a temporary directory, sled's defaults (flush every 500 ms)"}};
+  return {{"insert",
+           "a new temporary directory, Database::create, one write transaction with Table::insert per "
+           "row, commit (Durability::Immediate, redb's default), drop of Database and directory"},
+          {"get", "one read transaction, Table::get per key"},
+          {"scan", "one read transaction, Table::iter collected into a Vec of AccessGuard pairs (no copy)"},
+          {"store", "file-backed in a temporary directory, redb's defaults"}};
+}
+
 // The bridge's open options for `engine`; `keys` and `values` own the bytes the options point to.
 struct BridgeOptions {
   BridgeOptions(dbxb_rs_engine engine, const std::string& name, const AdapterOptions& options) {
@@ -207,6 +260,17 @@ AdapterFactory MakeFactory(EngineInfo info) {
   f.check_native_values = [engine, name](const AdapterOptions& options) {
     BridgeOptions o(engine, name, options);
     return Call([&](dbxb_rs_sink e) { return dbxb_rs_check_options(&o.raw, e); });
+  };
+  f.seed_replica = [engine, name](const std::string& dir,
+                                  const ReferenceData& rows) -> Result<std::unique_ptr<SeedReplica>> {
+    std::vector<dbxb_rs_option> raw;
+    raw.reserve(rows.size());
+    for (uint64_t i = 0; i < rows.size(); ++i) raw.push_back({Slice(rows.key(i)), Slice(rows.value(i))});
+    dbxb_rs_seed* seed = nullptr;
+    Status s =
+        Call([&](dbxb_rs_sink e) { return dbxb_rs_seed_new(engine, Slice(dir), raw.data(), raw.size(), &seed, e); });
+    if (!s.ok()) return s;
+    return std::unique_ptr<SeedReplica>(new RustSeedReplica(seed, name));
   };
   f.open = [engine, name](const AdapterOptions& options) -> Result<std::unique_ptr<Adapter>> {
     BridgeOptions o(engine, name, options);
