@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "stats/bootstrap.h"
+
 namespace dbxb {
 
 std::vector<std::string> SuiteArgs::List(std::string_view option) const {
@@ -92,7 +94,7 @@ Status ParseSamplingArgs(const SuiteArgs& args, const SuiteCommon& common, Sampl
   DBXB_RETURN_IF_ERROR(args.Duration("warmup", 0.001, &s->warmup_seconds));
   DBXB_RETURN_IF_ERROR(args.Duration("measurement", 0.001, &s->measurement_seconds));
   DBXB_RETURN_IF_ERROR(args.Count("samples", 10, 100000, &s->sample_count));
-  DBXB_RETURN_IF_ERROR(args.Count("resamples", 1000, 10000000, &s->bootstrap_resamples));
+  DBXB_RETURN_IF_ERROR(args.Count("resamples", 1000, kMaxResamples, &s->bootstrap_resamples));
   const std::string& mode = args.Text("sampling");
   if (mode == "linear") {
     s->forced_sampling_mode = SamplingMode::kLinear;
