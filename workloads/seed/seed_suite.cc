@@ -174,27 +174,4 @@ const std::vector<std::string>& SeedWorkloadNames() {
   return names;
 }
 
-const std::vector<std::string>& SeedConditionDifferences() {
-  static const std::vector<std::string> differences = {
-      "Batch commits: the report says DBX inserts with begin() -> insert() x N -> commit() and SQLite inside "
-      "unchecked_transaction(); the code calls Database::insert per row (no transaction) and runs one "
-      "autocommit INSERT per row in SQLite (each statement prepared and finalized). Only redb's code uses one "
-      "write transaction; sled's has no flush() at all.",
-      "Durability None / WAL disabled: the code never sets DurabilityLevel::None and never runs PRAGMA "
-      "synchronous = OFF. DBX and SQLite are opened in memory (open_in_memory), so they write no file at all, "
-      "while sled and redb write files in a temporary directory: redb commits with its default "
-      "Durability::Immediate (fsync).",
-      "Identical conditions: the insert closure of sled and redb also creates and deletes a temporary directory "
-      "and opens and closes a file-backed database; DBX's and SQLite's open an in-memory store.",
-      "Scan: DBX's Database::scan and SQLite copy every key and value into a Vec; sled's iter collects "
-      "reference-counted IVecs and redb's collects AccessGuards into its pages (no copy). The report's SCAN "
-      "figure for DBX, 51 us, is the SQL `dbx_scan_count` fast path of another benchmark (its PERF_TRACKER), "
-      "not this scan.",
-      "Keys and values: the report says \"key_{i}\" / \"value_data_{i}\"; the code uses key_{:08} / "
-      "value_{:08}_data (12 and 19 bytes).",
-      "Verification: no closure checks what it read (get results and scanned rows are only black_boxed).",
-  };
-  return differences;
-}
-
 }  // namespace dbxb
