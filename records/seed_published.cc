@@ -42,6 +42,7 @@ const Parsed& Data() {
     bool header_seen = false;
     while (std::getline(in, line)) {
       if (line.empty()) continue;
+      if (line.rfind("#: ", 0) == 0) continue;  // a note on the file itself
       if (line.rfind("# ", 0) == 0) {
         p->source.push_back(line.substr(2));
         continue;

@@ -4,12 +4,12 @@
 #include "workloads/seed/seed_suite.h"
 
 #include <gtest/gtest.h>
-#include <stdlib.h>
 
 #include <filesystem>
 #include <string>
 #include <vector>
 
+#include "adapters/adapter_test_dir.h"
 #include "adapters/seed_replica.h"
 #include "workloads/dataset.h"
 
@@ -30,19 +30,7 @@ TEST(SeedSuiteTest, ReplicasAreTheSeedsEngines) {
   EXPECT_EQ(SeedWorkloadNames(), (std::vector<std::string>{"insert", "get", "scan"}));
 }
 
-class SeedReplicaTest : public testing::TestWithParam<std::string> {
- protected:
-  void SetUp() override {
-    std::string tmpl = (std::filesystem::temp_directory_path() / "dbxb-seed-XXXXXX").string();
-    ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
-    dir_ = tmpl;
-  }
-  void TearDown() override {
-    std::error_code ec;
-    std::filesystem::remove_all(dir_, ec);
-  }
-  std::filesystem::path dir_;
-};
+class SeedReplicaTest : public TempDirTest, public testing::WithParamInterface<std::string> {};
 
 TEST_P(SeedReplicaTest, BodiesInsertGetScanAndReadBackTheDataSet) {
   DatasetShape shape;

@@ -104,6 +104,28 @@ pub fn parse_bool(engine: &str, key: &str, value: &str) -> Result<bool> {
     }
 }
 
+/// Visits the rows of `rows` (key order, from the start key), at most `limit` (0 = all), until `visit`
+/// returns false; an error of the iterator stops the scan and is returned.
+pub fn visit_limited<K: AsRef<[u8]>, V: AsRef<[u8]>, E>(
+    rows: impl Iterator<Item = std::result::Result<(K, V), E>>,
+    limit: u64,
+    visit: &mut dyn FnMut(&[u8], &[u8]) -> bool,
+    err: impl Fn(E) -> Error,
+) -> Result<()> {
+    let mut seen = 0u64;
+    for row in rows {
+        if limit != 0 && seen == limit {
+            break;
+        }
+        let (k, v) = row.map_err(&err)?;
+        seen += 1;
+        if !visit(k.as_ref(), v.as_ref()) {
+            break;
+        }
+    }
+    Ok(())
+}
+
 /// One operation of a write batch; the slices are the caller's, valid during the call.
 pub enum Op<'a> {
     Put(&'a [u8], &'a [u8]),

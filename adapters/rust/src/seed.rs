@@ -70,10 +70,24 @@ impl Seed {
         }
     }
 
-    /// The body of `<engine>_insert_10k`.
+    /// The body of `<engine>_insert_10k`: a fresh store filled and dropped.
     pub fn insert(&self) -> Result<()> {
+        drop(self.fill()?);
+        Ok(())
+    }
+
+    /// Untimed: the store of the seed's get and scan benchmarks, loaded as its setup code does (the
+    /// same code as its insert closure).
+    pub fn load(&mut self) -> Result<()> {
+        self.loaded = None;
+        self.loaded = Some(self.fill()?);
+        Ok(())
+    }
+
+    /// Opens a fresh store and inserts every row, as the seed's insert closure does.
+    fn fill(&self) -> Result<Loaded> {
         let e = self.engine;
-        match e {
+        Ok(match e {
             #[cfg(feature = "dbx-core")]
             "dbx-core" => {
                 let db = dbx_core::Database::open_in_memory()
@@ -83,6 +97,7 @@ impl Seed {
                         .map_err(|x| fail(e, "insert", x))?;
                     black_box(());
                 }
+                Loaded::DbxCore(db)
             }
             #[cfg(feature = "sled")]
             "sled" => {
@@ -94,6 +109,7 @@ impl Seed {
                             .map_err(|x| fail(e, "insert", x))?,
                     );
                 }
+                Loaded::Sled { db, _dir: dir }
             }
             #[cfg(feature = "redb")]
             "redb" => {
@@ -114,60 +130,10 @@ impl Seed {
                     }
                 }
                 write_txn.commit().map_err(|x| fail(e, "commit", x))?;
-            }
-            _ => return Err(Error::invalid(format!("{e} was left out of this build"))),
-        }
-        Ok(())
-    }
-
-    /// Untimed: the store of the seed's get and scan benchmarks, loaded as its setup code does.
-    pub fn load(&mut self) -> Result<()> {
-        let e = self.engine;
-        self.loaded = None;
-        let loaded = match e {
-            #[cfg(feature = "dbx-core")]
-            "dbx-core" => {
-                let db = dbx_core::Database::open_in_memory()
-                    .map_err(|x| fail(e, "open_in_memory", x))?;
-                for (key, value) in &self.data {
-                    db.insert(TABLE_NAME, key, value)
-                        .map_err(|x| fail(e, "insert", x))?;
-                }
-                Loaded::DbxCore(db)
-            }
-            #[cfg(feature = "sled")]
-            "sled" => {
-                let dir = temp_dir(e, &self.base)?;
-                let db = sled::open(dir.path()).map_err(|x| fail(e, "open", x))?;
-                for (key, value) in &self.data {
-                    db.insert(key, value.as_slice())
-                        .map_err(|x| fail(e, "insert", x))?;
-                }
-                Loaded::Sled { db, _dir: dir }
-            }
-            #[cfg(feature = "redb")]
-            "redb" => {
-                let dir = temp_dir(e, &self.base)?;
-                let db = redb::Database::create(dir.path().join("bench.redb"))
-                    .map_err(|x| fail(e, "create", x))?;
-                let write_txn = db.begin_write().map_err(|x| fail(e, "begin_write", x))?;
-                {
-                    let mut table = write_txn
-                        .open_table(TABLE)
-                        .map_err(|x| fail(e, "open_table", x))?;
-                    for (key, value) in &self.data {
-                        table
-                            .insert(key.as_slice(), value.as_slice())
-                            .map_err(|x| fail(e, "insert", x))?;
-                    }
-                }
-                write_txn.commit().map_err(|x| fail(e, "commit", x))?;
                 Loaded::Redb { db, _dir: dir }
             }
             _ => return Err(Error::invalid(format!("{e} was left out of this build"))),
-        };
-        self.loaded = Some(loaded);
-        Ok(())
+        })
     }
 
     fn loaded(&self) -> Result<&Loaded> {

@@ -12,7 +12,9 @@
 //!
 //! Count: Tree::len, which iterates over every key (sled keeps no count): exact.
 
-use crate::engine::{check_known, Code, Durability, Engine, Error, Op, OpenOptions, Result};
+use crate::engine::{
+    check_known, visit_limited, Code, Durability, Engine, Error, Op, OpenOptions, Result,
+};
 
 pub const NAME: &str = "sled";
 const KNOWN: &[&str] = &["flush_every_ms", "mode"];
@@ -140,18 +142,7 @@ impl Engine for SledEngine {
         limit: u64,
         visit: &mut dyn FnMut(&[u8], &[u8]) -> bool,
     ) -> Result<()> {
-        let mut seen = 0u64;
-        for row in self.db.range(start..) {
-            if limit != 0 && seen == limit {
-                break;
-            }
-            let (k, v) = row.map_err(|e| err("scan", e))?;
-            seen += 1;
-            if !visit(&k, &v) {
-                break;
-            }
-        }
-        Ok(())
+        visit_limited(self.db.range(start..), limit, visit, |e| err("scan", e))
     }
 
     fn count(&self) -> Result<u64> {
