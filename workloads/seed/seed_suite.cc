@@ -15,12 +15,6 @@ namespace dbxb {
 namespace {
 
 constexpr uint64_t kSeedRecords = 10000;  // NUM_ENTRIES
-constexpr uint64_t kFnvOffset = 0xcbf29ce484222325ull;
-
-uint64_t Fnv1a(uint64_t h, std::string_view bytes) {
-  for (unsigned char c : bytes) h = (h ^ c) * 0x100000001b3ull;
-  return h;
-}
 
 // One of the seed's three benchmarks on one engine: the replica's body, timed; verification untimed.
 class SeedBenchmark final : public MicroBenchmark {
@@ -72,21 +66,22 @@ class SeedBenchmark final : public MicroBenchmark {
 
  private:
   Status Verify() {
-    uint64_t i = 0, h = kFnvOffset;
+    uint64_t i = 0;
+    RowDigest digest;
     Status mismatch;
     DBXB_RETURN_IF_ERROR(replica_->ReadBack([&](std::string_view k, std::string_view v) {
       if (i >= data_->size() || k != data_->key(i) || v != data_->value(i)) {
         mismatch = Status::Corruption(fmt::format("{}: row {} read back differs from the data set", engine_.name, i));
         return false;
       }
-      h = Fnv1a(Fnv1a(h, k), v);
+      digest.Add(k, v);
       ++i;
       return true;
     }));
     DBXB_RETURN_IF_ERROR(mismatch);
     if (i != data_->size())
       return Status::Corruption(fmt::format("{}: {} rows read back, expected {}", engine_.name, i, data_->size()));
-    checksum_ = fmt::format("fnv1a64:{:016x}", h);
+    checksum_ = digest.ToString();
     return Status::Ok();
   }
 
