@@ -180,6 +180,11 @@ struct AdapterFactory {
   /// (adapters/seed_replica.h), for the `seed` suite. Its stores go under `dir` (the replica creates and
   /// removes them); `rows` are copied. Unset for an engine the seed did not measure.
   std::function<Result<std::unique_ptr<SeedReplica>>(const std::string& dir, const ReferenceData& rows)> seed_replica;
+  /// True when the engine syncs its own log buffers even at durability none, whenever it writes one out
+  /// (sled: sync_file_range with a wait on every buffer write, which it cannot turn off): `none` then only
+  /// means no sync is asked for per commit. The sync-count test records `none` for it instead of
+  /// asserting zero.
+  bool syncs_buffers_at_none = false;
   /// Durability levels the engine cannot honour, each with the reason: open() returns NotSupported for
   /// them, and a run refuses them before it starts. Empty for an engine that honours all three.
   std::vector<std::pair<Durability, std::string>> refused_durabilities;

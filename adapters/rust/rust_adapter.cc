@@ -240,6 +240,7 @@ struct EngineInfo {
   std::vector<std::string> option_keys;
   std::vector<std::pair<Durability, std::string>> refused;
   bool atomic_batches = true;
+  bool syncs_buffers_at_none = false;
 };
 
 AdapterFactory MakeFactory(EngineInfo info) {
@@ -249,6 +250,7 @@ AdapterFactory MakeFactory(EngineInfo info) {
   f.native_option_keys = info.option_keys;
   f.refused_durabilities = info.refused;
   f.atomic_batches = info.atomic_batches;
+  f.syncs_buffers_at_none = info.syncs_buffers_at_none;
   const dbxb_rs_engine engine = info.engine;
   const std::string name = info.name;
   f.library_version = [engine] {
@@ -290,7 +292,9 @@ AdapterFactory SledAdapterFactory() {
                       "sled: lock-free Bw-tree over a log-structured store (Rust, via the bridge); "
                       "sled::Batch per batch",
                       {"sled.flush_every_ms", "sled.mode"},
-                      {}});
+                      {},
+                      /*atomic_batches=*/true,
+                      /*syncs_buffers_at_none=*/true});
 }
 
 AdapterFactory RedbAdapterFactory() {

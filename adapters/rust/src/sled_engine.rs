@@ -1,7 +1,9 @@
 //! sled 0.34 behind the bridge: one sled::Db (its default tree) in the directory.
 //!
 //! Durability: sled writes every update into its in-memory log buffers, and makes them durable with a
-//! flush (write + fsync). none = no periodic flusher (flush_every_ms off; the buffers reach the disk
+//! flush (write + fsync). It syncs every buffer it writes out (sync_file_range with a wait, whether a
+//! buffer filled or a flush wrote it), at any setting: `none` cannot mean "never synced" for sled, only
+//! "no sync asked for per commit" (AdapterFactory::syncs_buffers_at_none). none = no periodic flusher (flush_every_ms off; the buffers reach the disk
 //! when they fill or at close); normal = sled's default background flush every 500 ms; full = a
 //! Db::flush after every write or batch, before it returns (sled's documented way to wait for
 //! durability). Close flushes at every level, so a clean close keeps all data.
@@ -186,6 +188,10 @@ impl Engine for SledEngine {
         vec![
             ("flush_every_ms".into(), flush),
             ("flush_each_commit".into(), self.flush_each_commit.to_string()),
+            (
+                "log_buffer_sync".into(),
+                "every log buffer sled writes is synced (sync_file_range with a wait), at every durability".into(),
+            ),
             ("cache_capacity".into(), c.cache_capacity.to_string()),
             ("mode".into(), format!("{:?}", c.mode)),
             ("segment_size".into(), c.segment_size.to_string()),
