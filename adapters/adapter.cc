@@ -8,6 +8,9 @@
 #include "adapters/null/null_adapter.h"
 #include "adapters/postgres/postgres_adapter.h"
 #include "adapters/rocksdb/rocksdb_adapter.h"
+#ifdef DBXB_WITH_RUST
+#include "adapters/rust/rust_adapter.h"
+#endif
 #include "adapters/sqlite/sqlite_adapter.h"
 #include "adapters/wiredtiger/wiredtiger_adapter.h"
 
@@ -54,12 +57,22 @@ Status CheckNativeOptions(const AdapterFactory& engine, const AdapterOptions& op
   return Status::Ok();
 }
 
+const std::string* RefusedDurability(const AdapterFactory& engine, Durability d) {
+  for (const auto& [level, reason] : engine.refused_durabilities)
+    if (level == d) return &reason;
+  return nullptr;
+}
+
 Status AdapterRegistry::Register(AdapterFactory factory) {
   if (Find(factory.name) != nullptr) return Status::InvalidArgument("engine registered twice: " + factory.name);
-  // Checked here, once for every engine, so that no adapter can silently ignore a setting meant for it.
+  // Checked here, once for every engine, so that no adapter can silently ignore a setting meant for it
+  // or run at a durability it cannot honour.
   factory.open = [checked = factory,
                   open = factory.open](const AdapterOptions& options) -> Result<std::unique_ptr<Adapter>> {
     DBXB_RETURN_IF_ERROR(CheckNativeOptions(checked, options));
+    if (const std::string* why = RefusedDurability(checked, options.durability))
+      return Status::NotSupported(checked.name + " cannot honour durability " +
+                                  std::string(DurabilityName(options.durability)) + ": " + *why);
     return open(options);
   };
   factories_.push_back(std::move(factory));
@@ -75,6 +88,11 @@ const AdapterFactory* AdapterRegistry::Find(std::string_view name) const {
 void RegisterBuiltinAdapters(AdapterRegistry* registry) {
   // One line per engine. The order is the default engine order of a run.
   (void)registry->Register(DbxAdapterFactory());
+#ifdef DBXB_WITH_RUST  // the Rust bridge (adapters/rust/); left out with -DDBXB_RUST=OFF
+  (void)registry->Register(DbxCoreAdapterFactory());
+  (void)registry->Register(SledAdapterFactory());
+  (void)registry->Register(RedbAdapterFactory());
+#endif
   (void)registry->Register(SqliteAdapterFactory());
   (void)registry->Register(LmdbAdapterFactory());
   (void)registry->Register(RocksdbAdapterFactory());

@@ -24,6 +24,8 @@
 
 namespace dbxb {
 
+class SeedReplica;  // adapters/seed_replica.h
+
 /// What a successful commit promises to survive. Each adapter maps these to its engine's native
 /// settings and reports the mapping through Adapter::NativeSettings().
 enum class Durability {
@@ -170,7 +172,26 @@ struct AdapterFactory {
   bool syncs_out_of_process = false;
   /// True when the engine's Adapter implements NewNativeLoop (calibrated by `dbx-bench calibrate`).
   bool native_loop = false;
+  /// False when the engine cannot make a batch visible atomically: while Commit runs, other sessions may
+  /// see some of its writes and not others (Session::Begin's contract is then weaker; the engine's
+  /// NativeSettings say so under "batch"). Tests of atomic visibility skip such an engine.
+  bool atomic_batches = true;
+  /// Optional: the DBX team's official comparison as its code runs it on this engine
+  /// (adapters/seed_replica.h), for the `seed` suite. Its stores go under `dir` (the replica creates and
+  /// removes them); `rows` are copied. Unset for an engine the seed did not measure.
+  std::function<Result<std::unique_ptr<SeedReplica>>(const std::string& dir, const ReferenceData& rows)> seed_replica;
+  /// True when the engine syncs its own log buffers even at durability none, whenever it writes one out
+  /// (sled: sync_file_range with a wait on every buffer write, which it cannot turn off): `none` then only
+  /// means no sync is asked for per commit. The sync-count test records `none` for it instead of
+  /// asserting zero.
+  bool syncs_buffers_at_none = false;
+  /// Durability levels the engine cannot honour, each with the reason: open() returns NotSupported for
+  /// them, and a run refuses them before it starts. Empty for an engine that honours all three.
+  std::vector<std::pair<Durability, std::string>> refused_durabilities;
 };
+
+/// The reason `engine` refuses durability `d`, or nullptr when it honours it.
+const std::string* RefusedDurability(const AdapterFactory& engine, Durability d);
 
 /// InvalidArgument naming the key when `options.native_options` holds a key without a "<engine>."
 /// prefix, or a key with the prefix `engine.name + "."` that is not in `engine.native_option_keys`.

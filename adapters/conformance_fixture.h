@@ -1,6 +1,8 @@
 // The fixture of the adapter contract tests (conformance_test.cc, conformance_concurrency_test.cc): the
-// engines under test, each at every durability against real files in a fresh temporary directory. Adding an
-// engine = adding one entry to kEngines.
+// engines under test, each at every durability it accepts against real files in a fresh temporary
+// directory. Adding an engine = adding one entry to kEngines; an entry whose engine this build left out
+// (the Rust bridge's, with -DDBXB_RUST=OFF) is skipped, as is a level the engine refuses
+// (AdapterFactory::refused_durabilities).
 //
 // The null adapter stores nothing, so it cannot pass a store-then-read contract and is not listed.
 #ifndef DBXB_ADAPTERS_CONFORMANCE_FIXTURE_H_
@@ -77,9 +79,39 @@ inline const EngineCase kEngines[] = {
      true,
      {{"log.enabled", "false", "true", "true"}, {"transaction_sync.enabled", "false", "false", "true"}}},
     {"postgres", true, true, {{"fsync", "off", "on", "on"}, {"synchronous_commit", "off", "off", "on"}}},
+    {"dbx-core",
+     true,
+     true,
+     {{"durability_level", "None (no WAL)", "Lazy (WAL written per record, never synced by the WAL)", "-"}}},
+    {"sled", true, true, {{"flush_every_ms", "off", "500", "off"}, {"flush_each_commit", "false", "false", "true"}}},
+    {"redb",
+     true,
+     true,
+     {{"commit_durability", "None", "Eventual (on Linux the same fdatasync per commit as Immediate)", "Immediate"}}},
 };
 
+// Every (engine, durability) of kEngines that this build registers and the engine accepts.
+inline std::vector<std::tuple<EngineCase, Durability>> RegisteredCases() {
+  std::vector<std::tuple<EngineCase, Durability>> cases;
+  for (const EngineCase& engine : kEngines) {
+    const AdapterFactory* factory = BuiltinAdapters().Find(engine.name);
+    if (factory == nullptr) continue;
+    for (Durability d : {Durability::kNone, Durability::kNormal, Durability::kFull})
+      if (RefusedDurability(*factory, d) == nullptr) cases.emplace_back(engine, d);
+  }
+  return cases;
+}
+
 inline void PrintTo(const EngineCase& engine, std::ostream* os) { *os << (engine.label ? engine.label : engine.name); }
+
+// The case's name in test names: its label, or its engine's name with '-' as '_' (GoogleTest's names
+// are letters, digits and underscores).
+inline std::string CaseLabel(const EngineCase& engine) {
+  std::string name = engine.label ? engine.label : engine.name;
+  for (char& c : name)
+    if (c == '-') c = '_';
+  return name;
+}
 
 constexpr uint64_t kTestCacheBytes = 8ull << 20;
 // Small enough that LMDB's map (2 x cache_bytes, at least 1 MiB) must grow several times under LargeLoad.

@@ -272,15 +272,10 @@ TEST_P(ConformanceTest, ReportsNativeDurabilityMappingAndLibrary) {
 }
 
 std::string CaseName(const testing::TestParamInfo<std::tuple<EngineCase, Durability>>& info) {
-  const EngineCase& engine = std::get<0>(info.param);
-  return std::string(engine.label ? engine.label : engine.name) + "_" +
-         std::string(DurabilityName(std::get<1>(info.param)));
+  return CaseLabel(std::get<0>(info.param)) + "_" + std::string(DurabilityName(std::get<1>(info.param)));
 }
 
-INSTANTIATE_TEST_SUITE_P(AllEngines, ConformanceTest,
-                         testing::Combine(testing::ValuesIn(kEngines),
-                                          testing::Values(Durability::kNone, Durability::kNormal, Durability::kFull)),
-                         CaseName);
+INSTANTIATE_TEST_SUITE_P(AllEngines, ConformanceTest, testing::ValuesIn(RegisteredCases()), CaseName);
 
 }  // namespace
 }  // namespace conformance

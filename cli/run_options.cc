@@ -91,6 +91,34 @@ Status ChooseEngines(const std::string& list, const AdapterRegistry& registry,
   return Status::Ok();
 }
 
+// An engine the suite cannot run (Suite::Runs) or that cannot honour the run's durability
+// (AdapterFactory::refused_durabilities): bad input when --engines names it; left out of the default list
+// (with a warning for the durability, which the user chose).
+Status NarrowEngines(bool default_list, const Suite& suite, Durability durability,
+                     std::vector<const AdapterFactory*>* engines, std::vector<std::string>* warnings) {
+  for (auto it = engines->begin(); it != engines->end();) {
+    if (!suite.Runs(**it)) {
+      if (!default_list)
+        return Status::InvalidArgument(fmt::format("--engines: suite {} does not run {}", suite.name(), (*it)->name));
+      it = engines->erase(it);
+      continue;
+    }
+    const std::string* why = RefusedDurability(**it, durability);
+    if (why == nullptr) {
+      ++it;
+      continue;
+    }
+    const std::string what =
+        fmt::format("{} cannot honour --durability {}: {}", (*it)->name, DurabilityName(durability), *why);
+    if (!default_list) return Status::InvalidArgument(fmt::format("--engines: {}", what));
+    warnings->push_back(what + "; left out of this run");
+    it = engines->erase(it);
+  }
+  if (engines->empty())
+    return Status::InvalidArgument("--engines: no engine left to run (see the suite and --durability)");
+  return Status::Ok();
+}
+
 const Suite* ChooseSuite(const RunArgs& args, const SuiteArgs& suite_args, const SuiteRegistry& suites) {
   if (!args.suite.empty()) return suites.Find(args.suite);
   for (const auto& s : suites.suites())
@@ -164,6 +192,7 @@ Status ValidateRunArgs(const RunArgs& args, const AdapterRegistry& registry, con
   c.durability = p.suite->default_durability();
   if (!args.durability.empty() && !ParseDurability(args.durability, &c.durability))
     return Status::InvalidArgument(fmt::format("--durability: '{}' is not one of none, normal, full", args.durability));
+  DBXB_RETURN_IF_ERROR(NarrowEngines(args.engines.empty(), *p.suite, c.durability, &c.engines, &p.warnings));
   c.cache_size_given = !args.cache_size.empty();
   if (c.cache_size_given) {
     DBXB_RETURN_IF_ERROR(ParseBytes(args.cache_size, &c.cache_bytes).WithContext("--cache-size"));

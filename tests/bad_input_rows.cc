@@ -49,6 +49,17 @@ std::string Vps(const std::string& args) {
                                                      {"--data-dir", "{data}"}});
 }
 
+// The seed suite (fixed at the seed's 10,000 rows; sqlite is one of its engines without the Rust bridge).
+std::string Seed(const std::string& args) {
+  return WithDefaults("--suite seed " + args, {{"--engines", "sqlite"},
+                                               {"--warmup", "1ms"},
+                                               {"--measurement", "1ms"},
+                                               {"--samples", "10"},
+                                               {"--resamples", "1000"},
+                                               {"--out", "{out}"},
+                                               {"--data-dir", "{data}"}});
+}
+
 const char* const kGood = "{fx}/valid_results.json";
 
 std::string Compare(const std::string& args) { return "compare " + args; }
@@ -104,6 +115,19 @@ std::vector<BadInputRow> BadInputRows() {
       {"EngineOptionBadDbxValue", Run("--engine-option dbx.release_freed_memory=yes"), "--engine-option"},
       {"EngineOptionBadDbxBlockSize", Run("--engine-option dbx.block_size=8k"), "dbx.block_size"},
       {"EngineOptionBadRocksdbValue", Run("--engine-option rocksdb.compression=snapy"), "rocksdb.compression"},
+      // The Rust bridge's engines (also bad input, as an unknown engine, in a build without the bridge).
+      {"EngineOptionUnknownSledSetting", Run("--engine-option sled.cache_capacity=1"), "sled.cache_capacity"},
+      {"EngineOptionUnknownRedbSetting", Run("--engine-option redb.durability=none"), "redb.durability"},
+      {"EngineOptionUnknownDbxCoreSetting", Run("--engine-option dbx-core.gpu=on"), "dbx-core.gpu"},
+      {"EngineOptionBadSledValue", Run("--engine-option sled.flush_every_ms=0"), "sled.flush_every_ms"},
+      {"EngineOptionBadSledMode", Run("--engine-option sled.mode=fast"), "sled.mode"},
+      {"EngineOptionBadRedbValue", Run("--engine-option redb.two_phase_commit=yes"), "redb.two_phase_commit"},
+      {"EngineOptionBadDbxCoreLevel", Run("--engine-option dbx-core.durability_level=paranoid"),
+       "dbx-core.durability_level"},
+      {"EngineOptionBadDbxCoreTable", Run("--engine-option dbx-core.table=a/b"), "dbx-core.table"},
+      {"DbxCoreAtDurabilityFull", Run("--engines dbx-core --durability full"), "dbx-core"},
+      {"SeedSuiteOnAnotherEngine", Seed("--engines lmdb"), "lmdb"},
+      {"SeedSuiteWithRecords", Seed("--records 100"), "--records"},
       {"SeedNotANumber", Run("--seed x"), "--seed"},
       {"SeedNegative", Run("--seed -1"), "--seed"},
       {"SeedOverflowsUint64", Run("--seed 18446744073709551616"), "--seed"},

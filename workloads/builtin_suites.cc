@@ -1,5 +1,6 @@
 // The suites `dbx-bench run` knows. A new suite adds one line here (see workloads/suite.h).
 #include "workloads/micro_suite.h"
+#include "workloads/seed/seed_suite.h"
 #include "workloads/sqlite_vps/vps_suite.h"
 #include "workloads/suite.h"
 #include "workloads/ycsb_suite.h"
@@ -11,6 +12,7 @@ void RegisterBuiltinSuites(SuiteRegistry* registry) {
   registry->Register(NewDbxMicroSuite());
   registry->Register(NewYcsbSuite());
   registry->Register(NewSqliteVpsSuite());
+  registry->Register(NewSeedSuite());
 }
 
 const SuiteRegistry& BuiltinSuites() {

@@ -13,7 +13,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr uint64_t kFnvOffset = 1469598103934665603ull;
 constexpr uint64_t kFnvPrime = 1099511628211ull;
 
 uint64_t Fnv1a(uint64_t h, std::string_view bytes) {
@@ -102,7 +101,8 @@ Status Load(Session* s, const Dataset& data, uint64_t batch) {
 
 // Reads the whole store in key order and checks it is exactly the data set. Returns the FNV digest.
 Status VerifyAll(Session* s, const Dataset& data, std::string* checksum) {
-  uint64_t i = 0, h = kFnvOffset;
+  uint64_t i = 0;
+  RowDigest digest;
   Status mismatch;
   DBXB_RETURN_IF_ERROR(s->Scan("", 0, [&](std::string_view k, std::string_view v) {
     if (i >= data.size()) {
@@ -115,7 +115,7 @@ Status VerifyAll(Session* s, const Dataset& data, std::string* checksum) {
                                          Printable(data.value(i)), Printable(k), Printable(v)));
       return false;
     }
-    h = Fnv1a(Fnv1a(h, k), v);
+    digest.Add(k, v);
     ++i;
     return true;
   }));
@@ -124,7 +124,7 @@ Status VerifyAll(Session* s, const Dataset& data, std::string* checksum) {
   uint64_t count = 0;
   DBXB_RETURN_IF_ERROR(s->Count(&count));
   if (count != data.size()) return Status::Corruption(fmt::format("count is {}, expected {}", count, data.size()));
-  *checksum = fmt::format("fnv1a64:{:016x}", h);
+  *checksum = digest.ToString();
   return Status::Ok();
 }
 
@@ -296,6 +296,9 @@ class CountBenchmark final : public LoadedBenchmark {
 };
 
 }  // namespace
+
+void RowDigest::Add(std::string_view key, std::string_view value) { h_ = Fnv1a(Fnv1a(h_, key), value); }
+std::string RowDigest::ToString() const { return fmt::format("fnv1a64:{:016x}", h_); }
 
 std::vector<uint64_t> MicroGetOrder(uint64_t n, uint64_t seed) {
   std::vector<uint64_t> order(n);

@@ -80,6 +80,17 @@ class MicroBenchmark {
   virtual uint64_t disk_bytes() const = 0;
 };
 
+/// The digest of rows read back in key order (FNV-1a over each key, then its value), equal across engines
+/// and suites holding the same rows; ToString() is the `checksum` of results.json ("fnv1a64:<hex>").
+class RowDigest {
+ public:
+  void Add(std::string_view key, std::string_view value);
+  std::string ToString() const;
+
+ private:
+  uint64_t h_ = 1469598103934665603ull;  // dbx-bench's seed of the digest since its first results
+};
+
 /// The order the get workload reads rows 0..n-1 in: a seeded random permutation.
 std::vector<uint64_t> MicroGetOrder(uint64_t n, uint64_t seed);
 

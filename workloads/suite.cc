@@ -2,6 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
+#include "stats/bootstrap.h"
+
 namespace dbxb {
 
 std::vector<std::string> SuiteArgs::List(std::string_view option) const {
@@ -33,6 +37,81 @@ std::vector<std::string> SuiteRegistry::names() const {
 }  // namespace dbxb
 
 namespace dbxb {
+
+namespace {
+// Criterion's sampling, shortened by --quick.
+constexpr double kQuickWarmupSeconds = 0.5;
+constexpr double kQuickMeasurementSeconds = 1.0;
+constexpr uint64_t kQuickSamples = 20;
+}  // namespace
+
+std::string JoinNames(const std::vector<std::string>& items) {
+  std::string out;
+  for (const auto& s : items) out += (out.empty() ? "" : ", ") + s;
+  return out;
+}
+
+Status ParseWorkloadList(const SuiteArgs& args, std::string_view suite, const std::vector<std::string>& known,
+                         std::vector<std::string>* out) {
+  out->clear();
+  if (!args.Given("workloads")) {
+    *out = known;
+    return Status::Ok();
+  }
+  for (const auto& w : args.List("workloads")) {
+    if (std::find(known.begin(), known.end(), w) == known.end())
+      return Status::InvalidArgument(
+          fmt::format("--workloads: unknown workload '{}' for suite {} (known: {})", w, suite, JoinNames(known)));
+    if (std::find(out->begin(), out->end(), w) != out->end())
+      return Status::InvalidArgument(fmt::format("--workloads: workload '{}' named twice", w));
+    out->push_back(w);
+  }
+  return Status::Ok();
+}
+
+std::vector<SuiteOption> SamplingSuiteOptionList() {
+  return {
+      {"warmup", "Warm-up time", fmt::format("3s (--quick: {}s)", kQuickWarmupSeconds)},
+      {"measurement", "Measurement time", fmt::format("5s (--quick: {}s)", kQuickMeasurementSeconds)},
+      {"samples", "Samples per benchmark (at least 10)", fmt::format("100 (--quick: {})", kQuickSamples)},
+      {"sampling", "auto | linear | flat (auto as Criterion)", "auto"},
+      {"resamples", "Bootstrap resamples", "100000"},
+  };
+}
+
+std::string QuickSamplingSummary() {
+  return fmt::format("{} s warm-up, {} s measurement, {} samples", kQuickWarmupSeconds, kQuickMeasurementSeconds,
+                     kQuickSamples);
+}
+
+Status ParseSamplingArgs(const SuiteArgs& args, const SuiteCommon& common, SamplingConfig* s,
+                         KeyValues* configuration) {
+  if (common.quick) {
+    s->warmup_seconds = kQuickWarmupSeconds;
+    s->measurement_seconds = kQuickMeasurementSeconds;
+    s->sample_count = kQuickSamples;
+  }
+  DBXB_RETURN_IF_ERROR(args.Duration("warmup", 0.001, &s->warmup_seconds));
+  DBXB_RETURN_IF_ERROR(args.Duration("measurement", 0.001, &s->measurement_seconds));
+  DBXB_RETURN_IF_ERROR(args.Count("samples", 10, 100000, &s->sample_count));
+  DBXB_RETURN_IF_ERROR(args.Count("resamples", 1000, kMaxResamples, &s->bootstrap_resamples));
+  const std::string& mode = args.Text("sampling");
+  if (mode == "linear") {
+    s->forced_sampling_mode = SamplingMode::kLinear;
+  } else if (mode == "flat") {
+    s->forced_sampling_mode = SamplingMode::kFlat;
+  } else if (!mode.empty() && mode != "auto") {
+    return Status::InvalidArgument(fmt::format("--sampling: '{}' is not one of auto, linear, flat", mode));
+  }
+  s->seed = common.seed;
+  configuration->insert(configuration->end(), {{"warmup_seconds", fmt::format("{}", s->warmup_seconds)},
+                                               {"measurement_seconds", fmt::format("{}", s->measurement_seconds)},
+                                               {"samples", std::to_string(s->sample_count)},
+                                               {"bootstrap_resamples", std::to_string(s->bootstrap_resamples)},
+                                               {"sampling_mode", mode.empty() ? "auto" : mode},
+                                               {"confidence_level", fmt::format("{}", s->confidence_level)}});
+  return Status::Ok();
+}
 
 std::vector<SuiteOption> PhaseSuiteOptionList(const std::string& records_default, const std::string& operations_default,
                                               const std::string& duration_default, const std::string& warmup_default) {

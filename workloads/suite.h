@@ -140,6 +140,9 @@ class Suite {
   virtual Durability default_durability() const = 0;
   /// The options the suite takes beyond SuiteCommon's.
   virtual const std::vector<SuiteOption>& options() const = 0;
+  /// True when the suite can run `engine` (default: every engine). An engine it cannot run is left out of
+  /// the default engine list, and is bad input when --engines names it.
+  virtual bool Runs(const AdapterFactory& /*engine*/) const { return true; }
   /// True when the suite is the one to run when --suite is not given and `args` are (e.g. ycsb when
   /// --workload is given). At most one registered suite claims any arguments.
   virtual bool ImpliedBy(const SuiteArgs&) const { return false; }
@@ -147,6 +150,24 @@ class Suite {
   /// InvalidArgument names the option and the problem, in one line.
   virtual Result<std::unique_ptr<SuitePlan>> Plan(const SuiteArgs& args, const SuiteCommon& common) const = 0;
 };
+
+/// --workloads of a suite whose workloads are `known`: the ones given, in their order, or all of `known`.
+/// InvalidArgument for an unknown workload or one named twice.
+[[nodiscard]] Status ParseWorkloadList(const SuiteArgs& args, std::string_view suite,
+                                       const std::vector<std::string>& known, std::vector<std::string>* out);
+/// The items joined with ", ".
+std::string JoinNames(const std::vector<std::string>& items);
+
+/// The sampling options of a sampled-benchmark suite (Criterion's), in --help's order: warmup,
+/// measurement, samples, sampling, resamples.
+std::vector<SuiteOption> SamplingSuiteOptionList();
+/// Criterion's defaults (3 s warm-up, 5 s measurement, 100 samples), shortened by --quick (0.5 s, 1 s, 20),
+/// then the options given, into *sampling; their values as used appended to *configuration.
+/// InvalidArgument "--option: problem".
+[[nodiscard]] Status ParseSamplingArgs(const SuiteArgs& args, const SuiteCommon& common, SamplingConfig* sampling,
+                                       KeyValues* configuration);
+/// What --quick does to the sampling, for `quick_summary`.
+std::string QuickSamplingSummary();
 
 /// The options every phase suite takes, in the order --help lists them: records, threads, operations,
 /// duration, phase-warmup, target-rate, load-batch, raw-latencies, hdr-log; the `*_default` texts describe the

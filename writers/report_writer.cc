@@ -17,6 +17,7 @@
 #include "writers/markdown_phases.h"
 #include "writers/markdown_reporter.h"
 #include "writers/markdown_resources.h"
+#include "writers/markdown_seed.h"
 #include "writers/markdown_versus.h"
 #include "writers/reporter.h"
 #include "writers/svg_chart.h"
@@ -384,6 +385,9 @@ std::vector<ReportFile> RenderReport(const std::vector<ReportInput>& runs, const
       "are never averaged together.\n\n",
       runs.size(), runs.size() == 1 ? "" : "s");
   WriteIndex(runs, out);
+  std::vector<const RunResults*> all;
+  for (const ReportInput& run : runs) all.push_back(&run.results);
+  WriteSeedComparison(all, out);  // only when a run holds the seed suite
   for (const ReportInput& run : runs) {
     const RunContext& c = run.results.context;
     const bool host_repeats = std::count_if(runs.begin(), runs.end(), [&](const ReportInput& other) {

@@ -36,6 +36,8 @@ struct ReportFile {
 /// The report: kReportMarkdownName first, then one SVG per workload table per run, in the order the
 /// Markdown links them. The page holds
 ///  - a title and an index of the runs (host, CPU, date, benchmark count, source);
+///  - when a run holds the `seed` suite: the DBX team's comparison published, replicated and fair, side by
+///    side (WriteSeedComparison, writers/markdown_seed.h);
 ///  - per run (one section per results file, headed by its host; the date is added when a host has
 ///    several runs): the run line, the reading warnings (ReadingWarnings), a summary table (per
 ///    workload, each engine's mean time with 🥇🥈🥉 for the three fastest), per workload the comparison

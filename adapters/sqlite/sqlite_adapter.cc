@@ -14,6 +14,7 @@
 #include <system_error>
 
 #include "adapters/sqlite/sqlite_connection.h"
+#include "adapters/sqlite/sqlite_seed_replica.h"
 
 namespace dbxb {
 namespace {
@@ -468,6 +469,7 @@ AdapterFactory SqliteAdapterFactory() {
   f.library_version = [] { return std::string("SQLite ") + sqlite3_libversion(); };
   f.library_build = [] { return std::string("debian-package"); };
   f.open = [](const AdapterOptions& options) { return SqliteAdapter::Open(options); };
+  f.seed_replica = NewSqliteSeedReplica;
   f.native_option_keys = {kPageSizeKey, kMmapSizeKey, kTempStoreKey, kBusyTimeoutKey, kLayoutKey};
   f.check_native_values = [](const AdapterOptions& options) {
     ConnectionConfig config;
