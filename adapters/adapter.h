@@ -170,6 +170,9 @@ struct AdapterFactory {
   bool syncs_out_of_process = false;
   /// True when the engine's Adapter implements NewNativeLoop (calibrated by `dbx-bench calibrate`).
   bool native_loop = false;
+  /// The longest key the engine stores, in bytes (LMDB's is 511); 0 = no limit a workload could reach.
+  /// Suites refuse a key size above it before the run.
+  size_t max_key_bytes = 0;
 };
 
 /// InvalidArgument naming the key when `options.native_options` holds a key without a "<engine>."

@@ -6,6 +6,7 @@
 #include <numeric>
 
 #include "common/disk_usage.h"
+#include "common/fnv.h"
 #include "common/prng.h"
 
 namespace dbxb {
@@ -13,13 +14,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr uint64_t kFnvOffset = 1469598103934665603ull;
-constexpr uint64_t kFnvPrime = 1099511628211ull;
-
-uint64_t Fnv1a(uint64_t h, std::string_view bytes) {
-  for (unsigned char c : bytes) h = (h ^ c) * kFnvPrime;
-  return h;
-}
+// Where the digest starts: not FNV's offset basis (14695981039346656037) but the value the first version
+// used, kept so that a checksum stays the same across versions.
+constexpr uint64_t kChecksumStart = 1469598103934665603ull;
 
 std::string Printable(std::string_view bytes) {
   std::string out;
@@ -102,7 +99,7 @@ Status Load(Session* s, const Dataset& data, uint64_t batch) {
 
 // Reads the whole store in key order and checks it is exactly the data set. Returns the FNV digest.
 Status VerifyAll(Session* s, const Dataset& data, std::string* checksum) {
-  uint64_t i = 0, h = kFnvOffset;
+  uint64_t i = 0, h = kChecksumStart;
   Status mismatch;
   DBXB_RETURN_IF_ERROR(s->Scan("", 0, [&](std::string_view k, std::string_view v) {
     if (i >= data.size()) {
@@ -115,7 +112,7 @@ Status VerifyAll(Session* s, const Dataset& data, std::string* checksum) {
                                          Printable(data.value(i)), Printable(k), Printable(v)));
       return false;
     }
-    h = Fnv1a(Fnv1a(h, k), v);
+    h = Fnv1a64(v, Fnv1a64(k, h));
     ++i;
     return true;
   }));

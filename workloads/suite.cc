@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace dbxb {
 
 std::vector<std::string> SuiteArgs::List(std::string_view option) const {
@@ -72,6 +74,28 @@ Status ParsePhaseSuiteArgs(const SuiteArgs& args, const SuiteCommon& common, Pha
     return Status::InvalidArgument("--raw-latencies: '" + plan->raw_latencies + "' is a directory, not a file");
   plan->hdr_log = args.Text("hdr-log");
   return Status::Ok();
+}
+
+std::string DescribeSeconds(double seconds) {
+  if (seconds >= 365.25 * 86400) return fmt::format("{:.3g} years", seconds / (365.25 * 86400));
+  if (seconds >= 2 * 86400) return fmt::format("{:.3g} days", seconds / 86400);
+  if (seconds >= 2 * 3600) return fmt::format("{:.3g} h", seconds / 3600);
+  return fmt::format("{:.3g} s", seconds);
+}
+
+Status CheckPlannedSeconds(double seconds, std::string_view what) {
+  if (!(seconds > kMaxPlannedSeconds)) return Status::Ok();
+  return Status::InvalidArgument(fmt::format("{} would take at least {}, more than a week: shorten it or split the run",
+                                             what, DescribeSeconds(seconds)));
+}
+
+double PhaseLowerBoundSeconds(uint64_t operations, double duration_seconds, double target_rate, double warmup_seconds) {
+  double bound = duration_seconds > 0 ? duration_seconds : 0;
+  if (target_rate > 0 && operations > 0) {
+    const double at_rate = static_cast<double>(operations) / target_rate;
+    bound = bound > 0 ? std::min(bound, at_rate) : at_rate;
+  }
+  return bound + warmup_seconds;
 }
 
 KeyValues PhaseSuiteConfiguration(const PhaseSuiteOptions& o, const SuitePlan& plan) {
