@@ -28,6 +28,7 @@ class DbxMicroPlan final : public SuitePlan {
  public:
   Status Execute(const std::string& work_dir, SuiteRunner& runner) override {
     auto dataset = Dataset::Make(shape);
+    if (!dataset.ok() && dataset.status().IsInterrupted()) return Status::Ok();  // nothing ran: nothing to keep
     if (!dataset.ok()) return Status::InvalidArgument(dataset.status().message());
     MicroConfig config;
     config.dataset = dataset.value();

@@ -261,6 +261,15 @@ TEST(YcsbWorkloadTest, MoreValidation) {
   EXPECT_EQ(err("recordcount=10\nfieldlength=3000000000"),
             "v:2: fieldlength: 3000000000 is too large (at most 2147483647)");
   EXPECT_EQ(err("recordcount=1e3"), "v:1: recordcount: '1e3' is not an integer");
+  // A record is generated whole in memory: at most 64 MiB (fieldcount x fieldlength), named by the line
+  // that made it too large.
+  EXPECT_EQ(err("recordcount=10\nfieldlength=2000000000"),
+            "v:2: fieldcount 10 x fieldlength 2000000000 is a record of 20000000000 bytes, more than the 64 MiB "
+            "dbx-bench generates per record");
+  EXPECT_EQ(err("recordcount=10\nfieldlength=1000\nfieldcount=100000000"),
+            "v:3: fieldcount 100000000 x fieldlength 1000 is a record of 100000000000 bytes, more than the 64 MiB "
+            "dbx-bench generates per record");
+  EXPECT_TRUE(ParseYcsbWorkload("recordcount=10\nfieldcount=64\nfieldlength=1048576", "v").ok()) << "64 MiB";
   EXPECT_EQ(err("recordcount=10\nreadproportion=nan\nupdateproportion=0"),
             "v:2: readproportion: 'nan' is not a number");
   EXPECT_EQ(err("recordcount=10\nfieldcount=0"), "v:2: fieldcount: must be at least 1");
