@@ -142,8 +142,10 @@ std::string ResolveResultsPath(const std::string& path) {
 Status CheckSaveBaseline(const FilePolicy& files, const std::string& out_dir, const std::string& name) {
   DBXB_RETURN_IF_ERROR(ValidateBaselineName(name).WithContext("--save-baseline"));
   const std::string path = BaselinePath(ResultsRootFor(out_dir), name);
+  const std::string dir = fs::path(path).parent_path().string();
+  DBXB_RETURN_IF_ERROR(CheckOutputDirectory("--save-baseline", dir));
   std::error_code ec;
-  if (!fs::exists(fs::path(path).parent_path(), ec)) return Status::Ok();  // created when the run is saved
+  if (!fs::is_directory(dir, ec)) return Status::Ok();  // created when the run is saved
   return files.CheckOutputFile("--save-baseline", path);
 }
 

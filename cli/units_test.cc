@@ -96,7 +96,8 @@ TEST(Units, AnExponentIsNamedAsTheProblem) {
             "'1e3s' is written with an exponent (e3...); write the number out in digits");
   EXPECT_EQ(ParseDurationOption("--measurement", "1E+2", 0, &d).message(),
             "--measurement: '1E+2' is written with an exponent (E+...); write the number out in digits");
-  EXPECT_EQ(ParseCount("1e3", &n).message(), "'1e3' is written with an exponent (e3...); write the number out in digits");
+  EXPECT_EQ(ParseCount("1e3", &n).message(),
+            "'1e3' is written with an exponent (e3...); write the number out in digits");
   EXPECT_EQ(ParseRateOption("--target-rate", "1e400", &d).message(),
             "--target-rate: '1e400' is written with an exponent (e4...); write the number out in digits");
   EXPECT_EQ(ParseDuration("5e", &d).message(), "'5e' has an unknown time unit (use ns, us, ms, s, m or h)");
@@ -111,7 +112,8 @@ TEST(Units, BytesUpToPebibytes) {
 
 TEST(Units, RatesMayBeTinyButNotZero) {
   double d = 0;
-  ASSERT_TRUE(ParseRateOption("--target-rate", "0.000000001", &d).ok()) << "a slow rate is refused by the plan's length";
+  ASSERT_TRUE(ParseRateOption("--target-rate", "0.000000001", &d).ok())
+      << "a slow rate is refused by the plan's length";
   EXPECT_DOUBLE_EQ(d, 1e-9);
   EXPECT_EQ(ParseRateOption("--target-rate", "0.0", &d).message(),
             "--target-rate: '0.0' is not a positive rate in operations per second (e.g. 5000, 2.5k)");
@@ -123,7 +125,10 @@ TEST(OneLine, EscapesWhatWouldSplitTheLineOrDriveTheTerminal) {
   EXPECT_EQ(OneLine("--out: 'a\nb': No such file"), "--out: 'a\\nb': No such file");
   EXPECT_EQ(OneLine("unknown engine 'null\x1b[31mX'"), "unknown engine 'null\\x1b[31mX'");
   EXPECT_EQ(OneLine(std::string("nul\0byte\t\r\x7f", 11)), "nul\\x00byte\\t\\r\\x7f");
-  EXPECT_EQ(OneLine("csi \xc2\x9b" "2J"), "csi \\u009b2J") << "a C1 control in UTF-8";
+  EXPECT_EQ(OneLine("csi \xc2\x9b"
+                    "2J"),
+            "csi \\u009b2J")
+      << "a C1 control in UTF-8";
   EXPECT_EQ(OneLine("p50 12.3 \xc2\xb5s, 1.05\xc3\x97"), "p50 12.3 \xc2\xb5s, 1.05\xc3\x97") << "other UTF-8 stays";
 }
 

@@ -57,43 +57,54 @@ Status ScaleInteger(std::string_view text, std::string_view number, uint64_t sca
 
 }  // namespace
 
-Status ParseCount(std::string_view text, uint64_t* out) {
+namespace {
+
+struct Unit {
+  std::string_view name;
+  uint64_t scale;
+};
+
+// Decimal suffixes of counts (case matters: "m" is not "M").
+constexpr Unit kCountUnits[] = {{"", 1}, {"k", 1000}, {"K", 1000}, {"M", 1000000}, {"G", 1000000000}};
+// Binary units of sizes, compared in lower case.
+constexpr Unit kByteUnits[] = {{"", 1},
+                               {"b", 1},
+                               {"k", 1ull << 10},
+                               {"kib", 1ull << 10},
+                               {"kb", 1ull << 10},
+                               {"m", 1ull << 20},
+                               {"mib", 1ull << 20},
+                               {"mb", 1ull << 20},
+                               {"g", 1ull << 30},
+                               {"gib", 1ull << 30},
+                               {"gb", 1ull << 30},
+                               {"t", 1ull << 40},
+                               {"tib", 1ull << 40},
+                               {"tb", 1ull << 40},
+                               {"p", 1ull << 50},
+                               {"pib", 1ull << 50},
+                               {"pb", 1ull << 50}};
+
+// A whole number followed by one of `units`; `unknown` says what may follow when nothing matches.
+template <size_t N>
+Status ParseScaled(std::string_view text, const Unit (&units)[N], bool ignore_case, std::string_view unknown,
+                   uint64_t* out) {
   std::string_view number, unit;
   DBXB_RETURN_IF_ERROR(SplitNumber(text, false, &number, &unit));
-  uint64_t scale;
-  if (unit.empty())
-    scale = 1;
-  else if (unit == "k" || unit == "K")
-    scale = 1000;
-  else if (unit == "M")
-    scale = 1000000;
-  else if (unit == "G")
-    scale = 1000000000;
-  else
-    return Status::InvalidArgument(Quote(text) + " has an unknown suffix (use k, M or G)");
-  return ScaleInteger(text, number, scale, out);
+  const std::string name = ignore_case ? Lower(unit) : std::string(unit);
+  for (const Unit& u : units)
+    if (u.name == name) return ScaleInteger(text, number, u.scale, out);
+  return Status::InvalidArgument(Quote(text) + " " + std::string(unknown));
+}
+
+}  // namespace
+
+Status ParseCount(std::string_view text, uint64_t* out) {
+  return ParseScaled(text, kCountUnits, false, "has an unknown suffix (use k, M or G)", out);
 }
 
 Status ParseBytes(std::string_view text, uint64_t* out) {
-  std::string_view number, unit_raw;
-  DBXB_RETURN_IF_ERROR(SplitNumber(text, false, &number, &unit_raw));
-  std::string unit = Lower(unit_raw);
-  uint64_t scale;
-  if (unit.empty() || unit == "b")
-    scale = 1;
-  else if (unit == "k" || unit == "kib" || unit == "kb")
-    scale = 1ull << 10;
-  else if (unit == "m" || unit == "mib" || unit == "mb")
-    scale = 1ull << 20;
-  else if (unit == "g" || unit == "gib" || unit == "gb")
-    scale = 1ull << 30;
-  else if (unit == "t" || unit == "tib" || unit == "tb")
-    scale = 1ull << 40;
-  else if (unit == "p" || unit == "pib" || unit == "pb")
-    scale = 1ull << 50;
-  else
-    return Status::InvalidArgument(Quote(text) + " has an unknown size unit (use B, KiB, MiB, GiB, TiB or PiB)");
-  return ScaleInteger(text, number, scale, out);
+  return ParseScaled(text, kByteUnits, true, "has an unknown size unit (use B, KiB, MiB, GiB, TiB or PiB)", out);
 }
 
 Status ParseDuration(std::string_view text, double* seconds) {

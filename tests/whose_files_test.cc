@@ -28,14 +28,18 @@ class WhoseFilesTest : public ::testing::Test {
                " --data-dir data " + more);
   }
   std::string Read(const std::string& name) const { return ReadFile(dir_ / name); }
+  // Two runs' results, in a and b.
+  void RunAAndB() {
+    fs::create_directories(dir_ / "data");
+    ASSERT_EQ(Ycsb("a").exit_code, 0);
+    ASSERT_EQ(Ycsb("b").exit_code, 0);
+  }
 
   fs::path dir_;
 };
 
 TEST_F(WhoseFilesTest, ARunReplacesItsOwnResultsButMergeAndRawLatenciesDoNot) {
-  fs::create_directories(dir_ / "data");
-  ASSERT_EQ(Ycsb("a").exit_code, 0);
-  ASSERT_EQ(Ycsb("b").exit_code, 0);
+  ASSERT_NO_FATAL_FAILURE(RunAAndB());
   ToolResult again = Ycsb("a");
   EXPECT_EQ(again.exit_code, 0) << "a run replaces what an earlier run wrote there: " << again.err;
 
@@ -69,9 +73,7 @@ TEST_F(WhoseFilesTest, ARunReplacesItsOwnResultsButMergeAndRawLatenciesDoNot) {
 }
 
 TEST_F(WhoseFilesTest, CompareNeverWritesOverItsInputsNotEvenWithForce) {
-  fs::create_directories(dir_ / "data");
-  ASSERT_EQ(Ycsb("a").exit_code, 0);
-  ASSERT_EQ(Ycsb("b").exit_code, 0);
+  ASSERT_NO_FATAL_FAILURE(RunAAndB());
   const std::string before = Read("a/results.json");
   for (const char* force : {"", " --force"}) {
     ToolResult r = Run(std::string("compare a b --json a/results.json") + force);
