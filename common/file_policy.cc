@@ -44,8 +44,9 @@ Status NotRegular(const std::string& path, mode_t mode) {
   return Status::InvalidArgument(fmt::format("{}: is {}, not a regular file", path, FileTypeName(mode)));
 }
 
-Status ReadAll(int fd, const std::string& path, uint64_t max_bytes, std::string* contents) {
+Status ReadAll(int fd, const std::string& path, uint64_t size, uint64_t max_bytes, std::string* contents) {
   std::string data;
+  data.reserve(size);
   char buf[1 << 16];
   for (;;) {
     const ssize_t n = ::read(fd, buf, sizeof buf);
@@ -112,7 +113,7 @@ Status ReadInputFile(const std::string& path, uint64_t max_bytes, std::string* c
     s = Status::InvalidArgument(fmt::format("{}: {} bytes, more than {} this command reads at most", path,
                                             static_cast<uint64_t>(st.st_size), Bound(max_bytes)));
   else
-    s = ReadAll(fd, path, max_bytes, contents);
+    s = ReadAll(fd, path, static_cast<uint64_t>(st.st_size), max_bytes, contents);
   ::close(fd);
   return s;
 }
