@@ -43,7 +43,7 @@ std::vector<InterruptCase> Cases() {
       {"MicroDataSetBuild", micro + "--engines null --records 20M --workloads get --measurement 10s", "", "", 1000},
       {"MicroDataSetLoad", micro + "--engines sqlite --records 2M --workloads get --measurement 10s", "", "", 2500},
       {"MicroMeasurement", micro + "--engines null --records 1000 --workloads get --measurement 60s", "Warming up", ""},
-      {"MicroInsertIterations", micro + "--engines null --records 8M --workloads insert --measurement 60s",
+      {"MicroInsertIterations", micro + "--engines null --records 2M --workloads insert --measurement 60s",
        "Warming up", ""},
       {"YcsbLoad", ycsb + "--engines sqlite --records 20M --operations 100", "", "[incomplete]"},
       {"YcsbClosedLoop", ycsb + "--engines null --records 100 --operations 1000000000 --duration 60s",
