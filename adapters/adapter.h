@@ -188,6 +188,9 @@ struct AdapterFactory {
   /// Durability levels the engine cannot honour, each with the reason: open() returns NotSupported for
   /// them, and a run refuses them before it starts. Empty for an engine that honours all three.
   std::vector<std::pair<Durability, std::string>> refused_durabilities;
+  /// The longest key the engine stores, in bytes (LMDB's is 511); 0 = no limit a workload could reach.
+  /// Suites refuse a key size above it before the run.
+  size_t max_key_bytes = 0;
 };
 
 /// The reason `engine` refuses durability `d`, or nullptr when it honours it.

@@ -19,7 +19,7 @@
 
 #include "cli/compare_command.h"
 #include "cli/units.h"
-#include "common/atomic_file.h"
+#include "common/file_policy.h"
 #include "common/output_dir.h"
 #include "compare/compare_runs.h"
 #include "harness/interrupt.h"
@@ -52,16 +52,6 @@ Status ValidateBinary(const std::string& path, const char* option) {
     return Status::InvalidArgument(fmt::format("{}: '{}' is not a regular file", option, path));
   if (::access(path.c_str(), X_OK) != 0)
     return Status::InvalidArgument(fmt::format("{}: '{}' is not executable", option, path));
-  return Status::Ok();
-}
-
-Status ValidateOutputFile(const std::string& path, const char* option) {
-  if (path.empty()) return Status::Ok();
-  std::error_code ec;
-  const fs::path parent = fs::path(path).parent_path();
-  if (!parent.empty() && !fs::is_directory(parent, ec))
-    return Status::InvalidArgument(fmt::format("{}: directory '{}' does not exist", option, parent.string()));
-  if (fs::is_directory(path, ec)) return Status::InvalidArgument(fmt::format("{}: '{}' is a directory", option, path));
   return Status::Ok();
 }
 
@@ -145,9 +135,8 @@ ChildExit RunChild(const std::vector<std::string>& argv, const fs::path& log) {
 
 std::string RoundName(size_t round) { return fmt::format("round-{:02}", round + 1); }
 
-Status WriteText(const std::string& path, const std::string& text, const char* option) {
-  if (path.empty()) return Status::Ok();
-  return WriteFileAtomically(path, text).WithContext(option);
+Status WriteText(const FilePolicy& files, const std::string& path, const std::string& text, const char* option) {
+  return path.empty() ? Status::Ok() : files.WriteOutputFile(option, path, text);
 }
 
 }  // namespace
@@ -195,6 +184,7 @@ CLI::App* AddAbCommand(CLI::App* app, AbArgs* args) {
   cmd->add_option("--seed", args->seed, "Seed of the bootstrap")->capture_default_str();
   cmd->add_option("--markdown", args->markdown_path, "Also write the comparison as Markdown (for a PR comment)");
   cmd->add_option("--json", args->json_path, "Also write the comparison as JSON");
+  cmd->add_flag("--force", args->force, kForceHelp);
   cmd->add_option("run-args", args->run_args, "After --: the arguments of `dbx-bench run` for every round");
   return cmd;
 }
@@ -206,8 +196,11 @@ CommandResult RunAb(const AbArgs& args, std::ostream& console, std::ostream& pro
   if (st.ok()) st = ValidateBinary(args.baseline_bin, "--baseline-bin");
   if (st.ok()) st = ValidateBinary(args.current_bin, "--current-bin");
   if (st.ok()) st = ValidateAbRunArgs(args.run_args);
-  if (st.ok()) st = ValidateOutputFile(args.markdown_path, "--markdown");
-  if (st.ok()) st = ValidateOutputFile(args.json_path, "--json");
+  FilePolicy files("ab", args.force);
+  files.NoteInput(args.baseline_bin);
+  files.NoteInput(args.current_bin);
+  if (st.ok() && !args.markdown_path.empty()) st = files.CheckOutputFile("--markdown", args.markdown_path);
+  if (st.ok() && !args.json_path.empty()) st = files.CheckOutputFile("--json", args.json_path);
   const std::string dir = args.out_dir.empty() ? DefaultAbDir() : args.out_dir;
   if (st.ok()) st = ValidateOutDir(dir);
   if (!st.ok()) return BadInput(st.message());
@@ -291,10 +284,10 @@ CommandResult RunAb(const AbArgs& args, std::ostream& console, std::ostream& pro
   if (st.ok()) st = WriteCompareMarkdown(report, md);
   if (!st.ok()) return CommandResult::Failed(kExitCodeBadInput, st.ToString());
   const std::string json = SerializeComparison(report);
-  st = WriteText((fs::path(dir) / "comparison.md").string(), md.str(), "--out");
-  if (st.ok()) st = WriteText((fs::path(dir) / "comparison.json").string(), json, "--out");
-  if (st.ok()) st = WriteText(args.markdown_path, md.str(), "--markdown");
-  if (st.ok()) st = WriteText(args.json_path, json, "--json");
+  st = WriteText(files, (fs::path(dir) / "comparison.md").string(), md.str(), "--out");
+  if (st.ok()) st = WriteText(files, (fs::path(dir) / "comparison.json").string(), json, "--out");
+  if (st.ok()) st = WriteText(files, args.markdown_path, md.str(), "--markdown");
+  if (st.ok()) st = WriteText(files, args.json_path, json, "--json");
   if (!st.ok()) return BadInput(st.message());
   if (report.GateFailed()) {
     return CommandResult::Failed(

@@ -36,6 +36,7 @@ struct AbArgs {
   std::string seed = "0";
   std::string markdown_path;          ///< --markdown FILE
   std::string json_path;              ///< --json FILE
+  bool force = false;                 ///< --force: replace --markdown/--json files dbx-bench did not write
   std::vector<std::string> run_args;  ///< after --: the arguments of `dbx-bench run`
 };
 

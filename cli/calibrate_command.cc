@@ -7,8 +7,9 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/units.h"
-#include "common/atomic_file.h"
+#include "common/file_policy.h"
 #include "harness/calibrate.h"
+#include "harness/interrupt.h"
 #include "records/json_results.h"
 
 namespace dbxb {
@@ -26,6 +27,7 @@ CLI::App* AddCalibrateCommand(CLI::App* app, CalibrateArgs* args) {
   cmd->add_option("--rounds", args->rounds, "Timed rounds of each side (default 21, at least 3)");
   cmd->add_option("--out", args->out_path, "Write the ratios to this JSON file");
   cmd->add_option("--data-dir", args->data_dir, "Where databases are created (default: system temp dir)");
+  cmd->add_flag("--force", args->force, kForceHelp);
   return cmd;
 }
 
@@ -47,6 +49,11 @@ CommandResult RunCalibrate(const CalibrateArgs& args, std::ostream& console) {
       engines.push_back(f);
     }
   }
+  // --out before anything runs: an existing directory or a file that is not ours is bad input now.
+  const FilePolicy files("calibrate", args.force);
+  if (!args.out_path.empty()) {
+    if (Status s = files.CheckOutputFile("--out", args.out_path); !s.ok()) return BadInput(s.message());
+  }
   std::error_code ec;
   const fs::path base = args.data_dir.empty() ? fs::temp_directory_path(ec) : fs::path(args.data_dir);
   std::string tmpl = (base / "dbx-bench-calibrate-XXXXXX").string();
@@ -57,6 +64,7 @@ CommandResult RunCalibrate(const CalibrateArgs& args, std::ostream& console) {
   console << CalibrationHeader();
   for (const AdapterFactory* engine : engines) {
     for (const std::string& workload : CalibrationWorkloads()) {
+      if (InterruptRequested()) break;
       CalibrationResult row = CalibrateOne(*engine, workload, records, rounds, tmpl);
       console << CalibrationLine(row);
       console.flush();
@@ -64,6 +72,8 @@ CommandResult RunCalibrate(const CalibrateArgs& args, std::ostream& console) {
     }
   }
   fs::remove_all(tmpl, ec);
+  if (InterruptRequested())
+    return CommandResult::Failed(kExitCodeInterrupted, "calibrate: interrupted; nothing written");
 
   bool failed = false;
   nlohmann::ordered_json out = nlohmann::ordered_json::array();
@@ -74,8 +84,8 @@ CommandResult RunCalibrate(const CalibrateArgs& args, std::ostream& console) {
   if (!args.out_path.empty()) {
     nlohmann::ordered_json doc{
         {"records", records}, {"rounds", rounds}, {"get_goal", kCalibrationGetGoal}, {"calibration", std::move(out)}};
-    Status st = WriteFileAtomically(args.out_path, doc.dump(2) + "\n");
-    if (!st.ok()) return BadInput(fmt::format("--out: {}", st.message()));
+    Status st = files.WriteOutputFile("--out", args.out_path, doc.dump(2) + "\n");
+    if (!st.ok()) return BadInput(st.message());
   }
   return failed ? CommandResult::Failed(kExitCodeFailure, "calibrate: a loop failed (see above)") : CommandResult::Ok();
 }

@@ -27,6 +27,7 @@ struct CalibrateArgs {
   std::string rounds = "21";
   std::string out_path;  ///< --out FILE: the ratios as JSON; empty = console only
   std::string data_dir;  ///< where databases are created; empty = the system temp dir
+  bool force = false;    ///< --force: replace an --out file dbx-bench did not write
 };
 
 CLI::App* AddCalibrateCommand(CLI::App* app, CalibrateArgs* args);

@@ -1,7 +1,10 @@
 // What a CLI command hands back to main(): the exit code, and the one line main() prints on stderr.
 #pragma once
 
+#include <fmt/format.h>
+
 #include <string>
+#include <string_view>
 #include <utility>
 
 namespace dbxb {
@@ -23,6 +26,37 @@ struct CommandResult {
 /// Exit code 2 with `message` (which names the input and the problem): every command's bad input.
 inline CommandResult BadInput(std::string message) {
   return CommandResult::Failed(kExitCodeBadInput, std::move(message));
+}
+
+/// --force, the same for every command that writes files (common/file_policy.h decides what it allows).
+inline constexpr char kForceHelp[] =
+    "Replace output files that dbx-bench did not write (never a device, FIFO, symbolic link or an input)";
+
+/// `message` as one line for a terminal: control characters (a newline in a path, the ESC of an ANSI
+/// sequence, C1 controls in UTF-8) are written as escapes ("\n", "\x1b"), so that what a user typed
+/// can neither split the line nor drive the terminal. Every line dbx-bench prints on stderr goes
+/// through this (cli/main.cc).
+inline std::string OneLine(std::string_view message) {
+  std::string out;
+  out.reserve(message.size());
+  for (size_t i = 0; i < message.size(); ++i) {
+    const auto c = static_cast<unsigned char>(message[i]);
+    const bool c1 = c == 0xc2 && i + 1 < message.size() && static_cast<unsigned char>(message[i + 1]) >= 0x80 &&
+                    static_cast<unsigned char>(message[i + 1]) <= 0x9f;
+    if (c == '\n')
+      out += "\\n";
+    else if (c == '\t')
+      out += "\\t";
+    else if (c == '\r')
+      out += "\\r";
+    else if (c < 0x20 || c == 0x7f)
+      out += fmt::format("\\x{:02x}", c);
+    else if (c1)
+      out += fmt::format("\\u{:04x}", static_cast<unsigned char>(message[++i]));
+    else
+      out += static_cast<char>(c);
+  }
+  return out;
 }
 
 }  // namespace dbxb

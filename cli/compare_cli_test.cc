@@ -94,7 +94,7 @@ TEST_F(CompareCliTest, Report) {
   std::ofstream(dir_ / "plain-file") << "x";
   ToolResult bad = Run("report " + base_ + " -o plain-file");
   EXPECT_EQ(bad.exit_code, 2);
-  EXPECT_EQ(bad.err, "dbx-bench: -o: 'plain-file' exists and is not a directory\n");
+  EXPECT_EQ(bad.err, "dbx-bench: -o: 'plain-file' is a regular file, not a directory\n");
 }
 
 }  // namespace

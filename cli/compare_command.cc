@@ -11,7 +11,7 @@
 #include <sstream>
 
 #include "cli/units.h"
-#include "common/atomic_file.h"
+#include "common/file_policy.h"
 #include "compare/compare.h"
 #include "compare/compare_runs.h"
 #include "records/json_results.h"
@@ -83,23 +83,22 @@ Status ResolveInputs(const CompareArgs& args, std::vector<std::string>* baseline
   return Status::Ok();
 }
 
-Status ReadRunSet(const std::vector<std::string>& paths, RunSet* set) {
+Status ReadRunSet(const std::vector<std::string>& paths, FilePolicy* files, RunSet* set) {
   for (const std::string& path : paths) {
     RunResults r;
     DBXB_RETURN_IF_ERROR(ReadResultsFile(path, &r));
+    files->NoteInput(path);
     set->runs.push_back(std::move(r));
     set->sources.push_back(path);
   }
   return Status::Ok();
 }
 
-Status WriteOutput(const std::string& path, const std::string& contents, const char* option) {
-  if (path.empty()) return Status::Ok();
-  std::error_code ec;
-  fs::path parent = fs::path(path).parent_path();
-  if (!parent.empty() && !fs::is_directory(parent, ec))
-    return Status::InvalidArgument(fmt::format("{}: directory '{}' does not exist", option, parent.string()));
-  return WriteFileAtomically(path, contents).WithContext(option);
+// --markdown and --json, checked before anything is compared or printed.
+Status CheckOutputs(const CompareArgs& args, const FilePolicy& files) {
+  if (!args.markdown_path.empty()) DBXB_RETURN_IF_ERROR(files.CheckOutputFile("--markdown", args.markdown_path));
+  if (!args.json_path.empty()) DBXB_RETURN_IF_ERROR(files.CheckOutputFile("--json", args.json_path));
+  return Status::Ok();
 }
 
 }  // namespace
@@ -140,7 +139,18 @@ std::string ResolveResultsPath(const std::string& path) {
   return path;
 }
 
-Status SaveBaseline(const RunResults& results, const std::string& out_dir, const std::string& name, std::string* path) {
+Status CheckSaveBaseline(const FilePolicy& files, const std::string& out_dir, const std::string& name) {
+  DBXB_RETURN_IF_ERROR(ValidateBaselineName(name).WithContext("--save-baseline"));
+  const std::string path = BaselinePath(ResultsRootFor(out_dir), name);
+  const std::string dir = fs::path(path).parent_path().string();
+  DBXB_RETURN_IF_ERROR(CheckOutputDirectory("--save-baseline", dir));
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) return Status::Ok();  // created when the run is saved
+  return files.CheckOutputFile("--save-baseline", path);
+}
+
+Status SaveBaseline(const FilePolicy& files, const RunResults& results, const std::string& out_dir,
+                    const std::string& name, std::string* path) {
   DBXB_RETURN_IF_ERROR(ValidateBaselineName(name).WithContext("--save-baseline"));
   const std::string root = ResultsRootFor(out_dir);
   const fs::path dir = fs::path(root) / "baselines";
@@ -149,7 +159,7 @@ Status SaveBaseline(const RunResults& results, const std::string& out_dir, const
   if (ec || !fs::is_directory(dir, ec))
     return Status::IOError(fmt::format("--save-baseline: cannot create '{}': {}", dir.string(), ec.message()));
   *path = BaselinePath(root, name);
-  return WriteResultsFile(*path, results).WithContext("--save-baseline");
+  return files.WriteOutputFile("--save-baseline", *path, SerializeResults(results));
 }
 
 CLI::App* AddCompareCommand(CLI::App* app, CompareArgs* args) {
@@ -193,6 +203,7 @@ CLI::App* AddCompareCommand(CLI::App* app, CompareArgs* args) {
   cmd->add_option("--seed", args->seed, "Seed of the bootstrap")->capture_default_str();
   cmd->add_option("--markdown", args->markdown_path, "Also write the comparison as Markdown (for a PR comment)");
   cmd->add_option("--json", args->json_path, "Also write the comparison as JSON");
+  cmd->add_flag("--force", args->force, kForceHelp);
   return cmd;
 }
 
@@ -204,6 +215,8 @@ CommandResult RunCompare(const CompareArgs& args, std::ostream& console) {
   st = ResolveInputs(args, &baseline_paths, &current_paths);
   if (!st.ok()) return BadInput(st.message());
   const bool single = baseline_paths.size() == 1 && current_paths.size() == 1;
+  if (args.paired && args.separator == std::string::npos)
+    return BadInput("--paired: give the rounds as BASE... -- CURRENT... (BASE[i] and CURRENT[i] are round i)");
   if (args.paired && baseline_paths.size() != current_paths.size()) {
     return BadInput(fmt::format("--paired: {} baseline and {} current files; rounds come in pairs",
                                 baseline_paths.size(), current_paths.size()));
@@ -211,15 +224,17 @@ CommandResult RunCompare(const CompareArgs& args, std::ostream& console) {
   if (!single && !args.aa_runs.empty())
     return BadInput("--aa-runs: a noise floor is for one run per side; several runs per side measure their own noise");
 
+  FilePolicy files("compare", args.force);
   RunSet baseline, current, aa;
-  st = ReadRunSet(baseline_paths, &baseline);
-  if (st.ok()) st = ReadRunSet(current_paths, &current);
+  st = ReadRunSet(baseline_paths, &files, &baseline);
+  if (st.ok()) st = ReadRunSet(current_paths, &files, &current);
   if (st.ok() && !args.aa_runs.empty()) {
     std::vector<std::string> aa_paths;
     for (const std::string& p : args.aa_runs) aa_paths.push_back(ResolveResultsPath(p));
-    st = ReadRunSet(aa_paths, &aa);
+    st = ReadRunSet(aa_paths, &files, &aa);
     if (st.ok()) st = CalibrateNoiseFloors(aa, &options.calibrated_floors).WithContext("--aa-runs");
   }
+  if (st.ok()) st = CheckOutputs(args, files);
   if (!st.ok()) return BadInput(st.message());
 
   ComparisonReport report;
@@ -237,10 +252,10 @@ CommandResult RunCompare(const CompareArgs& args, std::ostream& console) {
   if (!args.markdown_path.empty()) {
     std::ostringstream md;
     st = WriteCompareMarkdown(report, md);
-    if (st.ok()) st = WriteOutput(args.markdown_path, md.str(), "--markdown");
+    if (st.ok()) st = files.WriteOutputFile("--markdown", args.markdown_path, md.str());
     if (!st.ok()) return BadInput(st.message());
   }
-  st = WriteOutput(args.json_path, SerializeComparison(report), "--json");
+  if (!args.json_path.empty()) st = files.WriteOutputFile("--json", args.json_path, SerializeComparison(report));
   if (!st.ok()) return BadInput(st.message());
 
   if (report.GateFailed()) {

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "cli/command_result.h"
+#include "common/file_policy.h"
 #include "common/status.h"
 #include "compare/compare.h"
 #include "records/result.h"
@@ -45,6 +46,7 @@ struct CompareArgs {
   std::string seed = "0";
   std::string markdown_path;  ///< --markdown FILE
   std::string json_path;      ///< --json FILE
+  bool force = false;         ///< --force: replace output files dbx-bench did not write
 };
 
 /// Registers the `compare` subcommand and its options on `app`, writing what is typed into *args.
@@ -72,11 +74,16 @@ std::string ResultsRootFor(const std::string& out_dir);
 /// <results_root>/baselines/<name>.json
 std::string BaselinePath(const std::string& results_root, const std::string& name);
 
+/// Whether the baseline `name` of a run written to `out_dir` may be saved (a valid name; a baseline file
+/// that `files` may replace), checked before the run. InvalidArgument starting with "--save-baseline".
+Status CheckSaveBaseline(const FilePolicy& files, const std::string& out_dir, const std::string& name);
+
 /// Saves `results` as the baseline `name` of the run written to `out_dir`: the same bytes as its
-/// results.json, written atomically to BaselinePath(ResultsRootFor(out_dir), name), creating the
-/// baselines directory. Stores the path in *path. InvalidArgument for a bad name, IOError when the
-/// file cannot be written.
-Status SaveBaseline(const RunResults& results, const std::string& out_dir, const std::string& name, std::string* path);
+/// results.json, written through `files` to BaselinePath(ResultsRootFor(out_dir), name), creating the
+/// baselines directory. Stores the path in *path. InvalidArgument for a bad name or a file that is not
+/// ours to replace, IOError when the file cannot be written.
+Status SaveBaseline(const FilePolicy& files, const RunResults& results, const std::string& out_dir,
+                    const std::string& name, std::string* path);
 
 /// `path` itself, or path/results.json when `path` is a directory.
 std::string ResolveResultsPath(const std::string& path);

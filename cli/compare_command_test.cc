@@ -254,10 +254,17 @@ TEST_F(CompareCommandTest, NamedBaselines) {
   ASSERT_TRUE(ReadResultsFile(base_, &base).ok());
   // run --save-baseline main with --out <dir>/results/pr-1: root is <dir>/results.
   std::string saved;
-  ASSERT_TRUE(SaveBaseline(base, Path("results/pr-1"), "main", &saved).ok());
+  const FilePolicy files("run", false);
+  ASSERT_TRUE(SaveBaseline(files, base, Path("results/pr-1"), "main", &saved).ok());
   EXPECT_EQ(saved, Path("results/baselines/main.json"));
   EXPECT_EQ(Slurp(saved), SerializeResults(base)) << "the same bytes as results.json";
-  ASSERT_TRUE(SaveBaseline(base, Path("results/pr-2/"), "main", &saved).ok());  // replaced atomically
+  ASSERT_TRUE(SaveBaseline(files, base, Path("results/pr-2/"), "main", &saved).ok());  // ours: replaced atomically
+  // A baseline file the tool did not write (or edited since) is replaced only with --force.
+  std::ofstream(saved, std::ios::app) << "\n";
+  EXPECT_NE(SaveBaseline(files, base, Path("results/pr-3"), "main", &saved).message().find("--force"),
+            std::string::npos);
+  EXPECT_NE(CheckSaveBaseline(files, Path("results/pr-3"), "main").message().find("--force"), std::string::npos);
+  ASSERT_TRUE(SaveBaseline(FilePolicy("run", true), base, Path("results/pr-3"), "main", &saved).ok());
   EXPECT_EQ(saved, Path("results/baselines/main.json"));
 
   CompareArgs a = Args({cur_});
@@ -275,7 +282,7 @@ TEST_F(CompareCommandTest, NamedBaselines) {
   for (const char* bad : {"../etc/passwd", "a/b", "..", ".", "sp ace", "x$"}) {
     a.baseline_name = bad;
     EXPECT_EQ(RunCompare(a, out).exit_code, 2) << bad;
-    EXPECT_TRUE(SaveBaseline(base, Path("results/x"), bad, &saved).IsInvalidArgument()) << bad;
+    EXPECT_TRUE(SaveBaseline(files, base, Path("results/x"), bad, &saved).IsInvalidArgument()) << bad;
   }
   a.baseline_name = "main";
   a.files = {base_, cur_};  // --baseline takes one file

@@ -23,8 +23,9 @@
 namespace dbxb {
 namespace {
 
+// The one place that prints an error: one line, whatever the message holds (OneLine).
 int Fail(int code, const std::string& message) {
-  std::cerr << "dbx-bench: " << message << "\n";
+  std::cerr << "dbx-bench: " << OneLine(message) << "\n";
   return code;
 }
 
@@ -117,8 +118,8 @@ int Main(int argc, char** argv) {
   if (app.got_subcommand(compare_cmd)) return Finish(RunCompare(compare, std::cout));
   if (app.got_subcommand(report_cmd)) return Finish(RunReport(report, std::cout));
   if (app.got_subcommand(merge_cmd)) return Finish(RunMerge(merge, std::cout));
-  if (app.got_subcommand(calibrate_cmd)) return Finish(RunCalibrate(calibrate, std::cout));
   InstallInterruptHandlers();
+  if (app.got_subcommand(calibrate_cmd)) return Finish(RunCalibrate(calibrate, std::cout));
   if (app.got_subcommand(ab_cmd)) return Finish(RunAb(ab, std::cout, std::cerr));
   if (app.got_subcommand("list")) return ListCommand();
   if (app.got_subcommand(run_cmd)) return Finish(RunRun(run, command_line, std::cout, std::cerr));

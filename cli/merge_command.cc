@@ -5,9 +5,10 @@
 #include <CLI/CLI.hpp>
 #include <filesystem>
 #include <map>
+#include <optional>
 
 #include "cli/compare_command.h"
-#include "common/atomic_file.h"
+#include "common/file_policy.h"
 #include "records/hdr_log.h"
 #include "records/json_results.h"
 #include "records/phase_merge.h"
@@ -32,7 +33,7 @@ std::string SummaryLine(const LatencySummary& s) {
 }
 
 CommandResult MergeResults(const MergeArgs& args, const std::vector<std::string>& paths, std::vector<std::string> texts,
-                           const std::string& out_path, std::ostream& console) {
+                           const FilePolicy& files, const std::string& out_path, std::ostream& console) {
   std::vector<MergeInput> inputs;
   for (size_t i = 0; i < paths.size(); ++i) {
     MergeInput in;
@@ -45,8 +46,8 @@ CommandResult MergeResults(const MergeArgs& args, const std::vector<std::string>
   if (!merged.ok()) return BadInput(merged.status().message());
   RunResults& r = merged.value();
   r.context.command_line = fmt::format("dbx-bench merge {} -o {}", fmt::join(args.inputs, " "), args.out);
-  Status st = WriteResultsFile(out_path, r);
-  if (!st.ok()) return BadInput(st.ToString());
+  Status st = files.WriteOutputFile("-o", out_path, SerializeResults(r));
+  if (!st.ok()) return BadInput(st.message());
   console << fmt::format("Merged {} results files (hosts: {}) into {}\n", inputs.size(), r.context.host_name, out_path);
   for (const PhaseResult& p : r.phases) {
     console << fmt::format("{}: {} operations, {} ({} inputs, {}), {}\n", PhaseName(p), FormatInteger(p.operations),
@@ -59,8 +60,8 @@ CommandResult MergeResults(const MergeArgs& args, const std::vector<std::string>
   return CommandResult::Ok();
 }
 
-CommandResult MergeLogs(const MergeArgs& args, const std::vector<std::string>& texts, const std::string& out_path,
-                        std::ostream& console) {
+CommandResult MergeLogs(const MergeArgs& args, const std::vector<std::string>& texts, const FilePolicy& files,
+                        const std::string& out_path, std::ostream& console) {
   std::vector<HdrLog> logs;
   bool any_start_unknown = false;
   double base = 0;
@@ -88,8 +89,8 @@ CommandResult MergeLogs(const MergeArgs& args, const std::vector<std::string>& t
   }
   std::stable_sort(out.intervals.begin(), out.intervals.end(),
                    [](const HdrLogInterval& a, const HdrLogInterval& b) { return a.start_s < b.start_s; });
-  Status st = WriteFileAtomically(out_path, FormatHdrLog(out));
-  if (!st.ok()) return BadInput(st.ToString());
+  Status st = files.WriteOutputFile("-o", out_path, FormatHdrLog(out));
+  if (!st.ok()) return BadInput(st.message());
   console << fmt::format("Merged {} interval logs ({} intervals) into {}\n", logs.size(), out.intervals.size(),
                          out_path);
   console << "tag count min max p50 p90 p99 p99.9\n";
@@ -108,6 +109,7 @@ CLI::App* AddMergeCommand(CLI::App* app, MergeArgs* args) {
   cmd->add_option("inputs", args->inputs,
                   "results.json files (or directories with one), or HdrHistogram interval logs (run --hdr-log)");
   cmd->add_option("-o,--out", args->out, "The merged results file (a directory: DIR/results.json) or log");
+  cmd->add_flag("--force", args->force, kForceHelp);
   return cmd;
 }
 
@@ -115,22 +117,23 @@ CommandResult RunMerge(const MergeArgs& args, std::ostream& console) {
   if (args.inputs.size() < 2)
     return BadInput(fmt::format("merge: give at least two inputs, got {}", args.inputs.size()));
   if (args.out.empty()) return BadInput("merge: give the output file with -o FILE");
+  FilePolicy files("merge", args.force);
   std::error_code ec;
   std::string out_path = args.out;
   if (fs::is_directory(out_path, ec)) out_path = (fs::path(out_path) / "results.json").string();
-  const fs::path parent = fs::path(out_path).parent_path();
-  if (!parent.empty() && !fs::is_directory(parent, ec))
-    return BadInput(fmt::format("-o: directory '{}' does not exist", parent.string()));
   std::vector<std::string> paths, texts;
   for (const std::string& input : args.inputs) {
     paths.push_back(ResolveResultsPath(input));
-    if (fs::exists(out_path, ec) && fs::equivalent(paths.back(), out_path, ec))
-      return BadInput(fmt::format("-o: {} is one of the inputs; write the merge to a new file", out_path));
+    // Each input counts once: a run given twice would double its operations.
+    if (std::optional<std::string> earlier = files.NoteInput(paths.back()))
+      return BadInput(fmt::format("merge: '{}' and '{}' are the same file, given twice", paths.back(), *earlier));
   }
+  if (Status st = files.CheckOutputFile("-o", out_path); !st.ok()) return BadInput(st.message());
   for (const std::string& path : paths) {
     std::string text;
-    Status st = ReadFileToString(path, &text);
-    if (!st.ok()) return BadInput(st.ToString());
+    // Which kind it is shows only in the text: the larger bound, that of interval logs.
+    Status st = ReadInputFile(path, kMaxIntervalLogBytes, &text);
+    if (!st.ok()) return BadInput(st.message());
     if (text.find_first_not_of(" \t\r\n") == std::string::npos) return BadInput(path + ": the file is empty");
     texts.push_back(std::move(text));
   }
@@ -141,8 +144,8 @@ CommandResult RunMerge(const MergeArgs& args, std::ostream& console) {
                                   results ? "a results file" : "an interval log", args.inputs[i],
                                   results ? "not" : "a results file"));
   }
-  return results ? MergeResults(args, paths, std::move(texts), out_path, console)
-                 : MergeLogs(args, texts, out_path, console);
+  return results ? MergeResults(args, paths, std::move(texts), files, out_path, console)
+                 : MergeLogs(args, texts, files, out_path, console);
 }
 
 }  // namespace dbxb

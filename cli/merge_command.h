@@ -23,7 +23,8 @@ namespace dbxb {
 
 struct MergeArgs {
   std::vector<std::string> inputs;
-  std::string out;  ///< -o FILE
+  std::string out;     ///< -o FILE
+  bool force = false;  ///< --force: replace an output file dbx-bench did not write
 };
 
 /// Registers the `merge` subcommand and its options on `app`, writing what is typed into *args.

@@ -6,7 +6,8 @@
 #include <filesystem>
 
 #include "cli/compare_command.h"
-#include "common/atomic_file.h"
+#include "common/file_policy.h"
+#include "common/output_dir.h"
 #include "records/json_results.h"
 #include "writers/report_writer.h"
 
@@ -23,6 +24,7 @@ CLI::App* AddReportCommand(CLI::App* app, ReportArgs* args) {
   cmd->add_option("results", args->inputs, "results.json files (or directories with one); one section each");
   cmd->add_option("-o,--out", args->out_dir, "Directory to write README.md and the charts into (created if missing)");
   cmd->add_option("--baseline", args->baseline_engine, "Engine the tables compare against (default: first)");
+  cmd->add_flag("--force", args->force, kForceHelp);
   return cmd;
 }
 
@@ -30,12 +32,14 @@ CommandResult RunReport(const ReportArgs& args, std::ostream& console) {
   if (args.inputs.empty()) return BadInput("report: give at least one results file");
   if (args.out_dir.empty()) return BadInput("report: give the output directory with -o DIR");
 
+  FilePolicy files("report", args.force);
   std::vector<ReportInput> runs;
   for (const std::string& input : args.inputs) {
     ReportInput run;
     run.source = ResolveResultsPath(input);
     Status st = ReadResultsFile(run.source, &run.results);
     if (!st.ok()) return BadInput(st.message());
+    files.NoteInput(run.source);
     runs.push_back(std::move(run));
   }
 
@@ -49,20 +53,23 @@ CommandResult RunReport(const ReportArgs& args, std::ostream& console) {
       return BadInput(fmt::format("--baseline: engine '{}' is in none of the results files", args.baseline_engine));
   }
 
+  // Every file is checked before the first is written: a report is written whole or not at all.
+  const std::vector<ReportFile> report = RenderReport(runs, ReportOptions{args.baseline_engine});
+  Status st = CheckOutputDirectory("-o", args.out_dir);
   std::error_code ec;
-  if (fs::exists(args.out_dir, ec) && !fs::is_directory(args.out_dir, ec))
-    return BadInput(fmt::format("-o: '{}' exists and is not a directory", args.out_dir));
-  fs::create_directories(args.out_dir, ec);
-  if (ec) return BadInput(fmt::format("-o: cannot create '{}': {}", args.out_dir, ec.message()));
-
-  const std::vector<ReportFile> files = RenderReport(runs, ReportOptions{args.baseline_engine});
-  for (const ReportFile& f : files) {
-    Status st = WriteFileAtomically((fs::path(args.out_dir) / f.name).string(), f.contents);
+  for (size_t i = 0; st.ok() && fs::is_directory(args.out_dir, ec) && i < report.size(); ++i)
+    st = files.CheckOutputFile("-o", (fs::path(args.out_dir) / report[i].name).string());
+  OutputDir out("-o");
+  if (st.ok()) st = out.Prepare(args.out_dir);
+  if (!st.ok()) return BadInput(st.message());
+  for (const ReportFile& f : report) {
+    st = files.WriteOutputFile("-o", (fs::path(args.out_dir) / f.name).string(), f.contents);
     if (!st.ok()) return BadInput(st.message());
+    out.Keep();
   }
   console << fmt::format("Wrote {} with {} chart{} from {} results file{}.\n",
-                         (fs::path(args.out_dir) / kReportMarkdownName).string(), files.size() - 1,
-                         files.size() == 2 ? "" : "s", runs.size(), runs.size() == 1 ? "" : "s");
+                         (fs::path(args.out_dir) / kReportMarkdownName).string(), report.size() - 1,
+                         report.size() == 2 ? "" : "s", runs.size(), runs.size() == 1 ? "" : "s");
   return CommandResult::Ok();
 }
 

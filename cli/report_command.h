@@ -18,6 +18,7 @@ struct ReportArgs {
   std::vector<std::string> inputs;  ///< results.json files or directories holding one, in report order
   std::string out_dir;              ///< -o DIR
   std::string baseline_engine;      ///< --baseline ENGINE; empty = the first engine of each run
+  bool force = false;               ///< --force: replace files in -o DIR that dbx-bench did not write
 };
 
 /// Registers the `report` subcommand and its options on `app`, writing what is typed into *args.

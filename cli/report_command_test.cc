@@ -9,6 +9,7 @@
 #include <string>
 
 #include "common/atomic_file.h"
+#include "common/file_policy.h"
 #include "records/json_results.h"
 #include "tests/fixtures/golden.h"
 #include "tests/fixtures/sample_results.h"
@@ -55,9 +56,19 @@ TEST_F(ReportCommandTest, WritesMarkdownAndChartsIntoANewDirectory) {
     EXPECT_TRUE(fs::is_regular_file(Path(std::string("site/report/") + svg))) << svg;
     EXPECT_NE(md.find(std::string("](") + svg + ")"), std::string::npos) << svg;
   }
-  // Again into the existing directory: files are replaced, nothing else is left behind.
+  // Again into the existing directory: its own files are replaced, nothing else is left behind (the
+  // tenth file marks the nine as written by report -o).
   ASSERT_EQ(RunReport(a, out).exit_code, 0);
-  EXPECT_EQ(std::distance(fs::directory_iterator(Path("site/report")), fs::directory_iterator()), 9);
+  EXPECT_EQ(std::distance(fs::directory_iterator(Path("site/report")), fs::directory_iterator()), 10);
+  EXPECT_TRUE(fs::is_regular_file(Path(std::string("site/report/") + kOutputMarksFile)));
+  // A README.md it did not write is not replaced, unless --force.
+  std::ofstream(Path("site/report/README.md")) << "# my notes\n";
+  CommandResult mine = RunReport(a, out);
+  EXPECT_EQ(mine.exit_code, 2);
+  EXPECT_EQ(mine.error, "-o: '" + Path("site/report/README.md") +
+                            "' exists and was not written by dbx-bench report -o (use --force to replace it)");
+  a.force = true;
+  EXPECT_EQ(RunReport(a, out).exit_code, 0);
 }
 
 TEST_F(ReportCommandTest, BadInputsExitTwo) {
@@ -67,7 +78,7 @@ TEST_F(ReportCommandTest, BadInputsExitTwo) {
   auto run = [&](ReportArgs a) { return RunReport(a, out); };
   CommandResult r = run({{Path("x86.json")}, Path("file"), ""});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_EQ(r.error, "-o: '" + Path("file") + "' exists and is not a directory");
+  EXPECT_EQ(r.error, "-o: '" + Path("file") + "' is a regular file, not a directory");
   EXPECT_EQ(run({{Path("x86.json")}, Path("file/sub"), ""}).exit_code, 2);
   r = run({{Path("corrupt.json")}, Path("out"), ""});
   EXPECT_EQ(r.exit_code, 2);

@@ -7,6 +7,7 @@
 
 #include "adapters/adapter.h"
 #include "cli/compare_command.h"
+#include "cli/run_limits.h"
 #include "harness/runner.h"
 #include "records/record_names.h"
 #include "writers/output_formats.h"
@@ -76,8 +77,22 @@ CLI::App* AddRunCommand(CLI::App* app, const SuiteRegistry& suites, RunCommandAr
   }
   cmd->add_option("--save-baseline", args->save_baseline,
                   "After a successful run, keep results.json as baseline NAME: <parent of --out>/baselines/NAME.json");
+  cmd->add_flag("--force", args->force, kForceHelp);
   return cmd;
 }
+
+namespace {
+
+// Everything known before the run starts: its size against the machine, and every file it will write.
+Status CheckBeforeRun(const RunCommandArgs& args, const RunPlan& plan, FilePolicy* files) {
+  for (const std::string& input : plan.work->input_files) files->NoteInput(input);
+  DBXB_RETURN_IF_ERROR(CheckRunFits(plan));
+  DBXB_RETURN_IF_ERROR(CheckRunOutputs(plan, *files));
+  if (!args.save_baseline.empty()) DBXB_RETURN_IF_ERROR(CheckSaveBaseline(*files, plan.out_dir, args.save_baseline));
+  return Status::Ok();
+}
+
+}  // namespace
 
 CommandResult RunRun(const RunCommandArgs& args, const std::string& command_line, std::ostream& console,
                      std::ostream& err) {
@@ -85,23 +100,24 @@ CommandResult RunRun(const RunCommandArgs& args, const std::string& command_line
   RunPlan plan;
   Status st = ValidateRunArgs(args.run, BuiltinAdapters(), BuiltinSuites(), &plan);
   if (!st.ok()) return BadInput(st.message());
-  for (const std::string& w : plan.warnings) err << "dbx-bench: " << w << "\n";
-  if (!save_baseline.empty() && !(st = ValidateBaselineName(save_baseline)).ok())
-    return BadInput("--save-baseline: " + st.message());
+  FilePolicy files("run", args.force);
+  if (!(st = CheckBeforeRun(args, plan, &files)).ok()) return BadInput(st.message());
+  for (const std::string& w : plan.warnings) err << "dbx-bench: " << OneLine(w) << "\n";
   RunEnvironment env;
   env.command_line = command_line;
   env.console = &console;
   env.console_is_tty = isatty(STDOUT_FILENO) != 0;
+  env.files = &files;
   RunResults results;
   st = ExecutePlan(plan, env, &results);
   if (!st.ok())
-    return CommandResult::Failed(st.IsInvalidArgument() ? kExitCodeBadInput : kExitCodeFailure, st.ToString());
+    return st.IsInvalidArgument() ? BadInput(st.message()) : CommandResult::Failed(kExitCodeFailure, st.ToString());
   if (results.context.incomplete && !AnythingFinished(results)) {
     return CommandResult::Failed(kExitCodeInterrupted,
                                  fmt::format("interrupted before any {} finished: nothing written, {} left as it was",
                                              plan.phase_suite() ? "phase" : "benchmark", plan.out_dir));
   }
-  st = WriteOutputs(plan, results);
+  st = WriteOutputs(plan, results, files);
   if (!st.ok()) return CommandResult::Failed(kExitCodeFailure, st.ToString());
   if (results.context.incomplete) {
     std::string what = plan.phase_suite() ? fmt::format("{} phases", results.phases.size())
@@ -118,7 +134,7 @@ CommandResult RunRun(const RunCommandArgs& args, const std::string& command_line
       return CommandResult::Failed(kExitCodeFailure, fmt::format("{} failed: {}", PhaseName(p), p.error_message));
   if (!save_baseline.empty()) {
     std::string saved;
-    st = SaveBaseline(results, plan.out_dir, save_baseline, &saved);
+    st = SaveBaseline(files, results, plan.out_dir, save_baseline, &saved);
     if (!st.ok()) return CommandResult::Failed(kExitCodeFailure, st.ToString());
     console << fmt::format("Saved baseline '{}' as {}\n", save_baseline, saved);
   }

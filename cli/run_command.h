@@ -19,6 +19,7 @@ namespace dbxb {
 struct RunCommandArgs {
   RunArgs run;
   std::string save_baseline;  ///< --save-baseline NAME; empty = none
+  bool force = false;         ///< --force: replace output files dbx-bench did not write
 };
 
 /// `run` with the options of every run, then each suite's own (each name once, in registration order).

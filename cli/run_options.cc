@@ -166,10 +166,17 @@ Status ParseEngineOptions(const std::vector<std::string>& given, const AdapterRe
       Status st = factory->check_native_values(probe);
       if (!st.ok()) return Status::InvalidArgument(fmt::format("--engine-option: {}", st.message()));
     }
+    // The same setting twice is one setting; with two values, which one was meant is unknown.
+    const std::string value = text.substr(eq + 1);
+    auto earlier = std::find_if(out->begin(), out->end(), [&](const auto& kv) { return kv.first == key; });
+    if (earlier != out->end() && earlier->second != value)
+      return Status::InvalidArgument(
+          fmt::format("--engine-option: {} given twice, as '{}' and as '{}'", key, earlier->second, value));
+    if (earlier != out->end()) continue;
     if (std::find(engines.begin(), engines.end(), factory) == engines.end())
       warnings->push_back(
           fmt::format("--engine-option {}: {} is not among --engines; the setting is unused", text, engine));
-    out->emplace_back(key, text.substr(eq + 1));
+    out->emplace_back(key, value);
   }
   return Status::Ok();
 }

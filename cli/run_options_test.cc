@@ -108,13 +108,21 @@ TEST_F(RunOptionsTest, TheSuitesOwnValidationIsOneLine) {
 
 TEST_F(RunOptionsTest, EngineOptionsReachTheSuiteInOrderAndAreRecorded) {
   args_.engines = "dbx,sqlite";
-  args_.engine_options = {"sqlite.layout=rowid", "dbx.release_freed_memory=off", "sqlite.layout=without-rowid"};
+  args_.engine_options = {"sqlite.layout=rowid", "dbx.release_freed_memory=off", "sqlite.layout=rowid"};
   ASSERT_TRUE(Validate().ok());
-  const std::vector<std::pair<std::string, std::string>> expected = {
-      {"sqlite.layout", "rowid"}, {"dbx.release_freed_memory", "off"}, {"sqlite.layout", "without-rowid"}};
-  EXPECT_EQ(plan_.common.native_options, expected);
-  EXPECT_EQ(Config("engine_options"), "sqlite.layout=rowid, dbx.release_freed_memory=off, sqlite.layout=without-rowid");
+  const std::vector<std::pair<std::string, std::string>> expected = {{"sqlite.layout", "rowid"},
+                                                                     {"dbx.release_freed_memory", "off"}};
+  EXPECT_EQ(plan_.common.native_options, expected) << "a setting given twice alike counts once";
+  EXPECT_EQ(Config("engine_options"), "sqlite.layout=rowid, dbx.release_freed_memory=off, sqlite.layout=rowid");
   EXPECT_TRUE(plan_.warnings.empty());
+}
+
+TEST_F(RunOptionsTest, AnEngineOptionGivenTwiceWithDifferentValuesIsRefused) {
+  args_.engines = "sqlite";
+  args_.engine_options = {"sqlite.layout=rowid", "sqlite.layout=without-rowid"};
+  Status st = Validate();
+  ASSERT_TRUE(st.IsInvalidArgument());
+  EXPECT_EQ(st.message(), "--engine-option: sqlite.layout given twice, as 'rowid' and as 'without-rowid'");
 }
 
 TEST_F(RunOptionsTest, AnEngineOptionForAnEngineNotInTheRunIsAWarning) {

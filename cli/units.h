@@ -1,7 +1,6 @@
-// Parsing of the CLI's human-friendly values, for every command: counts ("10000", "10k", "1M"), byte
-// sizes ("64MiB", "1G", "4096"), durations ("5s", "500ms", "1.5"), rates ("2.5k"), fractions ("5%",
-// "0.05") and comma-separated lists. Each rejects garbage, negatives, overflow and trailing junk with a
-// message that names the problem; the *Option forms prefix the option, e.g. "--rounds: 'x' is not a number".
+// Parsing of the CLI's human-friendly values, for every command: the values of common/units.h
+// (counts, byte sizes, durations, rates, fractions) with the option named in every message, e.g.
+// "--rounds: 'x' is not a number", and comma-separated lists.
 #pragma once
 
 #include <cstdint>
@@ -10,18 +9,9 @@
 #include <vector>
 
 #include "common/status.h"
+#include "common/units.h"
 
 namespace dbxb {
-
-/// A non-negative integer with an optional decimal suffix k/K (10^3), M (10^6), G (10^9).
-Status ParseCount(std::string_view text, uint64_t* out);
-/// Bytes with an optional binary suffix: B, K/KiB, M/MiB, G/GiB, T/TiB (case-insensitive).
-Status ParseBytes(std::string_view text, uint64_t* out);
-/// Seconds as a decimal number with an optional unit: ns, us, ms, s (default), m, h.
-Status ParseDuration(std::string_view text, double* seconds);
-/// A fraction from "5%" (percent) or "0.05" (a plain fraction). InvalidArgument for garbage,
-/// negatives, non-finite values and plain numbers above 1 ("write 5% or 0.05").
-Status ParseFraction(std::string_view text, double* out);
 
 /// ParseCount of `text`, then a check that it lies in [min, max]; messages start with `option`
 /// (as typed, e.g. "--rounds").

@@ -2,6 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+
+#include "cli/command_result.h"
+
 namespace dbxb {
 namespace {
 
@@ -83,6 +87,49 @@ TEST(Units, OptionFormsNameTheOptionAndCheckTheRange) {
   EXPECT_DOUBLE_EQ(d, 2500);
   EXPECT_TRUE(ParseRateOption("--target-rate", "0", &d).IsInvalidArgument());
   EXPECT_EQ(ParseFractionOption("--max-regression", "lots", &d).message().rfind("--max-regression: 'lots'", 0), 0u);
+}
+
+TEST(Units, AnExponentIsNamedAsTheProblem) {
+  double d = 0;
+  uint64_t n = 0;
+  EXPECT_EQ(ParseDuration("1e3s", &d).message(),
+            "'1e3s' is written with an exponent (e3...); write the number out in digits");
+  EXPECT_EQ(ParseDurationOption("--measurement", "1E+2", 0, &d).message(),
+            "--measurement: '1E+2' is written with an exponent (E+...); write the number out in digits");
+  EXPECT_EQ(ParseCount("1e3", &n).message(),
+            "'1e3' is written with an exponent (e3...); write the number out in digits");
+  EXPECT_EQ(ParseRateOption("--target-rate", "1e400", &d).message(),
+            "--target-rate: '1e400' is written with an exponent (e4...); write the number out in digits");
+  EXPECT_EQ(ParseDuration("5e", &d).message(), "'5e' has an unknown time unit (use ns, us, ms, s, m or h)");
+}
+
+TEST(Units, BytesUpToPebibytes) {
+  uint64_t n = 0;
+  ASSERT_TRUE(ParseBytes("1PiB", &n).ok());
+  EXPECT_EQ(n, uint64_t{1} << 50);
+  EXPECT_TRUE(ParseBytes("16384P", &n).IsInvalidArgument()) << "2^64 overflows";
+}
+
+TEST(Units, RatesMayBeTinyButNotZero) {
+  double d = 0;
+  ASSERT_TRUE(ParseRateOption("--target-rate", "0.000000001", &d).ok())
+      << "a slow rate is refused by the plan's length";
+  EXPECT_DOUBLE_EQ(d, 1e-9);
+  EXPECT_EQ(ParseRateOption("--target-rate", "0.0", &d).message(),
+            "--target-rate: '0.0' is not a positive rate in operations per second (e.g. 5000, 2.5k)");
+  EXPECT_TRUE(ParseRateOption("--target-rate", "-5", &d).IsInvalidArgument());
+  EXPECT_TRUE(ParseRateOption("--target-rate", "5x", &d).IsInvalidArgument());
+}
+
+TEST(OneLine, EscapesWhatWouldSplitTheLineOrDriveTheTerminal) {
+  EXPECT_EQ(OneLine("--out: 'a\nb': No such file"), "--out: 'a\\nb': No such file");
+  EXPECT_EQ(OneLine("unknown engine 'null\x1b[31mX'"), "unknown engine 'null\\x1b[31mX'");
+  EXPECT_EQ(OneLine(std::string("nul\0byte\t\r\x7f", 11)), "nul\\x00byte\\t\\r\\x7f");
+  EXPECT_EQ(OneLine("csi \xc2\x9b"
+                    "2J"),
+            "csi \\u009b2J")
+      << "a C1 control in UTF-8";
+  EXPECT_EQ(OneLine("p50 12.3 \xc2\xb5s, 1.05\xc3\x97"), "p50 12.3 \xc2\xb5s, 1.05\xc3\x97") << "other UTF-8 stays";
 }
 
 TEST(Units, ListsSplitAndJoin) {

@@ -64,29 +64,62 @@ Status FsyncDirectory(const std::string& dir) {
 
 }  // namespace
 
-Status WriteFileAtomically(const std::string& path, std::string_view contents) {
+Status AtomicFileWriter::Open(const std::string& path) {
   if (path.empty() || path.back() == '/')
-    return Status::InvalidArgument("WriteFileAtomically: no file name in '" + path + "'");
-  std::string tmp;
-  int fd = -1;
-  for (int attempt = 0; attempt < 8 && fd < 0; ++attempt) {
-    tmp = TempPathFor(path);
-    fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-    if (fd < 0 && errno != EEXIST) return Errno("create temporary file", tmp, errno);
+    return Status::InvalidArgument("AtomicFileWriter: no file name in '" + path + "'");
+  path_ = path;
+  error_ = Status::Ok();
+  for (int attempt = 0; attempt < 8 && fd_ < 0; ++attempt) {
+    tmp_ = TempPathFor(path);
+    fd_ = ::open(tmp_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (fd_ < 0 && errno != EEXIST) {
+      Status st = Errno("create temporary file", tmp_, errno);
+      tmp_.clear();
+      return st;
+    }
   }
-  if (fd < 0) return Errno("create temporary file", tmp, EEXIST);
+  if (fd_ < 0) {
+    Status st = Errno("create temporary file", tmp_, EEXIST);
+    tmp_.clear();
+    return st;
+  }
+  return Status::Ok();
+}
 
-  Status s = WriteAll(fd, contents, tmp);
-  if (s.ok() && ::fsync(fd) != 0) s = Errno("fsync", tmp, errno);
-  if (::close(fd) != 0 && s.ok()) s = Errno("close", tmp, errno);
-  if (s.ok() && ::rename(tmp.c_str(), path.c_str()) != 0) s = Errno("rename over", path, errno);
+Status AtomicFileWriter::Append(std::string_view data) {
+  if (!error_.ok()) return error_;
+  error_ = WriteAll(fd_, data, tmp_);
+  return error_;
+}
+
+Status AtomicFileWriter::Commit() {
+  Status s = error_;
+  if (s.ok() && ::fsync(fd_) != 0) s = Errno("fsync", tmp_, errno);
+  if (::close(fd_) != 0 && s.ok()) s = Errno("close", tmp_, errno);
+  fd_ = -1;
+  if (s.ok() && ::rename(tmp_.c_str(), path_.c_str()) != 0) s = Errno("rename over", path_, errno);
   if (!s.ok()) {
-    ::unlink(tmp.c_str());
+    Discard();
     return s;
   }
-  Status dir = FsyncDirectory(DirectoryOf(path));
-  if (!dir.ok()) return dir.WithContext(path + " was written, but the rename may not be durable");
+  tmp_.clear();
+  Status dir = FsyncDirectory(DirectoryOf(path_));
+  if (!dir.ok()) return dir.WithContext(path_ + " was written, but the rename may not be durable");
   return Status::Ok();
+}
+
+void AtomicFileWriter::Discard() {
+  if (fd_ >= 0) ::close(fd_);
+  fd_ = -1;
+  if (!tmp_.empty()) ::unlink(tmp_.c_str());
+  tmp_.clear();
+}
+
+Status WriteFileAtomically(const std::string& path, std::string_view contents) {
+  AtomicFileWriter file;
+  DBXB_RETURN_IF_ERROR(file.Open(path));
+  DBXB_RETURN_IF_ERROR(file.Append(contents));
+  return file.Commit();
 }
 
 Status ReadFileToString(const std::string& path, std::string* contents) {

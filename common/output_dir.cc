@@ -2,12 +2,15 @@
 
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+
+#include "common/file_policy.h"
 
 namespace dbxb {
 
@@ -39,6 +42,11 @@ int WriteProbe(const std::string& dir, size_t bytes) {
   return err;
 }
 
+bool Exists(const fs::path& p) {
+  struct stat st;
+  return ::lstat(p.c_str(), &st) == 0;  // a dangling link exists too: it is never created over
+}
+
 }  // namespace
 
 OutputDir::~OutputDir() {
@@ -46,44 +54,44 @@ OutputDir::~OutputDir() {
 }
 
 Status OutputDir::Prepare(const std::string& dir, size_t probe_bytes) {
+  DBXB_RETURN_IF_ERROR(CheckOutputDirectory(option_, dir));
   fs::path path = fs::path(dir).lexically_normal();
   if (!path.has_filename() && path.has_parent_path()) path = path.parent_path();  // "a/b/" -> "a/b"
   dir_ = path.string();
-  std::error_code ec;
-  if (fs::exists(path, ec) && !fs::is_directory(path, ec))
-    return Status::InvalidArgument(fmt::format("--out: '{}' exists and is not a directory", dir));
-  // The outermost missing directory: what create_directories makes, and so what is ours to remove.
-  if (!fs::exists(path, ec)) {
-    fs::path root = path;
-    while (root.has_parent_path() && root.parent_path() != root && !fs::exists(root.parent_path(), ec))
-      root = root.parent_path();
-    fs::create_directories(path, ec);
-    if (ec) {
-      // It may have made some of the chain before failing.
-      created_root_ = root.string();
-      RemoveCreated();
-      return Status::InvalidArgument(fmt::format("--out: cannot create '{}': {}", dir, ec.message()));
-    }
-    created_root_ = root.string();
-  }
+  DBXB_RETURN_IF_ERROR(CreateMissing(dir));
   // A directory that cannot take the outputs (full, read-only, immutable, no permission) is bad input
   // now, before a run whose results could not be kept.
   if (int err = WriteProbe(dir_, probe_bytes); err != 0) {
     RemoveCreated();
-    return Status::InvalidArgument(fmt::format("--out: cannot write to '{}': {}", dir, std::strerror(err)));
+    return Status::InvalidArgument(fmt::format("{}: cannot write to '{}': {}", option_, dir, std::strerror(err)));
+  }
+  return Status::Ok();
+}
+
+// One mkdir per missing directory, outermost first, each recorded: exactly what was made is what
+// RemoveCreated may remove.
+Status OutputDir::CreateMissing(const std::string& given) {
+  std::vector<fs::path> missing;
+  for (fs::path p = dir_; !p.empty() && !Exists(p); p = p.parent_path()) {
+    missing.push_back(p);
+    if (p == p.parent_path()) break;
+  }
+  for (auto it = missing.rbegin(); it != missing.rend(); ++it) {
+    if (::mkdir(it->c_str(), 0777) != 0) {
+      const int err = errno;
+      RemoveCreated();
+      return Status::InvalidArgument(fmt::format("{}: cannot create '{}': {}", option_, given, std::strerror(err)));
+    }
+    created_.push_back(it->string());
   }
   return Status::Ok();
 }
 
 void OutputDir::RemoveCreated() {
-  if (created_root_.empty()) return;
-  // Innermost first, each only while empty (fs::remove never removes a non-empty directory).
-  std::error_code ec;
-  for (fs::path p = dir_; !p.empty(); p = p.parent_path()) {
-    if (!fs::remove(p, ec) || ec) break;
-    if (p == fs::path(created_root_)) break;
-  }
-  created_root_.clear();
+  // Innermost first, each only while empty (rmdir never removes a non-empty directory).
+  for (auto it = created_.rbegin(); it != created_.rend(); ++it)
+    if (::rmdir(it->c_str()) != 0) break;
+  created_.clear();
 }
 
 }  // namespace dbxb

@@ -4,15 +4,17 @@
 
 #include <cstddef>
 #include <string>
+#include <vector>
 
 #include "common/status.h"
 
 namespace dbxb {
 
-/// Prepares `--out` and, unless Keep() is called, undoes what Prepare created when it goes out of
-/// scope: the directories it made are removed again, each only while it is empty. A directory that
-/// existed before is never removed, and nothing in it is changed besides the probe file, which is
-/// removed again before Prepare returns.
+/// Prepares an output directory (`--out`, `report -o`, `--hdr-log`) and, unless Keep() is called,
+/// undoes what Prepare created when it goes out of scope: the directories it made are removed again,
+/// each only while it is empty. Nothing that existed before is ever removed (a dangling symbolic link
+/// given as the directory is refused, never replaced), and nothing in an existing directory is changed
+/// besides the probe file, which is removed again before Prepare returns.
 ///
 /// Not thread-safe.
 class OutputDir {
@@ -21,15 +23,16 @@ class OutputDir {
   /// four engines is ~40 KiB), so that a disk too full for them is found before the run, not after.
   static constexpr size_t kProbeBytes = 64 << 10;
 
-  OutputDir() = default;
+  /// `option` starts every message ("--out", "-o", "--hdr-log").
+  explicit OutputDir(std::string option = "--out") : option_(std::move(option)) {}
   OutputDir(const OutputDir&) = delete;
   OutputDir& operator=(const OutputDir&) = delete;
   ~OutputDir();
 
-  /// Creates `dir` and its missing parents, then writes, fsyncs and removes a probe file of
-  /// `probe_bytes` in it. InvalidArgument starting with "--out: " and naming the directory and the
-  /// error (e.g. "No space left on device", "Read-only file system") when any step fails; the
-  /// directories this call created are then removed again.
+  /// Checks `dir` (CheckOutputDirectory, common/file_policy.h), creates it and its missing parents, then
+  /// writes, fsyncs and removes a probe file of `probe_bytes` in it. InvalidArgument starting with the
+  /// option and naming the directory and the error (e.g. "No space left on device", "Read-only file
+  /// system") when any step fails; the directories this call created are then removed again.
   /// REQUIRES: called once.
   [[nodiscard]] Status Prepare(const std::string& dir, size_t probe_bytes = kProbeBytes);
 
@@ -37,13 +40,15 @@ class OutputDir {
   void Keep() { kept_ = true; }
 
   /// True when Prepare created the directory (it did not exist before).
-  bool created() const { return !created_root_.empty(); }
+  bool created() const { return !created_.empty(); }
 
  private:
+  Status CreateMissing(const std::string& given);
   void RemoveCreated();
 
-  std::string dir_;           // as given, normalised
-  std::string created_root_;  // the outermost directory Prepare created; empty = none
+  std::string option_;
+  std::string dir_;                   // as given, normalised
+  std::vector<std::string> created_;  // the directories Prepare made, outermost first
   bool kept_ = false;
 };
 

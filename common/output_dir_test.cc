@@ -92,6 +92,39 @@ TEST_F(OutputDirTest, TheProbeLeavesNothingBehind) {
   EXPECT_EQ(names, std::vector<std::string>{"results.json"});
 }
 
+// A dangling link given as the directory is refused and left as it is (it used to be removed as
+// "created" after mkdir failed with EEXIST); so is a link to a file. A link to a directory is used.
+TEST_F(OutputDirTest, ALinkIsFollowedToADirectoryAndNeverRemoved) {
+  fs::create_symlink(root_ / "nowhere" / "x", root_ / "dangling");
+  Status st = OutputDir().Prepare((root_ / "dangling").string());
+  EXPECT_TRUE(st.IsInvalidArgument()) << st.ToString();
+  EXPECT_NE(st.message().find("is a dangling symbolic link"), std::string::npos) << st.message();
+  EXPECT_TRUE(fs::is_symlink(fs::symlink_status(root_ / "dangling")));
+  EXPECT_FALSE(fs::exists(root_ / "nowhere"));
+
+  fs::create_directories(root_ / "real");
+  fs::create_symlink(root_ / "real", root_ / "to-real");
+  {
+    OutputDir dir("-o");
+    ASSERT_TRUE(dir.Prepare((root_ / "to-real").string()).ok());
+    EXPECT_FALSE(dir.created());
+  }
+  EXPECT_TRUE(fs::is_symlink(fs::symlink_status(root_ / "to-real")));
+  EXPECT_TRUE(fs::is_directory(root_ / "real"));
+}
+
+// Only what Prepare made is removed: a directory made meanwhile beside it, or above it, stays.
+TEST_F(OutputDirTest, RemovesExactlyTheDirectoriesItMade) {
+  fs::create_directories(root_ / "a");
+  {
+    OutputDir dir;
+    ASSERT_TRUE(dir.Prepare((root_ / "a" / "b" / "c").string()).ok());
+    fs::create_directories(root_ / "a" / "other");
+  }
+  EXPECT_FALSE(fs::exists(root_ / "a" / "b"));
+  EXPECT_TRUE(fs::is_directory(root_ / "a" / "other"));
+}
+
 // The full, read-only and immutable cases need mounts or root: tests/nothing_lost_test.cc. A file
 // system that refuses a probe of any size is /proc.
 TEST_F(OutputDirTest, ADirectoryThatCannotTakeAFileIsRefusedNamingTheError) {

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "common/fnv.h"
 #include "compare/compare_counters.h"
 #include "records/record_names.h"
 #include "stats/compare_stats.h"
@@ -22,13 +23,7 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // FNV-1a, then SplitMix64's finaliser: a seed per row that depends only on what the row is.
 uint64_t HashString(uint64_t h, const std::string& s) {
-  for (unsigned char c : s) {
-    h ^= c;
-    h *= 0x100000001b3ULL;
-  }
-  h ^= 0xff;  // separator, so that ("ab", "c") and ("a", "bc") differ
-  h *= 0x100000001b3ULL;
-  return h;
+  return Fnv1a64Byte(Fnv1a64(s, h), 0xff);  // a separator, so that ("ab", "c") and ("a", "bc") differ
 }
 
 uint64_t Finalize(uint64_t z) {

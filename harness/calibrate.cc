@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "common/interrupt.h"
 #include "harness/sampler.h"
 #include "workloads/dataset.h"
 #include "workloads/micro_suite.h"
@@ -117,6 +118,10 @@ CalibrationResult CalibrateOne(const AdapterFactory& engine, const std::string& 
   auto nothing = [] { return Status::Ok(); };
   // Round 0 warms both sides up and is not kept; then the order alternates (ABBA) against drift.
   for (uint64_t r = 0; st.ok() && r <= rounds; ++r) {
+    if (InterruptRequested()) {
+      st = Status::Interrupted("calibrating");
+      break;
+    }
     double h = 0, n = 0;
     auto harness_side = [&] {
       return TimedRound(

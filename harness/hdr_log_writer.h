@@ -3,6 +3,7 @@
 
 #include <string>
 
+#include "common/file_policy.h"
 #include "common/status.h"
 #include "harness/phase_runner.h"
 #include "records/result.h"
@@ -14,10 +15,11 @@ namespace dbxb {
 Status PrepareHdrLogDir(const std::string& dir);
 
 /// Writes the log of the phase `r` (labelled: suite, workload, engine, data set) from the interval
-/// histograms of `run` (RunPhase with keep_interval_histograms) to dir/PhaseHdrLogFileName(r), atomically.
+/// histograms of `run` (RunPhase with keep_interval_histograms) to dir/PhaseHdrLogFileName(r), through
+/// `files` (as "--hdr-log").
 /// A second phase with the same labels (e.g. two YCSB files of the same name) gets ".2", ".3" before
 /// ".hlog". Nothing is written for a phase that failed before measuring. IOError when the file cannot be
 /// written.
-Status WritePhaseHdrLog(const std::string& dir, const PhaseResult& r, const PhaseRun& run);
+Status WritePhaseHdrLog(const FilePolicy& files, const std::string& dir, const PhaseResult& r, const PhaseRun& run);
 
 }  // namespace dbxb

@@ -6,10 +6,6 @@
 #include "common/kill_on_exit.h"
 
 namespace dbxb {
-namespace internal {
-std::atomic<bool> g_interrupt_requested{false};
-}  // namespace internal
-
 namespace {
 
 void OnSignal(int) {

@@ -3,19 +3,13 @@
 // temporary data); a second one exits at once with status 130.
 #pragma once
 
-#include <atomic>
+#include "common/interrupt.h"
 
 namespace dbxb {
 
-/// Installs the SIGINT/SIGTERM handlers. Call once, from main, before any thread starts.
+/// Installs the SIGINT/SIGTERM handlers, which set InterruptRequested() (common/interrupt.h). Call once,
+/// from main, before any thread starts.
 void InstallInterruptHandlers();
-
-namespace internal {
-extern std::atomic<bool> g_interrupt_requested;
-}
-
-/// True once the user asked the run to stop. Cheap enough for a measured loop (a relaxed load).
-inline bool InterruptRequested() { return internal::g_interrupt_requested.load(std::memory_order_relaxed); }
 
 /// For tests: sets or clears the request as a signal would.
 void SetInterruptRequestedForTesting(bool requested);

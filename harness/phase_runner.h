@@ -71,7 +71,8 @@ struct PhaseRun {
 
 /// Runs `phase` and returns its complete record: `identity`'s labels, the spec's name, parameters and
 /// memory_method (its kMemoryMethodParameter), and the measurements, or error_occurred with the first
-/// failure ("thread 2: ..."), incomplete when interrupted. Never fails as a whole.
+/// failure ("thread 2: ..."), incomplete when interrupted (then a failing TearDown, whose checks assume a
+/// finished phase, is not a failure). Never fails as a whole.
 PhaseRun RunPhase(const PhaseIdentity& identity, Phase& phase, const PhaseRunOptions& options = {});
 
 class TscClock;

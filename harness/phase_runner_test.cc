@@ -376,10 +376,14 @@ TEST(PhaseRunner, RawLatenciesCsvHasOneRowPerOperation) {
   ASSERT_EQ(run.raw_latencies.size(), 2u);
   EXPECT_EQ(run.raw_latencies[0]->size() + run.raw_latencies[1]->size(), 501u);
 
-  std::string path =
-      (std::filesystem::temp_directory_path() / ("dbxb_raw_" + std::to_string(::getpid()) + ".csv")).string();
+  // A directory of its own: the tool marks its outputs in a file beside them.
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("dbxb_raw_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::string path = (dir / "latencies.csv").string();
+  const FilePolicy files("run", false);
   RawLatencyWriter writer;
-  ASSERT_TRUE(writer.Open(path).ok());
+  ASSERT_TRUE(writer.Open(files, path).ok());
   std::vector<const RawLatencyBuffer*> buffers = {run.raw_latencies[0].get(), run.raw_latencies[1].get()};
   ASSERT_TRUE(writer.WritePhase("null", "", "w/fake", c.spec.op_types, buffers).ok());
   ASSERT_TRUE(writer.Close().ok());
@@ -406,7 +410,7 @@ TEST(PhaseRunner, RawLatenciesCsvHasOneRowPerOperation) {
     min_latency = std::min(min_latency, latency);
     ++rows;
   }
-  std::filesystem::remove(path);
+  std::filesystem::remove_all(dir);
   EXPECT_EQ(rows, 501u);
   for (const OpTypeResult& o : run.result.per_op) EXPECT_EQ(per_op[o.name], o.count) << o.name;
   // Min and max are exact in the histogram: the raw rows must agree.

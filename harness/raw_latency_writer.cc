@@ -2,10 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
-#include <filesystem>
 #include <iterator>
 
 namespace dbxb {
@@ -34,21 +30,10 @@ void RawLatencyBuffer::NextBlock() {
   used_ = 0;
 }
 
-RawLatencyWriter::~RawLatencyWriter() {
-  if (out_.is_open()) out_.close();
-  if (!partial_path_.empty()) std::remove(partial_path_.c_str());
-}
-
-Status RawLatencyWriter::Open(const std::string& path) {
-  path_ = path;
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) return Status::IOError(fmt::format("{}: is a directory", path));
-  const std::string partial = path + ".partial";
-  out_.open(partial, std::ios::out | std::ios::trunc | std::ios::binary);
-  if (!out_) return Status::IOError(fmt::format("{}: cannot create: {}", path, std::strerror(errno)));
-  partial_path_ = partial;
-  out_ << "engine,dataset,phase,thread,op,start_ns,latency_ns,intended_start_ns\n";
-  return out_ ? Status::Ok() : Status::IOError(path + ": write failed");
+Status RawLatencyWriter::Open(const FilePolicy& files, const std::string& path) {
+  files_ = &files;
+  DBXB_RETURN_IF_ERROR(files.OpenOutputFile("--raw-latencies", path, &file_));
+  return file_.Append("engine,dataset,phase,thread,op,start_ns,latency_ns,intended_start_ns\n");
 }
 
 Status RawLatencyWriter::WritePhase(const std::string& engine, const std::string& dataset, const std::string& phase,
@@ -68,32 +53,21 @@ Status RawLatencyWriter::WritePhase(const std::string& engine, const std::string
       fmt::format_to(std::back_inserter(buf), "{}{},{},{},{},{}\n", prefix, t, op, r.start_ns, r.latency_ns,
                      r.intended_ns);
       if (buf.size() > (1 << 20)) {
-        out_.write(buf.data(), static_cast<std::streamsize>(buf.size()));
+        DBXB_RETURN_IF_ERROR(file_.Append(std::string_view(buf.data(), buf.size())));
         buf.clear();
       }
     }
   }
-  out_.write(buf.data(), static_cast<std::streamsize>(buf.size()));
-  return out_ ? Status::Ok() : Status::IOError(path_ + ": write failed");
+  return file_.Append(std::string_view(buf.data(), buf.size()));
 }
 
 Status RawLatencyWriter::Close() {
-  if (!out_.is_open()) return Status::Ok();
-  out_.flush();
-  bool ok = static_cast<bool>(out_);
-  out_.close();
-  const std::string partial = std::move(partial_path_);
-  partial_path_.clear();
-  if (!ok || !wrote_phase_) {
-    std::remove(partial.c_str());
-    return ok ? Status::Ok() : Status::IOError(path_ + ": write failed");
+  if (!file_.is_open()) return Status::Ok();
+  if (!wrote_phase_) {
+    file_.Discard();
+    return Status::Ok();
   }
-  if (std::rename(partial.c_str(), path_.c_str()) != 0) {
-    const int err = errno;
-    std::remove(partial.c_str());
-    return Status::IOError(fmt::format("{}: cannot replace: {}", path_, std::strerror(err)));
-  }
-  return Status::Ok();
+  return files_->CommitOutputFile("--raw-latencies", &file_);
 }
 
 }  // namespace dbxb

@@ -20,11 +20,12 @@
 #pragma once
 
 #include <cstdint>
-#include <fstream>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "common/atomic_file.h"
+#include "common/file_policy.h"
 #include "common/status.h"
 
 namespace dbxb {
@@ -61,32 +62,32 @@ class RawLatencyBuffer {
   size_t used_ = 0;         // entries used in current_
 };
 
-/// The CSV file. Written beside the target as "<path>.partial" (header first, then one phase per
-/// WritePhase) and renamed over the target by Close() once at least one phase was written, so that an
-/// earlier file at the path stays as it was when the run writes no phase (e.g. it is interrupted or
-/// fails before any phase finished) or dies half-way.
+/// The CSV file, written through the run's FilePolicy (common/file_policy.h) as "--raw-latencies": to a
+/// temporary file beside the target (header first, then one phase per WritePhase), published by Close()
+/// once at least one phase was written (fsynced and renamed, as every output), so that an earlier file
+/// at the path stays as it was when the run writes no phase (e.g. it is interrupted or fails before any
+/// phase finished) or dies half-way.
 class RawLatencyWriter {
  public:
   RawLatencyWriter() = default;
   RawLatencyWriter(const RawLatencyWriter&) = delete;
   RawLatencyWriter& operator=(const RawLatencyWriter&) = delete;
-  /// Removes the partial file if Close() did not publish it.
-  ~RawLatencyWriter();
 
-  /// IOError naming the path when it is a directory or the partial file cannot be created.
-  Status Open(const std::string& path);
+  /// InvalidArgument starting with "--raw-latencies" when `files` does not allow the path (a directory, a
+  /// device, a link, a file not ours, ...); IOError when the temporary file cannot be created.
+  /// `files` must outlive the writer.
+  Status Open(const FilePolicy& files, const std::string& path);
   /// Appends the rows of one phase. REQUIRES: Open() succeeded.
   Status WritePhase(const std::string& engine, const std::string& dataset, const std::string& phase,
                     const std::vector<std::string>& op_types, const std::vector<const RawLatencyBuffer*>& threads);
-  /// Flushes and closes; renames the partial file over the path when a phase was written, else removes
-  /// it. IOError when a write or the rename failed.
+  /// Publishes the file when a phase was written, else discards it. IOError when a write or the rename
+  /// failed.
   Status Close();
-  const std::string& path() const { return path_; }
+  const std::string& path() const { return file_.path(); }
 
  private:
-  std::string path_;
-  std::string partial_path_;
-  std::ofstream out_;
+  const FilePolicy* files_ = nullptr;
+  AtomicFileWriter file_;
   bool wrote_phase_ = false;
 };
 

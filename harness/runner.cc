@@ -10,7 +10,6 @@
 #include <functional>
 #include <sstream>
 
-#include "common/atomic_file.h"
 #include "common/disk_usage.h"
 #include "common/output_dir.h"
 #include "harness/calibrate.h"
@@ -252,6 +251,7 @@ struct PhaseRunContext {
   ProgressLine* progress;          // may be null
   RawLatencyWriter* raw;           // null = no raw latencies
   const std::string& hdr_log_dir;  // empty = no HdrHistogram interval logs
+  const FilePolicy& files;
   RunResults* results;
   std::string work_dir;  // holds the one database a sequence has open
 };
@@ -327,7 +327,7 @@ Status RunSequence(const PhaseRunContext& c, PhaseSequence& seq, const AdapterFa
       written = c.raw->WritePhase(r.engine, r.dataset, r.workload.empty() ? r.phase : r.workload + "/" + r.phase,
                                   op_types, buffers);
     }
-    if (written.ok() && !c.hdr_log_dir.empty()) written = WritePhaseHdrLog(c.hdr_log_dir, r, run);
+    if (written.ok() && !c.hdr_log_dir.empty()) written = WritePhaseHdrLog(c.files, c.hdr_log_dir, r, run);
     const bool failed = r.error_occurred;
     Report(c, std::move(r));
     if (failed) break;
@@ -347,7 +347,7 @@ class HarnessRunner final : public SuiteRunner {
         progress_(progress),
         results_(results),
         console_(plan.baseline),
-        phases_{plan.common.suite, env, &console_, progress, raw, plan.work->hdr_log, results, work_dir},
+        phases_{plan.common.suite, env, &console_, progress, raw, plan.work->hdr_log, *env.files, results, work_dir},
         memory_limits_(work_dir) {}
 
   bool interrupted() const override { return InterruptRequested(); }
@@ -442,8 +442,8 @@ Status ExecutePlan(const RunPlan& plan, const RunEnvironment& env, RunResults* r
   std::unique_ptr<RawLatencyWriter> raw;
   if (!plan.work->raw_latencies.empty()) {
     raw = std::make_unique<RawLatencyWriter>();
-    Status st = raw->Open(plan.work->raw_latencies);
-    if (!st.ok()) return Status::InvalidArgument("--raw-latencies: " + st.message());
+    Status st = raw->Open(*env.files, plan.work->raw_latencies);
+    if (!st.ok()) return Status::InvalidArgument(st.message());  // wherever it failed: bad input
   }
   if (!plan.work->hdr_log.empty()) DBXB_RETURN_IF_ERROR(PrepareHdrLogDir(plan.work->hdr_log));
   // The data directory before the output directory, so that a bad --data-dir is reported before
@@ -481,13 +481,30 @@ Status ExecutePlan(const RunPlan& plan, const RunEnvironment& env, RunResults* r
   return st;
 }
 
-Status WriteOutputs(const RunPlan& plan, const RunResults& results) {
+Status CheckRunOutputs(const RunPlan& plan, const FilePolicy& files) {
+  DBXB_RETURN_IF_ERROR(CheckOutputDirectory("--out", plan.out_dir));
+  std::error_code ec;
+  if (fs::is_directory(plan.out_dir, ec)) {
+    for (const auto& name : plan.formats) {
+      const OutputFormat* format = FindOutputFormat(name);
+      if (format == nullptr) return Status::InvalidArgument("--format: unknown format '" + name + "'");
+      DBXB_RETURN_IF_ERROR(files.CheckOutputFile("--out", (fs::path(plan.out_dir) / format->file_name).string()));
+    }
+  }
+  if (!plan.work->raw_latencies.empty())
+    DBXB_RETURN_IF_ERROR(files.CheckOutputFile("--raw-latencies", plan.work->raw_latencies));
+  if (!plan.work->hdr_log.empty()) DBXB_RETURN_IF_ERROR(CheckOutputDirectory("--hdr-log", plan.work->hdr_log));
+  return Status::Ok();
+}
+
+Status WriteOutputs(const RunPlan& plan, const RunResults& results, const FilePolicy& files) {
   for (const auto& name : plan.formats) {
     const OutputFormat* format = FindOutputFormat(name);
     if (format == nullptr) return Status::InvalidArgument("--format: unknown format '" + name + "'");
     std::ostringstream text;
     DBXB_RETURN_IF_ERROR(format->make(plan.baseline)->Write(results, text));
-    DBXB_RETURN_IF_ERROR(WriteFileAtomically((fs::path(plan.out_dir) / format->file_name).string(), text.str()));
+    DBXB_RETURN_IF_ERROR(
+        files.WriteOutputFile("--out", (fs::path(plan.out_dir) / format->file_name).string(), text.str()));
   }
   return Status::Ok();
 }

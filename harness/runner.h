@@ -5,6 +5,7 @@
 #include <ostream>
 #include <string>
 
+#include "common/file_policy.h"
 #include "harness/run_plan.h"
 #include "records/result.h"
 
@@ -14,7 +15,13 @@ struct RunEnvironment {
   std::string command_line;
   std::ostream* console = nullptr;  ///< progress and summaries
   bool console_is_tty = false;
+  /// Decides every file the run writes (common/file_policy.h). REQUIRES: set, outlives the run.
+  const FilePolicy* files = nullptr;
 };
+
+/// Whether the run may write every output it will write (--out and its files per plan.formats,
+/// --raw-latencies, --hdr-log), checked before it starts. InvalidArgument naming the option.
+[[nodiscard]] Status CheckRunOutputs(const RunPlan& plan, const FilePolicy& files);
 
 /// Runs the plan's suite and fills *results; a failing benchmark or phase is recorded, not returned.
 /// Non-OK only when the run cannot proceed; then, or when interrupted before anything finished,
@@ -26,7 +33,7 @@ struct RunEnvironment {
 bool AnythingFinished(const RunResults& results);
 
 /// Writes results.json / results.md / results.gbench.json (per plan.formats) into plan.out_dir,
-/// each atomically.
-[[nodiscard]] Status WriteOutputs(const RunPlan& plan, const RunResults& results);
+/// each through `files` (as "--out").
+[[nodiscard]] Status WriteOutputs(const RunPlan& plan, const RunResults& results, const FilePolicy& files);
 
 }  // namespace dbxb

@@ -8,6 +8,8 @@
 #include <utility>
 
 #include "common/atomic_file.h"
+#include "common/file_policy.h"
+#include "records/json_fields.h"
 #include "records/record_names.h"
 #include "records/resources_json.h"
 
@@ -16,11 +18,7 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-Json Number(double v) {
-  if (std::isnan(v)) return "NaN";
-  if (std::isinf(v)) return v > 0 ? "Infinity" : "-Infinity";
-  return v;
-}
+using json_fields::Number;
 
 Json KeyValuesToJson(const KeyValues& kvs) {
   Json obj = Json::object();
@@ -247,7 +245,7 @@ Status ParseResults(std::string_view text, RunResults* results) {
 
 Status ReadResultsFile(const std::string& path, RunResults* results) {
   std::string text;
-  DBXB_RETURN_IF_ERROR(ReadFileToString(path, &text));
+  DBXB_RETURN_IF_ERROR(ReadInputFile(path, kMaxResultsFileBytes, &text));
   return ParseResults(text, results).WithContext(path);
 }
 

@@ -45,12 +45,14 @@ std::string SerializeResults(const RunResults& results);
 /// empty, garbage), with the parser's line and column; otherwise as FromJson.
 Status ParseResults(std::string_view text, RunResults* results);
 
-/// Reads the file at `path` with ParseResults; every error message starts with `path`, e.g.
+/// Reads the file at `path` (ReadInputFile, common/file_policy.h: a regular file of at most
+/// kMaxResultsFileBytes) with ParseResults; every error message starts with `path`, e.g.
 /// "results.json: benchmarks[3].samples[0].iterations: expected unsigned integer, got string".
-/// IOError when the file cannot be read.
+/// InvalidArgument when it is missing or not a regular file, IOError when it cannot be read.
 Status ReadResultsFile(const std::string& path, RunResults* results);
 
-/// Writes SerializeResults(results) to `path` atomically (see WriteFileAtomically).
+/// Writes SerializeResults(results) to `path` atomically (see WriteFileAtomically). For tests and
+/// fixtures: a command writes its outputs through FilePolicy::WriteOutputFile (common/file_policy.h).
 Status WriteResultsFile(const std::string& path, const RunResults& results);
 
 }  // namespace dbxb

@@ -10,6 +10,7 @@
 #include <string>
 #include <utility>
 
+#include "records/json_fields.h"
 #include "records/json_results.h"
 #include "records/resources_json.h"
 
@@ -17,131 +18,7 @@ namespace dbxb {
 namespace {
 
 using Json = nlohmann::ordered_json;
-
-std::string Member(const std::string& path, std::string_view key) {
-  return path.empty() ? std::string(key) : fmt::format("{}.{}", path, key);
-}
-
-std::string Element(const std::string& path, size_t i) { return fmt::format("{}[{}]", path, i); }
-
-std::string Describe(const Json& j) {
-  if (j.is_number_unsigned()) return "unsigned integer";
-  if (j.is_number_integer()) return j.get<int64_t>() < 0 ? "negative integer" : "unsigned integer";
-  if (j.is_number_float()) return "floating-point number";
-  return j.type_name();
-}
-
-// Parsed files hold non-negative integers as unsigned; documents built in memory may hold them as
-// signed (`j["n"] = 2`), which is the same value.
-bool IsUnsigned(const Json& j) { return j.is_number_unsigned() || (j.is_number_integer() && j.get<int64_t>() >= 0); }
-
-Status TypeError(const std::string& path, std::string_view expected, const Json& got) {
-  return Status::InvalidArgument(fmt::format("{}: expected {}, got {}", path, expected, Describe(got)));
-}
-
-// The member `key` of object `obj`; *out is null when it is absent (only allowed if `optional`).
-Status Find(const Json& obj, const std::string& path, std::string_view key, bool optional, const Json** out) {
-  auto it = obj.find(key);
-  if (it == obj.end()) {
-    *out = nullptr;
-    if (optional) return Status::Ok();
-    return Status::InvalidArgument(fmt::format("{}: missing field", Member(path, key)));
-  }
-  *out = &*it;
-  return Status::Ok();
-}
-
-// An optional number that may also be null (absent and null both leave *out empty).
-Status GetOptionalDouble(const Json& obj, const std::string& path, std::string_view key, std::optional<double>* out) {
-  const Json* j;
-  DBXB_RETURN_IF_ERROR(Find(obj, path, key, true, &j));
-  out->reset();
-  if (j == nullptr || j->is_null()) return Status::Ok();
-  if (!j->is_number()) return TypeError(Member(path, key), "number or null", *j);
-  *out = j->get<double>();
-  return Status::Ok();
-}
-
-Status AsObject(const Json& j, const std::string& path) {
-  return j.is_object() ? Status::Ok() : TypeError(path, "object", j);
-}
-
-Status AsDouble(const Json& j, const std::string& path, double* out) {
-  if (j.is_number()) {
-    *out = j.get<double>();
-    return Status::Ok();
-  }
-  if (j.is_string()) {
-    const std::string& s = j.get_ref<const std::string&>();
-    if (s == "NaN")
-      *out = std::numeric_limits<double>::quiet_NaN();
-    else if (s == "Infinity")
-      *out = std::numeric_limits<double>::infinity();
-    else if (s == "-Infinity")
-      *out = -std::numeric_limits<double>::infinity();
-    else
-      return Status::InvalidArgument(fmt::format("{}: expected number, got string \"{}\"", path, s));
-    return Status::Ok();
-  }
-  return TypeError(path, "number", j);
-}
-
-Status GetString(const Json& obj, const std::string& path, std::string_view key, std::string* out) {
-  const Json* j;
-  DBXB_RETURN_IF_ERROR(Find(obj, path, key, false, &j));
-  if (!j->is_string()) return TypeError(Member(path, key), "string", *j);
-  *out = j->get<std::string>();
-  return Status::Ok();
-}
-
-Status GetUint(const Json& obj, const std::string& path, std::string_view key, uint64_t* out) {
-  const Json* j;
-  DBXB_RETURN_IF_ERROR(Find(obj, path, key, false, &j));
-  if (!IsUnsigned(*j)) return TypeError(Member(path, key), "unsigned integer", *j);
-  *out = j->get<uint64_t>();
-  return Status::Ok();
-}
-
-Status GetBool(const Json& obj, const std::string& path, std::string_view key, bool* out) {
-  const Json* j;
-  DBXB_RETURN_IF_ERROR(Find(obj, path, key, false, &j));
-  if (!j->is_boolean()) return TypeError(Member(path, key), "boolean", *j);
-  *out = j->get<bool>();
-  return Status::Ok();
-}
-
-Status GetDouble(const Json& obj, const std::string& path, std::string_view key, double* out) {
-  const Json* j;
-  DBXB_RETURN_IF_ERROR(Find(obj, path, key, false, &j));
-  return AsDouble(*j, Member(path, key), out);
-}
-
-Status GetArray(const Json& obj, const std::string& path, std::string_view key, const Json** out) {
-  DBXB_RETURN_IF_ERROR(Find(obj, path, key, false, out));
-  if (!(*out)->is_array()) return TypeError(Member(path, key), "array", **out);
-  return Status::Ok();
-}
-
-// An array of numbers; when `optional`, an absent one leaves *out empty.
-Status GetDoubles(const Json& obj, const std::string& path, std::string_view key, bool optional,
-                  std::vector<double>* out) {
-  const Json* a;
-  DBXB_RETURN_IF_ERROR(Find(obj, path, key, optional, &a));
-  out->clear();
-  if (a == nullptr) return Status::Ok();
-  if (!a->is_array()) return TypeError(Member(path, key), "array", *a);
-  for (size_t i = 0; i < a->size(); ++i) {
-    double v;
-    DBXB_RETURN_IF_ERROR(AsDouble((*a)[i], Element(Member(path, key), i), &v));
-    out->push_back(v);
-  }
-  return Status::Ok();
-}
-
-Status GetObject(const Json& obj, const std::string& path, std::string_view key, const Json** out) {
-  DBXB_RETURN_IF_ERROR(Find(obj, path, key, false, out));
-  return AsObject(**out, Member(path, key));
-}
+using namespace json_fields;  // NOLINT: the one set of field readers (records/json_fields.h)
 
 Status GetKeyValues(const Json& obj, const std::string& path, std::string_view key, KeyValues* out) {
   const Json* j;
@@ -153,21 +30,6 @@ Status GetKeyValues(const Json& obj, const std::string& path, std::string_view k
     out->emplace_back(it.key(), it.value().get<std::string>());
   }
   return Status::Ok();
-}
-
-// Fields added after the first files were written: absent = the default, present = checked like any other.
-Status GetOptionalString(const Json& obj, const std::string& path, std::string_view key, std::string* out) {
-  const Json* j;
-  DBXB_RETURN_IF_ERROR(Find(obj, path, key, true, &j));
-  if (j == nullptr) return Status::Ok();
-  return GetString(obj, path, key, out);
-}
-
-Status GetOptionalDouble(const Json& obj, const std::string& path, std::string_view key, double* out) {
-  const Json* j;
-  DBXB_RETURN_IF_ERROR(Find(obj, path, key, true, &j));
-  if (j == nullptr) return Status::Ok();
-  return AsDouble(*j, Member(path, key), out);
 }
 
 Status ParseSamplingMode(const Json& j, const std::string& path, SamplingMode* out) {
@@ -262,14 +124,7 @@ Status ContextFromJson(const Json& j, const std::string& path, RunContext* c) {
   const Json* sampling;
   DBXB_RETURN_IF_ERROR(Find(j, path, "sampling", false, &sampling));
   DBXB_RETURN_IF_ERROR(SamplingFromJson(*sampling, Member(path, "sampling"), &c->sampling));
-  const Json* overhead;
-  DBXB_RETURN_IF_ERROR(Find(j, path, "harness_overhead_ns_per_op", true, &overhead));
-  c->harness_overhead_ns_per_op.reset();
-  if (overhead != nullptr && !overhead->is_null()) {
-    double v;
-    DBXB_RETURN_IF_ERROR(AsDouble(*overhead, Member(path, "harness_overhead_ns_per_op"), &v));
-    c->harness_overhead_ns_per_op = v;
-  }
+  DBXB_RETURN_IF_ERROR(GetNullableDouble(j, path, "harness_overhead_ns_per_op", true, &c->harness_overhead_ns_per_op));
   // Absent in files from before `run --calibrate`: read as not calibrated.
   const Json* calibration;
   DBXB_RETURN_IF_ERROR(Find(j, path, "calibration", true, &calibration));
@@ -366,7 +221,7 @@ Status BenchmarkFromJson(const Json& j, const std::string& path, BenchmarkResult
   DBXB_RETURN_IF_ERROR(GetInterval(j, path, "throughput", &b->throughput));
   DBXB_RETURN_IF_ERROR(GetString(j, path, "checksum", &b->checksum));
   DBXB_RETURN_IF_ERROR(ResourcesFromJson(j, path, &b->resources));
-  DBXB_RETURN_IF_ERROR(GetOptionalDouble(j, path, "settle_ns", &b->settle_ns));
+  DBXB_RETURN_IF_ERROR(GetNullableDouble(j, path, "settle_ns", true, &b->settle_ns));
   DBXB_RETURN_IF_ERROR(GetBool(j, path, "error_occurred", &b->error_occurred));
   return GetString(j, path, "error_message", &b->error_message);
 }
@@ -498,7 +353,7 @@ Status PhaseFromJson(const Json& j, const std::string& path, PhaseResult* p) {
     }
   }
   DBXB_RETURN_IF_ERROR(GetOptionalString(j, path, "merged_throughput", &p->merged_throughput));
-  DBXB_RETURN_IF_ERROR(GetOptionalDouble(j, path, "settle_ns", &p->settle_ns));
+  DBXB_RETURN_IF_ERROR(GetNullableDouble(j, path, "settle_ns", true, &p->settle_ns));
   DBXB_RETURN_IF_ERROR(GetString(j, path, "memory_method", &p->memory_method));
   DBXB_RETURN_IF_ERROR(ResourcesFromJson(j, path, &p->resources));
   DBXB_RETURN_IF_ERROR(GetBool(j, path, "incomplete", &p->incomplete));

@@ -168,17 +168,19 @@ std::vector<BadInputRow> BadInputRows() {
       {"BaselineEngineUnknown", Run("--baseline nosuch"), "--baseline"},
 
       // --- Output and data directories (we run as root: permissions do not stop us, so these use
-      // files where directories should be, paths under files and kernel file systems) ---
+      // files where directories should be, paths under files and kernel file systems). With --force, an
+      // earlier run's results that the tool did not mark as its own would be replaced by a good run: a
+      // bad --data-dir must still leave them untouched. ---
       {"OutIsAFile", Run("--out {file}"), "--out"},
       {"OutUnderAFile", Run("--out {file}/sub"), "--out"},
       {"OutIsACharacterDevice", Run("--out /dev/null"), "--out"},
       {"OutUnderProc", Run("--out /proc/dbxb-no-such-dir/out"), "--out"},
       {"OutUnderAProcFile", Run("--out /proc/self/status/out"), "--out"},
       {"OutInSysfs", Run("--out /sys/kernel/dbxb-out"), "--out"},
-      {"DataDirIsAFileWithEarlierOut", Run("--data-dir {file} --out {prev}"), "--data-dir"},
-      {"DataDirUnderAFileWithEarlierOut", Run("--data-dir {file}/sub --out {prev}"), "--data-dir"},
-      {"DataDirUnderProcWithEarlierOut", Run("--data-dir /proc/dbxb-no-such-dir --out {prev}"), "--data-dir"},
-      {"DataDirInSysfsWithEarlierOut", Run("--data-dir /sys/kernel --out {prev}"), "--data-dir"},
+      {"DataDirIsAFileWithEarlierOut", Run("--data-dir {file} --out {prev} --force"), "--data-dir"},
+      {"DataDirUnderAFileWithEarlierOut", Run("--data-dir {file}/sub --out {prev} --force"), "--data-dir"},
+      {"DataDirUnderProcWithEarlierOut", Run("--data-dir /proc/dbxb-no-such-dir --out {prev} --force"), "--data-dir"},
+      {"DataDirInSysfsWithEarlierOut", Run("--data-dir /sys/kernel --out {prev} --force"), "--data-dir"},
       {"BadValueWithEarlierOut", Run("--records 0 --out {prev}"), "--records"},
       {"BadEngineWithEarlierOut", Run("--engines nosuch --out {prev}"), "nosuch"},
 
@@ -373,11 +375,75 @@ std::vector<BadInputRow> BadInputRows() {
       {"MergeMissingFile", "merge {fx}/valid_results.json {tmp}/no-such.json -o {tmp}/m.json", "no-such.json"},
       {"MergeTruncated", "merge {fx}/valid_results.json {fx}/truncated_results.json -o {tmp}/m.json",
        "truncated_results.json"},
-      {"MergeMicroBenchmarks", "merge {fx}/valid_results.json {fx}/valid_results.json -o {tmp}/m.json", "dbx-micro"},
+      {"MergeMicroBenchmarks", "merge {fx}/valid_results.json {prev} -o {tmp}/m.json", "dbx-micro"},
       {"MergeOutIsAnInput", "merge {fx}/valid_results.json {fx}/empty.json -o {fx}/valid_results.json", "-o"},
-      {"MergeOutDirMissing", "merge {fx}/valid_results.json {fx}/valid_results.json -o {tmp}/no/such/m.json", "-o"},
+      {"MergeOutDirMissing", "merge {fx}/valid_results.json {prev} -o {tmp}/no/such/m.json", "-o"},
       {"MergeResultsAndLog", "merge {fx}/valid_results.json {fx}/corrupt.hlog -o {tmp}/m.json", "corrupt.hlog"},
       {"MergeCorruptLog", "merge {fx}/corrupt.hlog {fx}/corrupt.hlog -o {tmp}/m.hlog", "corrupt.hlog"},
+
+      // --- Issue 32: inputs that are not regular files (reading them would block or never end) ---
+      {"CompareFifo", Compare(std::string(kGood) + " {fifo}"), "FIFO"},
+      {"CompareDevZero", CompareWith("/dev/zero"), "/dev/zero"},
+      {"CompareAaRunFifo", CompareWith(std::string(kGood) + " --aa-runs {fifo}"), "FIFO"},
+      {"MergeFifo", "merge {fx}/phase_results.json {fifo} -o {tmp}/m.json", "FIFO"},
+      {"MergeDevZero", "merge {fx}/phase_results.json /dev/zero -o {tmp}/m.json", "/dev/zero"},
+      {"ReportFifo", Report("{fifo} -o {out}"), "FIFO"},
+      {"ReportDevZero", Report("/dev/zero -o {out}"), "/dev/zero"},
+      {"YcsbFifo", Ycsb("--workload {fifo}"), "FIFO"},
+
+      // --- Issue 32: waits that would never end (sizes, rates and durations checked before the run) ---
+      {"YcsbHugeFieldLength", Ycsb("--workload {fx}/ycsb_huge_fieldlength"), "fieldlength"},
+      {"YcsbHugeFieldCount", Ycsb("--workload {fx}/ycsb_huge_fieldcount"), "fieldcount"},
+      {"YcsbDataSetLargerThanTheDisk",
+       "run --workload {fx}/ycsb_petabyte --engines null --operations 100 --out {out} --data-dir {data}",
+       "ycsb_petabyte"},
+      {"TargetRateTiny", Ycsb("--target-rate 0.000000001"), "--target-rate"},
+      {"TargetRateTooSlowForTheOperations", Ycsb("--operations 10M --target-rate 1"), "--target-rate"},
+      {"RunLongerThanAWeek", Run("--warmup 72h --measurement 120h"), "--measurement"},
+      {"PhasesLongerThanAWeek", Ycsb("--workload {ycsb}/workloada,{ycsb}/workloadb --duration 120h"), "--duration"},
+      {"CompareResamplesHuge", CompareWith(std::string(kGood) + " --resamples 2000000000"), "--resamples"},
+      {"CompareResamplesTrillion", CompareWith(std::string(kGood) + " --resamples 1000000000000"), "--resamples"},
+
+      // --- Issue 32: outputs that are not ours to replace ---
+      {"MergeOutIsADevice", "merge {fx}/phase_results.json {fx}/phase_results_b.json -o {dev}", "-o"},
+      {"CompareJsonIsADevice", CompareWith(std::string(kGood) + " --json {dev}"), "--json"},
+      {"CompareMarkdownIsAFifo", CompareWith(std::string(kGood) + " --markdown {fifo}"), "--markdown"},
+      {"CalibrateOutIsADevice", "calibrate --engines sqlite --records 100 --rounds 3 --out {dev}", "--out"},
+      {"RawLatenciesIsADevice", Ycsb("--raw-latencies {dev}"), "--raw-latencies"},
+      {"AbJsonIsADevice", Ab("--out {out} --json {dev}"), "--json"},
+      {"CompareJsonIsASymlink", CompareWith(std::string(kGood) + " --json {link}"), "symbolic link"},
+      {"CompareJsonIsADanglingSymlink", CompareWith(std::string(kGood) + " --json {dangling}"), "symbolic link"},
+      {"CompareJsonIsAnInput", Compare("{prev} {fx}/valid_results.json --json {prev}/results.json"), "--json"},
+      {"CompareJsonOverAFileNotOurs", CompareWith(std::string(kGood) + " --json {file}"), "--force"},
+      {"CompareMarkdownOverAFileNotOurs", CompareWith(std::string(kGood) + " --markdown {prev}/results.md"), "--force"},
+      {"CompareForceDoesNotReplaceAnInput",
+       Compare("{prev} {fx}/valid_results.json --force --json {prev}/results.json"), "--json"},
+      {"RunOutIsADanglingSymlink", Run("--out {dangling}"), "symbolic link"},
+      {"RunOutIsASymlinkToAFile", Run("--out {link}"), "--out"},
+      {"RunOutHoldsResultsNotOurs", Run("--out {prev}"), "--force"},
+      {"AbOutIsADanglingSymlink", Ab("--out {dangling}"), "symbolic link"},
+      {"ReportOutIsADanglingSymlink", Report(std::string(kGood) + " -o {dangling}"), "symbolic link"},
+      {"ReportOutHoldsAReadmeNotOurs", Report(std::string(kGood) + " -o {notes}"), "README.md"},
+      {"MergeOutOverResultsNotOurs", "merge {fx}/phase_results.json {fx}/phase_results_b.json -o {prev}", "-o"},
+      {"MergeSameInputTwice", "merge {fx}/phase_results.json {fx}/phase_results.json -o {tmp}/m.json", "twice"},
+      {"MergeSameInputViaAnotherPath",
+       "merge {fx}/phase_results.json {fx}/../bad_input/phase_results.json -o {tmp}/m.json", "twice"},
+      {"RawLatenciesOverEarlierResults", Ycsb("--raw-latencies {prev}/results.json"), "--raw-latencies"},
+      {"CalibrateOutIsADirectory", "calibrate --engines sqlite --records 100 --rounds 3 --out {data}", "--out"},
+
+      // --- Issue 32: messages (one line, control characters escaped, the real problem named) ---
+      {"OutWithANewline", Run("--out {file}/a{newline}b"), "--out"},
+      {"EnginesWithAnEscapeSequence", Run("--engines null{esc}[31m"), "--engines"},
+      {"MeasurementExponentWithUnit", Run("--measurement 1e3s"), "exponent"},
+      {"EngineOptionTwiceWithDifferentValues",
+       Run("--engines sqlite --engine-option sqlite.layout=rowid --engine-option sqlite.layout=without-rowid"),
+       "sqlite.layout"},
+      {"ComparePairedWithoutSeparator", Compare("--paired {fx}/valid_results.json {prev}"), "--paired"},
+      {"LmdbKeySizeAboveMaximum", Run("--engines lmdb --key-size 600"), "--key-size"},
+      {"LmdbMapSizeBeyondAddressSpace", Run("--engines lmdb --engine-option lmdb.map_size=1PiB"),
+       "lmdb.map_size: 1125899906842624 bytes is more address space"},
+      {"LmdbMapSizeBytesBeyondAddressSpace", Run("--engines lmdb --engine-option lmdb.map_size=1125899906842624"),
+       "lmdb.map_size"},
   };
   return rows;
 }

@@ -14,8 +14,21 @@
 //   {fx}    tests/testdata/bad_input/ (fixtures: bad results files, workload files)
 //   {ycsb}  workloads/ycsb/ (YCSB's workload files and the bad ones in its testdata/)
 //   {tool}  the dbx-bench binary under test (for `ab --baseline-bin`)
+//   {fifo}  a FIFO (must stay a FIFO; reading it would block forever)
+//   {dev}   a character device made with mknod (must stay one; rows with it are skipped where mknod
+//           is not allowed)
+//   {link}  a symbolic link to {file} (must stay that link)
+//   {dangling}  a symbolic link to a path that does not exist (must stay that link)
+//   {notes} a directory holding a README.md the user wrote (must stay identical)
+//   {newline}, {esc}  a newline and an ESC character inside an argument
 // An argument written '' is the empty string.
+//
+// Beyond the above, every row checks that nothing ran (stdout is empty: bad input is found before any
+// work) and that the line on stderr holds no control character (they are escaped).
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -48,6 +61,13 @@ class BadInputTest : public ::testing::TestWithParam<BadInputRow> {
                   tmp_ / "prev/results.json");
     std::ofstream(tmp_ / "prev/results.md") << "# results of an earlier run\n";
     std::ofstream(tmp_ / "file") << "precious\n";
+    ASSERT_EQ(::mkfifo((tmp_ / "fifo").c_str(), 0644), 0);
+    // The null device's numbers: if a row wrongly wrote to it, only this node would be touched.
+    have_dev_ = ::mknod((tmp_ / "dev").c_str(), S_IFCHR | 0666, makedev(1, 3)) == 0;
+    fs::create_symlink(tmp_ / "file", tmp_ / "link");
+    fs::create_symlink(tmp_ / "nowhere" / "x", tmp_ / "dangling");
+    fs::create_directories(tmp_ / "notes");
+    std::ofstream(tmp_ / "notes/README.md") << "# my own notes\n";
   }
   void TearDown() override {
     std::error_code ec;
@@ -65,16 +85,36 @@ class BadInputTest : public ::testing::TestWithParam<BadInputRow> {
       w = Replace(w, "{fx}", std::string(DBXB_SOURCE_DIR) + "/tests/testdata/bad_input");
       w = Replace(w, "{ycsb}", std::string(DBXB_SOURCE_DIR) + "/workloads/ycsb");
       w = Replace(w, "{tool}", DBXB_TOOL);
+      w = Replace(w, "{fifo}", (tmp_ / "fifo").string());
+      w = Replace(w, "{dev}", (tmp_ / "dev").string());
+      w = Replace(w, "{link}", (tmp_ / "link").string());
+      w = Replace(w, "{dangling}", (tmp_ / "dangling").string());
+      w = Replace(w, "{notes}", (tmp_ / "notes").string());
+      w = Replace(w, "{newline}", "\n");
+      w = Replace(w, "{esc}", "\x1b");
       args.push_back(w);
     }
     return args;
   }
 
   fs::path tmp_;
+  bool have_dev_ = false;
 };
+
+// The first byte of `line` below 0x20 or equal to 0x7f, other than its final newline; npos when none.
+size_t ControlCharacter(const std::string& line) {
+  for (size_t i = 0; i < line.size(); ++i) {
+    const auto c = static_cast<unsigned char>(line[i]);
+    if ((c < 0x20 || c == 0x7f) && !(c == '\n' && i + 1 == line.size())) return i;
+  }
+  return std::string::npos;
+}
 
 TEST_P(BadInputTest, ExitTwoWithOneLineAndNothingWritten) {
   const BadInputRow& row = GetParam();
+  if (!have_dev_ && row.args.find("{dev}") != std::string::npos)
+    GTEST_SKIP() << "mknod is not allowed here: no device node to offer as an output";
+  std::string notes_before = Fingerprint(tmp_ / "notes");
   std::string prev_before = Fingerprint(tmp_ / "prev");
   std::string file_before = ReadFile(tmp_ / "file");
 
@@ -90,12 +130,19 @@ TEST_P(BadInputTest, ExitTwoWithOneLineAndNothingWritten) {
   EXPECT_TRUE(r.err.empty() || r.err.back() == '\n') << r.err;
   EXPECT_NE(r.err.find(row.names), std::string::npos) << "stderr must name '" << row.names << "':\n" << r.err;
   EXPECT_EQ(r.err.find("terminate called"), std::string::npos) << r.err;
+  EXPECT_EQ(ControlCharacter(r.err), std::string::npos) << "control characters are escaped:\n" << r.err;
+  EXPECT_EQ(r.out, "") << "bad input is found before anything runs";
 
   EXPECT_FALSE(fs::exists(tmp_ / "out")) << "the output directory must not be created on bad input";
   EXPECT_EQ(Fingerprint(tmp_ / "prev"), prev_before) << "an earlier run's results must stay untouched";
   EXPECT_TRUE(fs::is_empty(tmp_ / "data")) << "no temporary data may be left in --data-dir";
   EXPECT_TRUE(fs::is_empty(tmp_ / "cwd")) << "nothing may be written to the working directory (default results/)";
   EXPECT_EQ(ReadFile(tmp_ / "file"), file_before) << "a file named as an input or output is never changed";
+  EXPECT_EQ(Fingerprint(tmp_ / "notes"), notes_before) << "a directory's files the tool did not write stay";
+  EXPECT_TRUE(fs::is_fifo(fs::symlink_status(tmp_ / "fifo"))) << "a FIFO is never replaced";
+  if (have_dev_) EXPECT_TRUE(fs::is_character_file(fs::symlink_status(tmp_ / "dev"))) << "a device is never replaced";
+  EXPECT_TRUE(fs::is_symlink(fs::symlink_status(tmp_ / "link"))) << "a symbolic link is never replaced";
+  EXPECT_TRUE(fs::is_symlink(fs::symlink_status(tmp_ / "dangling"))) << "a dangling symbolic link is never deleted";
 }
 
 std::string RowName(const ::testing::TestParamInfo<BadInputRow>& info) { return info.param.name; }

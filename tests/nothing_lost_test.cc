@@ -94,9 +94,10 @@ TEST_F(NothingLostTest, SigtermWritesFinishedBenchmarksMarkedIncompleteAndRemove
 // stay byte for byte as they were, and a --out the run created is removed again.
 TEST_F(NothingLostTest, SigtermBeforeAnythingFinishedLeavesEarlierResultsUntouched) {
   fs::path out = dir_ / "out", data = dir_ / "data";
-  fs::create_directories(out);
-  std::ofstream(out / "results.json") << "{\"earlier\": true}\n";
-  std::ofstream(out / "results.md") << "# earlier\n";
+  // An earlier run's results: the tool's own, so a new run may replace them.
+  ToolResult earlier = RunTool(DBXB_TOOL, NullRun(out, data, "20ms"), dir_);
+  ASSERT_EQ(earlier.exit_code, 0) << earlier.err;
+  const std::string earlier_json = ReadFile(out / "results.json");
   const std::string before = Fingerprint(out);
   pid_t pid = StartTool(DBXB_TOOL, NullRun(out, data, "60s"), dir_ / "stdout", dir_ / "stderr");
   ASSERT_TRUE(WaitForEntries(data)) << ReadFile(dir_ / "stderr");
@@ -111,7 +112,7 @@ TEST_F(NothingLostTest, SigtermBeforeAnythingFinishedLeavesEarlierResultsUntouch
   EXPECT_NE(last.find("nothing written"), std::string::npos) << err;
   EXPECT_NE(last.find(out.string()), std::string::npos) << "names the directory: " << err;
   EXPECT_EQ(Fingerprint(out), before) << "results.json and results.md unchanged, nothing added";
-  EXPECT_EQ(ReadFile(out / "results.json"), "{\"earlier\": true}\n");
+  EXPECT_EQ(ReadFile(out / "results.json"), earlier_json);
   EXPECT_TRUE(fs::is_empty(data)) << "temporary data removed";
 
   // The same run into a --out that did not exist: the directory is not left behind.
@@ -145,11 +146,15 @@ TEST_F(NothingLostTest, ImmutableOutputDirectoryIsRefusedAndUntouched) {
   std::string before = Fingerprint(out);
   if (std::system(("chattr +i " + out.string() + " 2>/dev/null").c_str()) != 0)
     GTEST_SKIP() << "chattr +i is not available on " << out.parent_path() << " (needs root and ext4/xfs/btrfs)";
-  ToolResult r = RunTool(DBXB_TOOL, NullRun(out, dir_ / "data", "20ms"), dir_);
+  // --force: the earlier results.json is not the tool's own; the directory's immutability is what is tested.
+  std::vector<std::string> args = NullRun(out, dir_ / "data", "20ms");
+  args.push_back("--force");
+  ToolResult r = RunTool(DBXB_TOOL, args, dir_);
   std::system(("chattr -i " + out.string()).c_str());
   EXPECT_EQ(r.exit_code, 2) << r.Describe() << "\n" << r.err;
   EXPECT_EQ(CountLines(r.err), 1) << r.err;
   EXPECT_NE(r.err.find("--out"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("Operation not permitted"), std::string::npos) << r.err;
   EXPECT_EQ(Fingerprint(out), before);
   EXPECT_TRUE(fs::is_empty(dir_ / "data"));
 }
@@ -164,10 +169,13 @@ TEST_F(NothingLostTest, ReadOnlyMountedOutputDirectoryIsRefusedAndUntouched) {
   mounts_.push_back(out);
   if (mount(nullptr, out.c_str(), nullptr, MS_REMOUNT | MS_BIND | MS_RDONLY, nullptr) != 0)
     GTEST_SKIP() << "cannot remount the bind mount read-only";
-  ToolResult r = RunTool(DBXB_TOOL, NullRun(out, dir_ / "data", "20ms"), dir_);
+  std::vector<std::string> args = NullRun(out, dir_ / "data", "20ms");
+  args.push_back("--force");  // as above: the read-only mount is what is tested
+  ToolResult r = RunTool(DBXB_TOOL, args, dir_);
   EXPECT_EQ(r.exit_code, 2) << r.Describe() << "\n" << r.err;
   EXPECT_EQ(CountLines(r.err), 1) << r.err;
   EXPECT_NE(r.err.find("--out"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("Read-only file system"), std::string::npos) << r.err;
   umount2(out.c_str(), MNT_DETACH);
   mounts_.clear();
   EXPECT_EQ(Fingerprint(out), before);
@@ -181,7 +189,10 @@ TEST_F(NothingLostTest, FullDiskUnderOutIsRefusedUpFrontAndUntouched) {
   std::ofstream(out / "results.json") << "{\"earlier\": true}\n";
   Fill(out);
   const std::string before = Fingerprint(out);
-  ToolResult r = RunTool(DBXB_TOOL, NullRun(out, dir_ / "data", "20ms"), dir_);
+  // --force: the earlier results.json was not written by the tool; that is not what this test is about.
+  std::vector<std::string> forced = NullRun(out, dir_ / "data", "20ms");
+  forced.push_back("--force");
+  ToolResult r = RunTool(DBXB_TOOL, forced, dir_);
   ASSERT_EQ(r.term_signal, 0) << r.Describe() << "\n" << r.err;
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_EQ(CountLines(r.err), 1) << r.err;
@@ -221,12 +232,30 @@ TEST_F(NothingLostTest, DiskFillingDuringTheRunEndsWithOneLineAndNoPartialFile) 
   EXPECT_TRUE(fs::is_empty(dir_ / "data"));
 }
 
+// A data set larger than the free space of --data-dir is known before the run: exit 2, one line naming
+// the data set, its size and the space.
+TEST_F(NothingLostTest, ADataSetLargerThanTheDataDirIsRefusedUpFront) {
+  fs::path data = dir_ / "tinydata";
+  if (!MountTmpfs(data, 256 << 10)) GTEST_SKIP() << "cannot mount a tmpfs here (needs root / CAP_SYS_ADMIN)";
+  std::vector<std::string> args = ShortRun(dir_ / "out", data, "20ms", "dbx", "20000");
+  ToolResult r = RunTool(DBXB_TOOL, args, dir_);
+  EXPECT_EQ(r.exit_code, 2) << r.Describe() << "\n" << r.err;
+  EXPECT_EQ(r.err,
+            "dbx-bench: the dbx-micro data set: 20000 records of 31 bytes: at least 605.5 KiB to load, more "
+            "than the 256.0 KiB free in " +
+                data.string() + " (--data-dir)\n");
+  EXPECT_EQ(r.out, "");
+  EXPECT_TRUE(fs::is_empty(data));
+  EXPECT_FALSE(fs::exists(dir_ / "out"));
+}
+
 TEST_F(NothingLostTest, FullDiskUnderDataDirFailsTheBenchmarkAndRemovesTemporaryData) {
   fs::path data = dir_ / "tinydata";
   if (!MountTmpfs(data, 256 << 10)) GTEST_SKIP() << "cannot mount a tmpfs here (needs root / CAP_SYS_ADMIN)";
   fs::path out = dir_ / "out";
-  // DBX with durability full writes its WAL to --data-dir: 20,000 records do not fit in 256 KiB.
-  std::vector<std::string> args = ShortRun(out, data, "20ms", "dbx", "20000");
+  // DBX with durability full writes its WAL and segments to --data-dir: 8,000 records (242 KiB of keys
+  // and values, which pass the check before the run) do not fit in 256 KiB with the engine's own bytes.
+  std::vector<std::string> args = ShortRun(out, data, "20ms", "dbx", "8000");
   args.insert(args.end(), {"--workloads", "insert", "--durability", "full"});
   ToolResult r = RunTool(DBXB_TOOL, args, dir_);
   ASSERT_EQ(r.term_signal, 0) << r.Describe() << "\n" << r.err;

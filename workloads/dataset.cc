@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "common/digits.h"
+#include "common/interrupt.h"
 
 namespace dbxb {
 namespace {
@@ -91,6 +92,8 @@ Result<std::shared_ptr<const Dataset>> Dataset::Make(const DatasetShape& shape) 
   d->keys_.reserve(shape.records * shape.key_size);
   d->values_.reserve(shape.records * shape.value_size);
   for (uint64_t i = 0; i < shape.records; ++i) {
+    // Up to 64 GiB take a while to build: Ctrl-C ends it within a block of rows.
+    if (i % kRowsPerInterruptCheck == 0 && InterruptRequested()) return Status::Interrupted("building the data set");
     d->keys_ += DatasetKey(i, shape.key_size);
     d->values_ += DatasetValue(i, shape.value_size);
   }

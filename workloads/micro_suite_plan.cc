@@ -17,6 +17,7 @@ class DbxMicroPlan final : public SuitePlan {
  public:
   Status Execute(const std::string& work_dir, SuiteRunner& runner) override {
     auto dataset = Dataset::Make(shape);
+    if (!dataset.ok() && dataset.status().IsInterrupted()) return Status::Ok();  // nothing ran: nothing to keep
     if (!dataset.ok()) return Status::InvalidArgument(dataset.status().message());
     MicroConfig config;
     config.dataset = dataset.value();
@@ -92,6 +93,12 @@ class DbxMicroSuite final : public Suite {
     DBXB_RETURN_IF_ERROR(args.Count("value-size", 19, 64 << 20, &shape.value_size));
     if (shape.records * (shape.key_size + shape.value_size) > (64ull << 30))
       return Status::InvalidArgument("--records: the data set would be larger than 64 GiB");
+    for (const AdapterFactory* engine : common.engines) {
+      if (engine->max_key_bytes != 0 && shape.key_size > engine->max_key_bytes)
+        return Status::InvalidArgument(
+            fmt::format("--key-size: {} bytes is longer than the longest key {} stores ({} bytes)", shape.key_size,
+                        engine->name, engine->max_key_bytes));
+    }
 
     plan->configuration = {
         {"workloads", JoinNames(plan->workloads)},           {"records", std::to_string(shape.records)},
@@ -100,6 +107,16 @@ class DbxMicroSuite final : public Suite {
     };
     // Criterion's defaults, --quick shortens them, explicit options override both.
     DBXB_RETURN_IF_ERROR(ParseSamplingArgs(args, common, &plan->sampling, &plan->configuration));
+    const SamplingConfig& s = plan->sampling;
+    const double each = s.warmup_seconds + s.measurement_seconds;
+    DBXB_RETURN_IF_ERROR(
+        CheckPlannedSeconds(each * static_cast<double>(plan->workloads.size() * common.engines.size()),
+                            fmt::format("{} workload{} on {} engine{}, each {} s of --warmup and --measurement",
+                                        plan->workloads.size(), plan->workloads.size() == 1 ? "" : "s",
+                                        common.engines.size(), common.engines.size() == 1 ? "" : "s", each)));
+    plan->data_bytes = shape.records * (shape.key_size + shape.value_size);
+    plan->data_description =
+        fmt::format("the dbx-micro data set: {} records of {} bytes", shape.records, shape.key_size + shape.value_size);
     return std::unique_ptr<SuitePlan>(std::move(plan));
   }
 };

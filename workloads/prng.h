@@ -1,24 +1,18 @@
 // The workloads' seeded generators are common/prng.h's (SplitMix64, Xoshiro256); this header adds
-// the YCSB key hash.
+// the YCSB key hash (FNV-1a of common/fnv.h over a key number's bytes).
 #pragma once
 
 #include <cstdint>
 
+#include "common/fnv.h"
 #include "common/prng.h"
 
 namespace dbxb {
 
-inline constexpr uint64_t kFnv64Offset = 0xcbf29ce484222325ull;
-inline constexpr uint64_t kFnv64Prime = 0x100000001b3ull;
-
 /// 64-bit FNV-1a over the eight little-endian bytes of `v`, as YCSB scrambles and hashes key numbers.
 inline uint64_t Fnv1a64(uint64_t v) {
   uint64_t h = kFnv64Offset;
-  for (int i = 0; i < 8; ++i) {
-    h ^= v & 0xff;
-    h *= kFnv64Prime;
-    v >>= 8;
-  }
+  for (int i = 0; i < 8; ++i, v >>= 8) h = Fnv1a64Byte(h, static_cast<uint8_t>(v));
   return h;
 }
 
@@ -31,7 +25,7 @@ inline uint64_t YcsbFnvHash64(uint64_t v) {
   uint64_t h;
   if (v < (uint64_t{1} << 40)) {
     h = kFnv64Offset;
-    for (int i = 0; i < 5; ++i, v >>= 8) h = (h ^ (v & 0xff)) * kFnv64Prime;
+    for (int i = 0; i < 5; ++i, v >>= 8) h = Fnv1a64Byte(h, static_cast<uint8_t>(v));
     h *= kFnv64Prime * kFnv64Prime * kFnv64Prime;
   } else {
     h = Fnv1a64(v);

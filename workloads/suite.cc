@@ -153,6 +153,28 @@ Status ParsePhaseSuiteArgs(const SuiteArgs& args, const SuiteCommon& common, Pha
   return Status::Ok();
 }
 
+std::string DescribeSeconds(double seconds) {
+  if (seconds >= 365.25 * 86400) return fmt::format("{:.3g} years", seconds / (365.25 * 86400));
+  if (seconds >= 2 * 86400) return fmt::format("{:.3g} days", seconds / 86400);
+  if (seconds >= 2 * 3600) return fmt::format("{:.3g} h", seconds / 3600);
+  return fmt::format("{:.3g} s", seconds);
+}
+
+Status CheckPlannedSeconds(double seconds, std::string_view what) {
+  if (!(seconds > kMaxPlannedSeconds)) return Status::Ok();
+  return Status::InvalidArgument(fmt::format("{} would take at least {}, more than a week: shorten it or split the run",
+                                             what, DescribeSeconds(seconds)));
+}
+
+double PhaseLowerBoundSeconds(uint64_t operations, double duration_seconds, double target_rate, double warmup_seconds) {
+  double bound = duration_seconds > 0 ? duration_seconds : 0;
+  if (target_rate > 0 && operations > 0) {
+    const double at_rate = static_cast<double>(operations) / target_rate;
+    bound = bound > 0 ? std::min(bound, at_rate) : at_rate;
+  }
+  return bound + warmup_seconds;
+}
+
 KeyValues PhaseSuiteConfiguration(const PhaseSuiteOptions& o, const SuitePlan& plan) {
   auto or_default = [](uint64_t v) { return v == 0 ? std::string("default") : std::to_string(v); };
   auto seconds = [](double v, const char* otherwise) { return v > 0 ? fmt::format("{}", v) : std::string(otherwise); };

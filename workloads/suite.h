@@ -124,7 +124,28 @@ class SuitePlan {
   std::string hdr_log;
   /// Things the user should know before the run starts, one line each (printed to stderr).
   std::vector<std::string> warnings;
+  /// The files the plan read (e.g. --workload files): inputs of the run, which no output may replace.
+  std::vector<std::string> input_files;
+  /// The least data one database of the run holds, in bytes (its largest data set as loaded; 0 when
+  /// unknown), and what it is, for the message when it cannot fit ("workload file x: 10 records of 100
+  /// bytes"). The harness checks it against the free space of --data-dir before the run.
+  uint64_t data_bytes = 0;
+  std::string data_description;
 };
+
+/// The longest a run may be planned to take: a week, as each of --duration and --measurement.
+inline constexpr double kMaxPlannedSeconds = 7 * 24 * 3600.0;
+
+/// "3.2 days", "5 h", "90 s": a planned time, for messages.
+std::string DescribeSeconds(double seconds);
+
+/// InvalidArgument "<what> would take at least <time>, more than a week" when `seconds` (the least time
+/// a plan takes, known from its options) exceeds kMaxPlannedSeconds; `what` names the options.
+[[nodiscard]] Status CheckPlannedSeconds(double seconds, std::string_view what);
+
+/// The least time one measured phase takes: its duration bound, or its `operations` at `target_rate`
+/// (open loop), whichever ends it first (0 when neither bounds it), plus its warm-up time.
+double PhaseLowerBoundSeconds(uint64_t operations, double duration_seconds, double target_rate, double warmup_seconds);
 
 class Suite {
  public:

@@ -19,6 +19,35 @@ struct YcsbFile {
   YcsbWorkload workload;
 };
 
+// The least a workload file's run takes on each engine, and the data it loads, checked before the run:
+// a rate too slow for its operations is refused by name; the largest data set is the plan's data_bytes.
+Status PlanFileLimits(const YcsbWorkload& w, const std::string& path, const PhaseSuiteOptions& o, SuitePlan* plan,
+                      double* seconds) {
+  const double phase = PhaseLowerBoundSeconds(w.operation_count, o.duration_seconds, o.target_rate, o.warmup_seconds);
+  if (o.target_rate > 0 && !(o.duration_seconds > 0)) {
+    DBXB_RETURN_IF_ERROR(CheckPlannedSeconds(
+        phase, fmt::format("--target-rate: {} operations of {} at {} ops/s", w.operation_count, path, o.target_rate)));
+  }
+  *seconds = phase;
+  const bool constant = w.field_length_distribution == YcsbWorkload::FieldLengthDistribution::kConstant;
+  const uint64_t record = w.field_count * (constant ? w.field_length : w.min_field_length);  // at most 2^62
+  const uint64_t bytes = record == 0 ? 0 : w.insert_count > UINT64_MAX / record ? UINT64_MAX : w.insert_count * record;
+  if (bytes > plan->data_bytes) {
+    plan->data_bytes = bytes;
+    plan->data_description =
+        fmt::format("workload file {}: {} records of at least {} bytes", path, w.insert_count, record);
+  }
+  return Status::Ok();
+}
+
+// "--duration 120h, --phase-warmup 1s": the options that bound the phases, for messages.
+std::string BoundingOptions(const SuiteArgs& args) {
+  std::string out;
+  for (const char* option : {"duration", "target-rate", "phase-warmup"})
+    if (args.Given(option)) out += fmt::format("{}--{} {}", out.empty() ? "" : ", ", option, args.Text(option));
+  return out;
+}
+
 class YcsbPlan final : public SuitePlan {
  public:
   Status Execute(const std::string& work_dir, SuiteRunner& runner) override {
@@ -81,6 +110,7 @@ class YcsbSuite final : public Suite {
       return Status::InvalidArgument(
           "--workload: the ycsb suite needs a workload file, e.g. --workload workloads/ycsb/workloada");
     std::vector<std::string> paths;
+    double seconds = 0;
     for (const std::string& path : args.List("workload")) {
       if (path.empty()) return Status::InvalidArgument("--workload: empty file name in the list");
       // The parser's own message names the file, the line and the problem.
@@ -93,8 +123,12 @@ class YcsbSuite final : public Suite {
       if (common.quick && o.operations == 0 && many_operations) file_options.operations = kQuickOperations;
       auto applied = ApplyYcsbOverrides(loaded.value(), file_options);
       if (!applied.ok()) return Status::InvalidArgument(applied.status().message());
+      double file_seconds = 0;
+      DBXB_RETURN_IF_ERROR(PlanFileLimits(applied.value(), path, file_options, plan.get(), &file_seconds));
+      seconds += file_seconds * static_cast<double>(common.engines.size());
       plan->files.push_back(YcsbFile{path, YcsbWorkloadName(path), std::move(applied.value())});
       paths.push_back(path);
+      plan->input_files.push_back(path);
       // Combinations an engine cannot run (e.g. the null engine with time-bound inserts) are bad input.
       for (const AdapterFactory* engine : common.engines) {
         auto seq = MakeYcsbSequence(plan->files.back().workload, plan->files.back().name, *engine, o);
@@ -102,6 +136,9 @@ class YcsbSuite final : public Suite {
           return Status::InvalidArgument(fmt::format("--engines {}: {}", engine->name, seq.status().message()));
       }
     }
+    DBXB_RETURN_IF_ERROR(CheckPlannedSeconds(
+        seconds, fmt::format("{} workload file{} on {} engine{} with {}", paths.size(), paths.size() == 1 ? "" : "s",
+                             common.engines.size(), common.engines.size() == 1 ? "" : "s", BoundingOptions(args))));
     std::string files;
     for (const auto& p : paths) files += (files.empty() ? "" : ", ") + p;
     plan->configuration = {{"workload_files", files}};

@@ -9,9 +9,8 @@
 #include <charconv>
 #include <cmath>
 #include <cstring>
-#include <fstream>
-#include <sstream>
 
+#include "common/file_policy.h"
 #include "workloads/java_properties.h"
 
 namespace dbxb {
@@ -19,7 +18,7 @@ namespace {
 
 constexpr uint64_t kJavaIntMax = 2147483647;  // YCSB reads these properties with Integer.parseInt
 constexpr double kProportionTolerance = 1e-6;
-constexpr uint64_t kMaxFileBytes = 1 << 20;
+constexpr uint64_t kMaxRecordBytes = uint64_t{64} << 20;  // as dbx-micro's largest value (--value-size)
 
 constexpr std::array<std::string_view, 27> kKnownKeys = {"recordcount",
                                                          "operationcount",
@@ -257,6 +256,15 @@ Status Validate(const PropertyReader& r, YcsbWorkload* w) {
       w->min_field_length > w->field_length)
     return r.Error("minfieldlength",
                    fmt::format("minfieldlength {} exceeds fieldlength {}", w->min_field_length, w->field_length));
+  // A record is generated whole in memory: one of tens of gigabytes would only grow the process.
+  if (w->field_count * w->field_length > kMaxRecordBytes) {  // both at most 2^31 - 1: no overflow
+    const bool count = r.LineOf("fieldcount") > r.LineOf("fieldlength");
+    return r.Error(
+        count ? "fieldcount" : "fieldlength",
+        fmt::format("fieldcount {} x fieldlength {} is a record of {} bytes, more than the {} MiB "
+                    "dbx-bench generates per record",
+                    w->field_count, w->field_length, w->field_count * w->field_length, kMaxRecordBytes >> 20));
+  }
   if (w->data_integrity && w->field_length_distribution != YcsbWorkload::FieldLengthDistribution::kConstant)
     return r.Error("dataintegrity", "dataintegrity=true needs fieldlengthdistribution=constant (as in YCSB)");
 
@@ -311,19 +319,9 @@ Result<YcsbWorkload> ParseYcsbWorkload(std::string_view text, std::string_view s
 }
 
 Result<YcsbWorkload> LoadYcsbWorkloadFile(const std::string& path) {
-  struct stat st;
-  if (stat(path.c_str(), &st) != 0)
-    return Status::IOError(fmt::format("{}: cannot read workload file: {}", path, std::strerror(errno)));
-  if (!S_ISREG(st.st_mode)) return Status::IOError(fmt::format("{}: not a regular file", path));
-  if (static_cast<uint64_t>(st.st_size) > kMaxFileBytes)
-    return Status::IOError(
-        fmt::format("{}: {} bytes is too large for a workload file (at most {})", path, st.st_size, kMaxFileBytes));
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Status::IOError(fmt::format("{}: cannot open workload file: {}", path, std::strerror(errno)));
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) return Status::IOError(fmt::format("{}: read error", path));
-  return ParseYcsbWorkload(text.str(), path);
+  std::string text;
+  DBXB_RETURN_IF_ERROR(ReadInputFile(path, kMaxWorkloadFileBytes, &text));
+  return ParseYcsbWorkload(text, path);
 }
 
 }  // namespace dbxb

@@ -85,8 +85,9 @@ struct YcsbWorkload {
 /// the whole file) when the text is not a valid CoreWorkload property file.
 Result<YcsbWorkload> ParseYcsbWorkload(std::string_view text, std::string_view source_name);
 
-/// Reads and parses the file at `path`: IOError naming the path when it cannot be read (missing, a
-/// directory, unreadable) or is larger than 1 MiB; otherwise as ParseYcsbWorkload.
+/// Reads and parses the file at `path` (ReadInputFile, common/file_policy.h): InvalidArgument naming
+/// the path when it is missing, not a regular file (a directory, a FIFO, a device) or larger than
+/// kMaxWorkloadFileBytes; IOError when it cannot be read; otherwise as ParseYcsbWorkload.
 Result<YcsbWorkload> LoadYcsbWorkloadFile(const std::string& path);
 
 }  // namespace dbxb

@@ -1,6 +1,8 @@
 #include "workloads/ycsb_workload.h"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <filesystem>
 
@@ -238,12 +240,18 @@ INSTANTIATE_TEST_SUITE_P(
 TEST(YcsbWorkloadTest, FileErrors) {
   auto missing = LoadYcsbWorkloadFile(kDir + "/no_such_workload");
   ASSERT_FALSE(missing.ok());
-  EXPECT_TRUE(missing.status().IsIOError());
-  EXPECT_EQ(missing.status().message(),
-            kDir + "/no_such_workload: cannot read workload file: No such file or directory");
+  EXPECT_TRUE(missing.status().IsInvalidArgument());
+  EXPECT_EQ(missing.status().message(), kDir + "/no_such_workload: cannot read: No such file or directory");
   auto dir = LoadYcsbWorkloadFile(kDir);
   ASSERT_FALSE(dir.ok());
-  EXPECT_EQ(dir.status().message(), kDir + ": not a regular file");
+  EXPECT_EQ(dir.status().message(), kDir + ": is a directory, not a regular file");
+  // A FIFO is refused by its type, without waiting for a writer that never comes.
+  const std::string fifo = ::testing::TempDir() + "ycsb_workload_test_fifo_" + std::to_string(::getpid());
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  auto pipe = LoadYcsbWorkloadFile(fifo);
+  ::unlink(fifo.c_str());
+  ASSERT_FALSE(pipe.ok());
+  EXPECT_EQ(pipe.status().message(), fifo + ": is a FIFO (named pipe), not a regular file");
 }
 
 TEST(YcsbWorkloadTest, MoreValidation) {
@@ -253,6 +261,15 @@ TEST(YcsbWorkloadTest, MoreValidation) {
   EXPECT_EQ(err("recordcount=10\nfieldlength=3000000000"),
             "v:2: fieldlength: 3000000000 is too large (at most 2147483647)");
   EXPECT_EQ(err("recordcount=1e3"), "v:1: recordcount: '1e3' is not an integer");
+  // A record is generated whole in memory: at most 64 MiB (fieldcount x fieldlength), named by the line
+  // that made it too large.
+  EXPECT_EQ(err("recordcount=10\nfieldlength=2000000000"),
+            "v:2: fieldcount 10 x fieldlength 2000000000 is a record of 20000000000 bytes, more than the 64 MiB "
+            "dbx-bench generates per record");
+  EXPECT_EQ(err("recordcount=10\nfieldlength=1000\nfieldcount=100000000"),
+            "v:3: fieldcount 100000000 x fieldlength 1000 is a record of 100000000000 bytes, more than the 64 MiB "
+            "dbx-bench generates per record");
+  EXPECT_TRUE(ParseYcsbWorkload("recordcount=10\nfieldcount=64\nfieldlength=1048576", "v").ok()) << "64 MiB";
   EXPECT_EQ(err("recordcount=10\nreadproportion=nan\nupdateproportion=0"),
             "v:2: readproportion: 'nan' is not a number");
   EXPECT_EQ(err("recordcount=10\nfieldcount=0"), "v:2: fieldcount: must be at least 1");

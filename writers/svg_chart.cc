@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "common/fnv.h"
 #include "writers/format.h"
 
 namespace dbxb {
@@ -125,9 +126,7 @@ std::string EngineColor(std::string_view engine) {
   if (engine == "rocksdb") return "#e15759";
   if (engine == "null") return "#9d9d9d";
   static const char* kPalette[] = {"#76b7b2", "#edc948", "#b07aa1", "#ff9da7", "#9c755f"};
-  uint64_t h = 0xcbf29ce484222325ULL;
-  for (unsigned char c : engine) h = (h ^ c) * 0x100000001b3ULL;
-  return kPalette[h % 5];
+  return kPalette[Fnv1a64(engine) % 5];
 }
 
 std::string RenderTimeBarChart(const BarChart& chart) {

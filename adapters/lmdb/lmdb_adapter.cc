@@ -1,18 +1,20 @@
 #include "adapters/lmdb/lmdb_adapter.h"
 
 #include <lmdb.h>
+#include <sys/mman.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
-#include <charconv>
 #include <cstring>
 #include <filesystem>
 #include <limits>
 #include <string>
 #include <system_error>
 #include <utility>
+
+#include "common/units.h"
 
 namespace dbxb {
 namespace {
@@ -385,12 +387,26 @@ struct EnvConfig {
   size_t map_bytes = 0;  // lmdb.map_size; 0: the filesystem's size
 };
 
+// The map is one mmap of its whole size: one larger than the address space the process can still
+// reserve fails at open, after the run has started. Known now by reserving it (no memory is touched).
+Status CheckAddressSpace(uint64_t bytes) {
+  void* p = bytes > SIZE_MAX ? MAP_FAILED
+                             : mmap(nullptr, static_cast<size_t>(bytes), PROT_NONE,
+                                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (p == MAP_FAILED) {
+    return Status::InvalidArgument(std::to_string(bytes) + " bytes is more address space than this process can map (" +
+                                   std::strerror(errno) + ")");
+  }
+  munmap(p, static_cast<size_t>(bytes));
+  return Status::Ok();
+}
+
 // Applies AdapterOptions::native_options with the "lmdb." prefix:
 //   lmdb.readahead = on (LMDB's default) | off (MDB_NORDAHEAD: the OS does not read ahead around the
 //                    page a random read faults in, which LMDB recommends once the database is larger
 //                    than RAM);
-//   lmdb.map_size  = bytes (at least 1 MiB): the map, and so the largest the database may grow to,
-//                    instead of the filesystem's size.
+//   lmdb.map_size  = bytes, e.g. 4294967296 or 4GiB (at least 1 MiB, at most what mmap can reserve):
+//                    the map, and so the largest the database may grow to, instead of the filesystem's size.
 Status ApplyNativeOptions(const AdapterOptions& options, EnvConfig* config) {
   for (const auto& [key, value] : options.native_options) {
     if (key.rfind("lmdb.", 0) != 0) continue;
@@ -402,12 +418,14 @@ Status ApplyNativeOptions(const AdapterOptions& options, EnvConfig* config) {
       else
         return Status::InvalidArgument(key + ": expected on or off, got '" + value + "'");
     } else if (key == kMapSizeKey) {
-      size_t bytes = 0;
-      auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), bytes);
-      if (ec != std::errc() || end != value.data() + value.size() || bytes < kMinMapBytes)
+      uint64_t bytes = 0;
+      Status st = ParseBytes(value, &bytes);
+      if (!st.ok()) return st.WithContext(key);
+      if (bytes < kMinMapBytes)
         return Status::InvalidArgument(key + ": expected a byte count of at least " + std::to_string(kMinMapBytes) +
                                        ", got '" + value + "'");
-      config->map_bytes = bytes;
+      DBXB_RETURN_IF_ERROR(CheckAddressSpace(bytes).WithContext(key));
+      config->map_bytes = static_cast<size_t>(bytes);
     } else {
       return Status::InvalidArgument("unknown native option '" + key + "' for engine lmdb");
     }
@@ -557,6 +575,19 @@ class LmdbAdapter final : public Adapter {
 
 }  // namespace
 
+namespace {
+
+// LMDB's compile-time key limit (MDB_MAXKEYSIZE), which an environment reports without being opened.
+size_t MaxKeyBytes() {
+  MDB_env* env = nullptr;
+  if (mdb_env_create(&env) != 0) return 0;
+  const int max = mdb_env_get_maxkeysize(env);
+  mdb_env_close(env);
+  return max > 0 ? static_cast<size_t>(max) : 0;
+}
+
+}  // namespace
+
 AdapterFactory LmdbAdapterFactory() {
   AdapterFactory f;
   f.name = "lmdb";
@@ -569,6 +600,7 @@ AdapterFactory LmdbAdapterFactory() {
   };
   f.library_build = [] { return std::string("debian-package"); };
   f.native_option_keys = {kReadaheadKey, kMapSizeKey};
+  f.max_key_bytes = MaxKeyBytes();
   f.check_native_values = [](const AdapterOptions& options) {
     EnvConfig config;
     return ApplyNativeOptions(options, &config);

@@ -125,7 +125,14 @@ TEST_F(LmdbAdapterTest, MapSizeOptionSetsTheMapAndRejectsBadValues) {
     EXPECT_EQ(Setting(**adapter, "map_sizing").rfind("lmdb.map_size", 0), 0u) << Setting(**adapter, "map_sizing");
     ASSERT_TRUE((*adapter)->Close().ok());
   }
-  for (const char* bad : {"", "abc", "8MiB", "-1", "1048575", "99999999999999999999999"}) {
+  {
+    auto adapter = Open({{"lmdb.map_size", "8MiB"}}, "units");
+    ASSERT_TRUE(adapter.ok()) << adapter.status().ToString();
+    EXPECT_EQ(Setting(**adapter, "map_size_bytes"), "8388608");
+    ASSERT_TRUE((*adapter)->Close().ok());
+  }
+  // 1 PiB: more than x86-64's 128 TiB of user address space, known before anything is opened.
+  for (const char* bad : {"", "abc", "8XB", "-1", "1048575", "99999999999999999999999", "1PiB", "1125899906842624"}) {
     auto adapter = Open({{"lmdb.map_size", bad}}, "bad");
     ASSERT_FALSE(adapter.ok()) << bad;
     EXPECT_TRUE(adapter.status().IsInvalidArgument()) << bad << ": " << adapter.status().ToString();

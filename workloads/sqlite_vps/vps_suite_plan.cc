@@ -93,11 +93,26 @@ class SqliteVpsSuite final : public Suite {
         return Status::InvalidArgument(fmt::format("--workloads: phase '{}' named twice", w));
       vps.phases.push_back(w);
     }
-    // Checks the combination now (e.g. --records below --range-length), so that bad input is exit 2.
+    // Checks the combination now (e.g. --records below --range-length), so that bad input is exit 2;
+    // and what is known of its size and length before it runs.
+    double seconds = 0;
     for (VpsDataset d : vps.datasets) {
       auto resolved = ResolveVpsPlan(d, o, vps);
       if (!resolved.ok()) return Status::InvalidArgument(resolved.status().message());
+      for (const PhaseSpec& spec : resolved->phases)
+        seconds +=
+            PhaseLowerBoundSeconds(spec.operations, spec.duration_seconds, spec.target_rate, spec.warmup_seconds);
+      const uint64_t bytes = resolved->records * resolved->payload_bytes;
+      if (bytes > plan->data_bytes) {
+        plan->data_bytes = bytes;
+        plan->data_description = fmt::format("sqlite-vps data set {}: {} rows of {} bytes", VpsDatasetName(d),
+                                             resolved->records, resolved->payload_bytes);
+      }
     }
+    DBXB_RETURN_IF_ERROR(CheckPlannedSeconds(seconds * static_cast<double>(common.engines.size()),
+                                             fmt::format("{} data set(s) on {} engine(s) with --operations, "
+                                                         "--duration, --target-rate and --phase-warmup as given",
+                                                         vps.datasets.size(), common.engines.size())));
     // Engines the suite cannot run (the null engine stores no rows) are bad input, as for ycsb.
     for (const AdapterFactory* engine : common.engines) {
       auto sequences = MakeSqliteVpsSequences(*engine, o, vps);
