@@ -45,8 +45,13 @@ Result<std::unique_ptr<Connection>> Connection::Open(const std::string& conninfo
   if (conn == nullptr) return Status::IOError("postgres: out of memory for a connection");
   std::unique_ptr<Connection> c(new Connection(conn));
   if (PQstatus(conn) != CONNECTION_OK) {
-    std::string msg = PQerrorMessage(conn);
-    while (!msg.empty() && msg.back() == '\n') msg.pop_back();
+    // libpq's message may span lines ("...failed: Connection refused\n\tIs the server running..."): one line.
+    std::string msg;
+    for (char ch : std::string(PQerrorMessage(conn))) {
+      if (ch == '\n' || ch == '\t' || ch == '\r') ch = ' ';
+      if (ch != ' ' || (!msg.empty() && msg.back() != ' ')) msg += ch;
+    }
+    while (!msg.empty() && msg.back() == ' ') msg.pop_back();
     return Status::IOError("postgres: connect: " + msg);
   }
   // NOTICEs ("relation already exists, skipping") are not errors and must not reach the console.
