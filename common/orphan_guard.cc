@@ -14,7 +14,8 @@ namespace {
 
 // $1: the watched process's working directory ("" = none); $2...: the paths. Reads lines on fd 3:
 // "watch <pid>" and "done". At end of file without "done", this process is gone: stop the watched
-// process while it still works in $1 (readlink fails once it has exited), then remove the paths.
+// process while it still works in $1 (readlink fails once it has exited), then remove the paths (again
+// for up to 10 s while files appear in them, as a server another guard is stopping may still write).
 constexpr char kWatcherScript[] = R"sh(
 trap '' HUP INT QUIT TERM PIPE USR1 USR2 ALRM
 cwd=$1
@@ -33,7 +34,10 @@ if alive; then
   while alive && [ "$n" -lt 50 ]; do sleep 0.1; n=$((n + 1)); done
   alive && kill -KILL "$pid" 2>/dev/null
 fi
-rm -rf -- "$@"
+for p in "$@"; do
+  n=0
+  while [ -e "$p" ] && [ "$n" -lt 20 ]; do rm -rf -- "$p" 2>/dev/null || sleep 0.5; n=$((n + 1)); done
+done
 )sh";
 
 bool WriteLine(int fd, const std::string& line) {

@@ -30,9 +30,9 @@ class ServerProbe {
 
 /// Every server's figures at one instant.
 struct ServerTotals {
-  ServerUsage usage;             ///< running servers (read now) plus stopped ones (their final figures)
-  uint64_t servers_started = 0;  ///< servers registered so far
-  uint32_t running = 0;          ///< servers running now
+  ServerUsage usage;               ///< running servers (read now) plus stopped ones (their final figures)
+  uint64_t servers_started = 0;    ///< servers registered so far
+  uint32_t running = 0;            ///< servers running now
   uint32_t uncounted_running = 0;  ///< running servers whose sync calls are not counted
   uint64_t uncounted_stopped = 0;  ///< stopped servers whose sync calls were not counted
 };

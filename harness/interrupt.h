@@ -1,13 +1,15 @@
-// Ctrl-C handling for long runs. The first SIGINT or SIGTERM asks the run to stop at the next
-// operation boundary (the runner then writes what finished, marked incomplete, and removes its
-// temporary data); a second one exits at once with status 130.
+// Ctrl-C handling for long runs. The first SIGINT, SIGTERM or SIGHUP (a closed terminal) asks the run to
+// stop at the next operation boundary (the runner then writes what finished, marked incomplete, and
+// removes its temporary data); a second one exits at once with status 130, after sending the servers the
+// tool started their stop signal (common/kill_on_exit.h; their orphan guards remove their files). A
+// SIGPIPE (stdout piped into `head`) asks the same once and is ignored after that.
 #pragma once
 
 #include <atomic>
 
 namespace dbxb {
 
-/// Installs the SIGINT/SIGTERM handlers. Call once, from main, before any thread starts.
+/// Installs the SIGINT/SIGTERM/SIGHUP/SIGPIPE handlers. Call once, from main, before any thread starts.
 void InstallInterruptHandlers();
 
 namespace internal {

@@ -12,7 +12,9 @@
 
 #include "common/atomic_file.h"
 #include "common/disk_usage.h"
+#include "common/orphan_guard.h"
 #include "common/output_dir.h"
+#include "common/owned_dir.h"
 #include "harness/calibrate.h"
 #include "harness/context.h"
 #include "harness/hdr_log_writer.h"
@@ -35,8 +37,6 @@ namespace dbxb {
 namespace {
 
 namespace fs = std::filesystem;
-
-constexpr const char* kOwnedMarker = ".dbx-bench-owned";
 
 // Drives a MicroBenchmark as a sampler Routine: only RunIteration is timed. Once measuring, each Run
 // (one sample) is a stretch of the benchmark's resources; for fresh-state benchmarks that includes
@@ -96,8 +96,9 @@ class MicroRoutine final : public Routine {
   bool measuring_ = false;
 };
 
-// A directory this run creates (and marks) for its databases, removed at the end. The tool never
-// deletes a path the user named: it works in a fresh sub-directory of it.
+// A directory this run creates (and marks as its own) for its databases, removed at the end, and by an
+// orphan guard if the run is killed; what killed runs left in the same place is removed first. The tool
+// never deletes a path the user named: it works in a fresh sub-directory of it.
 class WorkDir {
  public:
   ~WorkDir() { Remove(); }
@@ -112,27 +113,28 @@ class WorkDir {
       if (ec)
         return Status::InvalidArgument(fmt::format("--data-dir: cannot create '{}': {}", base_option, ec.message()));
     }
-    std::string templ = (base / "dbx-bench-XXXXXX").string();
-    if (mkdtemp(templ.data()) == nullptr)
-      return Status::InvalidArgument(
-          fmt::format("--data-dir: cannot create a directory in '{}': {}", base.string(), std::strerror(errno)));
+    (void)RemoveAbandonedDirs(base.string(), "dbx-bench-");
+    Result<std::string> dir = CreateOwnedDir(base.string(), "dbx-bench-");
+    if (!dir.ok()) return Status::InvalidArgument("--data-dir: " + dir.status().message());
     // Searchable, not readable, by others: postgres's server runs as another account when we are root.
-    (void)chmod(templ.c_str(), 0711);
-    path_ = templ;
-    std::ofstream marker(fs::path(path_) / kOwnedMarker);
-    marker << "created by dbx-bench; removed when the run ends\n";
+    (void)chmod(dir->c_str(), 0711);
+    path_ = *dir;
+    Result<std::unique_ptr<OrphanGuard>> guard = OrphanGuard::Start({path_});
+    if (guard.ok()) guard_ = std::move(*guard);  // without one, a later run removes what a kill leaves
     return Status::Ok();
   }
   void Remove() {
     // Only a directory that carries our marker is ever removed.
     std::error_code ec;
-    if (!path_.empty() && fs::exists(fs::path(path_) / kOwnedMarker, ec)) fs::remove_all(path_, ec);
+    if (!path_.empty() && IsOwnedDir(path_)) fs::remove_all(path_, ec);
     path_.clear();
+    guard_.reset();
   }
   const std::string& path() const { return path_; }
 
  private:
   std::string path_;
+  std::unique_ptr<OrphanGuard> guard_;
 };
 
 // One benchmark, start to finish. Failures become data in the result, never an abort of the run.

@@ -74,31 +74,70 @@ class Reader {
   std::string path_;
 };
 
+Json ServerToJson(const std::optional<ServerResourceUsage>& server) {
+  if (!server) return nullptr;
+  const ServerResourceUsage& v = *server;
+  return Json{{"cpu_user_ns", v.cpu_user_ns},
+              {"cpu_sys_ns", v.cpu_sys_ns},
+              {"pss_bytes", v.pss_bytes},
+              {"io_read_bytes", v.io_read_bytes},
+              {"io_write_bytes", v.io_write_bytes},
+              {"rchar", v.rchar},
+              {"wchar", v.wchar},
+              {"fsync_calls", Optional(v.fsync_calls)},
+              {"wal_bytes", Optional(v.wal_bytes)}};
+}
+
+// "server": absent in files written before it existed, null for an engine without a server.
+Status ServerFromJson(const Json& resources, const std::string& path, std::optional<ServerResourceUsage>* out) {
+  out->reset();
+  auto it = resources.find("server");
+  if (it == resources.end() || it->is_null()) return Status::Ok();
+  const std::string here = path + ".server";
+  if (!it->is_object())
+    return Status::InvalidArgument(fmt::format("{}: expected object or null, got {}", here, it->type_name()));
+  ServerResourceUsage v;
+  Reader r(*it, here);
+  DBXB_RETURN_IF_ERROR(r.Uint("cpu_user_ns", &v.cpu_user_ns));
+  DBXB_RETURN_IF_ERROR(r.Uint("cpu_sys_ns", &v.cpu_sys_ns));
+  DBXB_RETURN_IF_ERROR(r.Uint("pss_bytes", &v.pss_bytes));
+  DBXB_RETURN_IF_ERROR(r.Uint("io_read_bytes", &v.io_read_bytes));
+  DBXB_RETURN_IF_ERROR(r.Uint("io_write_bytes", &v.io_write_bytes));
+  DBXB_RETURN_IF_ERROR(r.Uint("rchar", &v.rchar));
+  DBXB_RETURN_IF_ERROR(r.Uint("wchar", &v.wchar));
+  DBXB_RETURN_IF_ERROR(r.OptionalUint("fsync_calls", &v.fsync_calls));
+  DBXB_RETURN_IF_ERROR(r.OptionalUint("wal_bytes", &v.wal_bytes));
+  *out = v;
+  return Status::Ok();
+}
+
 }  // namespace
 
 Json ResourcesToJson(const std::optional<ResourceUsage>& usage) {
   if (!usage) return nullptr;
   const ResourceUsage& u = *usage;
-  return Json{{"operations", u.operations},
-              {"cpu_user_ns", u.cpu_user_ns},
-              {"cpu_sys_ns", u.cpu_sys_ns},
-              {"cpu_ns_per_op", u.cpu_ns_per_op},
-              {"max_rss_bytes", u.max_rss_bytes},
-              {"max_rss_scope", u.max_rss_scope},
-              {"anon_rss_bytes", u.anon_rss_bytes},
-              {"io_read_bytes", u.io_read_bytes},
-              {"io_write_bytes", u.io_write_bytes},
-              {"rchar", u.rchar},
-              {"wchar", u.wchar},
-              {"io_write_bytes_per_op", u.io_write_bytes_per_op},
-              {"fsync_calls", Optional(u.fsync_calls)},
-              {"commits", u.commits},
-              {"fsyncs_per_commit", Optional(u.fsyncs_per_commit)},
-              {"disk_bytes", u.disk_bytes},
-              {"logical_bytes", u.logical_bytes},
-              {"live_logical_bytes", u.live_logical_bytes},
-              {"write_amplification", Optional(u.write_amplification)},
-              {"space_amplification", Optional(u.space_amplification)}};
+  Json j = Json{{"operations", u.operations},
+                {"cpu_user_ns", u.cpu_user_ns},
+                {"cpu_sys_ns", u.cpu_sys_ns},
+                {"cpu_ns_per_op", u.cpu_ns_per_op},
+                {"max_rss_bytes", u.max_rss_bytes},
+                {"max_rss_scope", u.max_rss_scope},
+                {"anon_rss_bytes", u.anon_rss_bytes},
+                {"io_read_bytes", u.io_read_bytes},
+                {"io_write_bytes", u.io_write_bytes},
+                {"rchar", u.rchar},
+                {"wchar", u.wchar},
+                {"io_write_bytes_per_op", u.io_write_bytes_per_op},
+                {"fsync_calls", Optional(u.fsync_calls)},
+                {"commits", u.commits},
+                {"fsyncs_per_commit", Optional(u.fsyncs_per_commit)},
+                {"disk_bytes", u.disk_bytes},
+                {"logical_bytes", u.logical_bytes},
+                {"live_logical_bytes", u.live_logical_bytes},
+                {"write_amplification", Optional(u.write_amplification)},
+                {"space_amplification", Optional(u.space_amplification)}};
+  if (u.server) j["server"] = ServerToJson(u.server);
+  return j;
 }
 
 Status ResourcesFromJson(const Json& parent, const std::string& path, std::optional<ResourceUsage>* out) {
@@ -132,6 +171,7 @@ Status ResourcesFromJson(const Json& parent, const std::string& path, std::optio
   DBXB_RETURN_IF_ERROR(r.Uint("live_logical_bytes", &u.live_logical_bytes));
   DBXB_RETURN_IF_ERROR(r.OptionalDouble("write_amplification", &u.write_amplification));
   DBXB_RETURN_IF_ERROR(r.OptionalDouble("space_amplification", &u.space_amplification));
+  DBXB_RETURN_IF_ERROR(ServerFromJson(*it, here, &u.server));
   *out = u;
   return Status::Ok();
 }

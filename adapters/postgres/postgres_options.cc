@@ -73,8 +73,8 @@ Status ParseOne(const std::string& key, const std::string& value, PostgresOption
       return Status::InvalidArgument(key + ": '" + value + "' is a schema of the server's own");
     o->schema = value;
   } else if (key == kRunId) {
-    if (value.empty() || value.size() > 32 || value.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789") !=
-                                                  std::string::npos)
+    if (value.empty() || value.size() > 32 ||
+        value.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789") != std::string::npos)
       return Status::InvalidArgument(key + ": expected 1 to 32 lower-case letters and digits, got '" + value + "'");
     o->run_id = value;
   }

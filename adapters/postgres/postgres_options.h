@@ -14,11 +14,11 @@ namespace dbxb::postgres_internal {
 extern const std::vector<std::string> kOptionKeys;
 
 struct PostgresOptions {
-  int start_timeout_seconds = 60;   ///< postgres.start_timeout_s: the private server's start, 0..3600
-  bool tcp = false;                 ///< postgres.listen=tcp: the private server on 127.0.0.1 as well
-  std::string url;                  ///< postgres.url: an existing server (libpq URI or key=value); "" = private
+  int start_timeout_seconds = 60;    ///< postgres.start_timeout_s: the private server's start, 0..3600
+  bool tcp = false;                  ///< postgres.listen=tcp: the private server on 127.0.0.1 as well
+  std::string url;                   ///< postgres.url: an existing server (libpq URI or key=value); "" = private
   std::string schema = "dbx_bench";  ///< postgres.schema: the schema of our own on that server
-  std::string run_id;               ///< postgres.run_id: shared by the clients of one run; "" = this adapter's
+  std::string run_id;                ///< postgres.run_id: shared by the clients of one run; "" = this adapter's
   int connect_timeout_seconds = 10;  ///< postgres.connect_timeout_s: connecting to postgres.url, 1..3600
 
   bool existing_server() const { return !url.empty(); }

@@ -4,11 +4,10 @@
 // (common/sync/sync_counter_file.h). The file is mapped shared when the library loads, so the processes
 // the server forks count into the same word. Built without sanitizers and without C++ runtime calls, so
 // that it loads into any program; the tool carries it inside itself (sync_preload_image.h).
-#include "common/sync/sync_interposers.h"
-
 #include <stdlib.h>
 
 #include "common/sync/sync_counter_file.h"
+#include "common/sync/sync_interposers.h"
 
 namespace {
 
