@@ -45,6 +45,8 @@ void InstallInterruptHandlers() {
   sigaction(SIGPIPE, &sa, nullptr);
 }
 
+void RequestInterrupt() { internal::g_interrupt_requested.store(true); }
+
 void SetInterruptRequestedForTesting(bool requested) { internal::g_interrupt_requested.store(requested); }
 
 }  // namespace dbxb

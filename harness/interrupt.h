@@ -19,6 +19,10 @@ extern std::atomic<bool> g_interrupt_requested;
 /// True once the user asked the run to stop. Cheap enough for a measured loop (a relaxed load).
 inline bool InterruptRequested() { return internal::g_interrupt_requested.load(std::memory_order_relaxed); }
 
+/// Asks the run to stop as a first Ctrl-C does (e.g. when another client process of the run failed).
+/// Thread-safe.
+void RequestInterrupt();
+
 /// For tests: sets or clears the request as a signal would.
 void SetInterruptRequestedForTesting(bool requested);
 

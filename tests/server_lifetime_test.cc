@@ -103,9 +103,22 @@ class ServerLifetimeTest : public ::testing::Test {
 
   // A run on postgres of three phases of `phase` each on a small table.
   std::vector<std::string> RunArgs(const std::string& phase = "20s") const {
-    return {"run",        "--suite",      "sqlite-vps", "--engines", "postgres", "--records", "20000",
-            "--workloads", "select-pk,update,mixed-oltp", "--duration", phase, "--no-overhead",
-            "--data-dir", (dir_ / "data").string(), "--out", (dir_ / "out").string()};
+    return {"run",
+            "--suite",
+            "sqlite-vps",
+            "--engines",
+            "postgres",
+            "--records",
+            "20000",
+            "--workloads",
+            "select-pk,update,mixed-oltp",
+            "--duration",
+            phase,
+            "--no-overhead",
+            "--data-dir",
+            (dir_ / "data").string(),
+            "--out",
+            (dir_ / "out").string()};
   }
 
   // Starts the run and waits until its server runs.
@@ -214,10 +227,14 @@ TEST_F(ServerLifetimeTest, ALaterRunRemovesWhatAKilledRunAndItsGuardsLeft) {
   ASSERT_FALSE(fs::is_empty(dir_ / "data")) << "the killed run's work directory is left";
   ASSERT_GT(TempDirsOf(pid), 0) << "and its template";
 
-  std::vector<std::string> later = {"run",         "--suite",    "sqlite-vps", "--engines",  "postgres",
-                                    "--records",   "2000",       "--workloads", "select-pk", "--duration",
-                                    "1s",          "--no-overhead", "--data-dir", (dir_ / "data").string(),
-                                    "--out",       (dir_ / "out2").string()};
+  std::vector<std::string> later = {"run",        "--suite",
+                                    "sqlite-vps", "--engines",
+                                    "postgres",   "--records",
+                                    "2000",       "--workloads",
+                                    "select-pk",  "--duration",
+                                    "1s",         "--no-overhead",
+                                    "--data-dir", (dir_ / "data").string(),
+                                    "--out",      (dir_ / "out2").string()};
   const ToolResult r = RunTool(kTool, later, dir_, 120);
   EXPECT_EQ(r.exit_code, 0) << r.Describe() << r.err;
   EXPECT_TRUE(fs::is_empty(dir_ / "data")) << "the killed run's work directory is removed";

@@ -114,8 +114,9 @@ class PostgresAdapter final : public Adapter {
       s.emplace_back("tablespace", std::string(Server::kTablespace) + " (the database's tables and indexes)");
     } else {
       s.emplace_back("server", "existing server (postgres.url): " + postgres_internal::RedactedUrl(options_.url));
-      s.emplace_back("schema", options_.schema + (created_schema_ ? " (created by this run, dropped at close)"
-                                                                  : " (joined: created by another client of the run)"));
+      // The same for every client of a run (merge compares the settings): who created it is not said.
+      s.emplace_back("schema", options_.schema + " (the run's own: created and dropped by it, marked '" +
+                                   postgres_internal::SchemaMarker(run_id_) + "')");
     }
     s.emplace_back("table", "kv(k bytea PRIMARY KEY, v bytea)");
     s.emplace_back("statements", "prepared per connection; binary parameters and results");
@@ -259,10 +260,7 @@ AdapterFactory PostgresAdapterFactory() {
   f.library_build = [] { return std::string("debian-package"); };
   f.open = [](const AdapterOptions& options) { return PostgresAdapter::Open(options); };
   f.native_option_keys = postgres_internal::kOptionKeys;
-  f.check_native_values = [](const AdapterOptions& options) {
-    PostgresOptions o;
-    return postgres_internal::ParseOptions(options, &o);
-  };
+  f.check_native_values = postgres_internal::CheckOptionValues;
   f.preflight = Preflight;
   f.start_shared_server = StartSharedServer;
   return f;

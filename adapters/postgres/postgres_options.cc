@@ -85,6 +85,13 @@ Status ParseOne(const std::string& key, const std::string& value, PostgresOption
 
 const std::vector<std::string> kOptionKeys = {kStartTimeout, kListen, kUrl, kSchema, kRunId, kConnectTimeout};
 
+Status CheckOptionValues(const AdapterOptions& options) {
+  PostgresOptions o;
+  for (const auto& [key, value] : options.native_options)
+    if (key.rfind("postgres.", 0) == 0) DBXB_RETURN_IF_ERROR(ParseOne(key, value, &o));
+  return Status::Ok();
+}
+
 Status ParseOptions(const AdapterOptions& options, PostgresOptions* out) {
   PostgresOptions o;
   bool private_only = false, existing_only = false;

@@ -24,6 +24,9 @@ struct PostgresOptions {
   bool existing_server() const { return !url.empty(); }
 };
 
+/// Checks each option's value on its own (AdapterFactory::check_native_values). InvalidArgument naming it.
+Status CheckOptionValues(const AdapterOptions& options);
+
 /// Parses and checks the adapter's options: each value, and the combinations (postgres.listen,
 /// start_timeout_s are for the private server; schema and run_id for postgres.url). InvalidArgument naming
 /// the option.
