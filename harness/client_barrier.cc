@@ -1,6 +1,7 @@
 #include "harness/client_barrier.h"
 
 #include <poll.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -17,7 +18,7 @@ Status Stop(const std::string& why) {
 
 bool WriteLine(int fd, const std::string& line) {
   for (size_t done = 0; done < line.size();) {
-    ssize_t n = write(fd, line.data() + done, line.size() - done);
+    ssize_t n = send(fd, line.data() + done, line.size() - done, MSG_NOSIGNAL);  // a socket: no SIGPIPE
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) return false;
     done += static_cast<size_t>(n);

@@ -39,9 +39,8 @@ constexpr auto kStopGrace = std::chrono::seconds(30);
 
 // The options the parent keeps, each followed by a value.
 const std::vector<std::string>& ParentOptions() {
-  static const std::vector<std::string> options = {"--clients", "--out",           "--format",
-                                                   "--hdr-log", "--data-dir",      "--save-baseline",
-                                                   "--client",  "--client-work-dir"};
+  static const std::vector<std::string> options = {"--clients",  "--out",           "--format", "--hdr-log",
+                                                   "--data-dir", "--save-baseline", "--client", "--client-work-dir"};
   return options;
 }
 
@@ -360,8 +359,8 @@ Status ClientFailure(const ClientGroup& group) {
     if (c.exit_code == 0 || c.exit_code == 130) continue;
     std::string line = LastLine(c.log);
     if (line.rfind("dbx-bench: ", 0) == 0) line.erase(0, 11);
-    const std::string msg = fmt::format("client {} of {} failed (exit {}): {}", i + 1, group.clients().size(),
-                                        c.exit_code, line);
+    const std::string msg =
+        fmt::format("client {} of {} failed (exit {}): {}", i + 1, group.clients().size(), c.exit_code, line);
     return c.exit_code == 2 ? Status::InvalidArgument(msg) : Status::IOError(msg);
   }
   if (!group.abort_reason().empty() && !InterruptRequested())
@@ -412,7 +411,9 @@ std::vector<std::string> ClientArguments(const std::vector<std::string>& run_arg
     const std::string& a = run_arguments[i];
     const std::string name = a.substr(0, a.find('='));
     const bool joined = name.size() < a.size();
-    const std::string value = joined ? a.substr(name.size() + 1) : i + 1 < run_arguments.size() ? run_arguments[i + 1] : "";
+    const std::string value = joined                         ? a.substr(name.size() + 1)
+                              : i + 1 < run_arguments.size() ? run_arguments[i + 1]
+                                                             : "";
     const auto& parent = ParentOptions();
     const bool drop = std::find(parent.begin(), parent.end(), name) != parent.end() ||
                       (name == "--engine-option" && replaced_option(value));

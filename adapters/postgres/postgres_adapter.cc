@@ -115,8 +115,8 @@ class PostgresAdapter final : public Adapter {
     } else {
       s.emplace_back("server", "existing server (postgres.url): " + postgres_internal::RedactedUrl(options_.url));
       // The same for every client of a run (merge compares the settings): who created it is not said.
-      s.emplace_back("schema", options_.schema + " (the run's own: created and dropped by it, marked '" +
-                                   postgres_internal::SchemaMarker(run_id_) + "')");
+      s.emplace_back("schema", (schema_given_ ? options_.schema : std::string("dbx_bench_<run id>")) +
+                                   " (the run's own: created, marked and dropped by it)");
     }
     s.emplace_back("table", "kv(k bytea PRIMARY KEY, v bytea)");
     s.emplace_back("statements", "prepared per connection; binary parameters and results");
@@ -167,6 +167,8 @@ class PostgresAdapter final : public Adapter {
       if (!id.ok()) return id.status();
       run_id_ = *id;
     }
+    schema_given_ = !options_.schema.empty();
+    options_.schema = postgres_internal::SchemaName(options_, run_id_);
     Result<std::string> conninfo =
         postgres_internal::ExistingServerConninfo(options_, SynchronousCommit(adapter_options_.durability));
     if (!conninfo.ok()) return conninfo.status();
@@ -187,6 +189,7 @@ class PostgresAdapter final : public Adapter {
   std::string conninfo_;                 // every connection's; may hold a password: never recorded
   std::string run_id_;                   // postgres.url: the run the schema belongs to
   bool created_schema_ = false;          // postgres.url: this adapter created the schema and drops it
+  bool schema_given_ = false;            // postgres.url: postgres.schema named it (else dbx_bench_<run id>)
   std::unique_ptr<Connection> control_;  // setup, SHOW and CHECKPOINT; destroyed before the server stops
 };
 
@@ -195,13 +198,18 @@ Status Preflight(const AdapterOptions& options) {
   PostgresOptions o;
   DBXB_RETURN_IF_ERROR(postgres_internal::ParseOptions(options, &o));
   if (!o.existing_server()) return Status::Ok();
+  const std::string run_id = o.run_id.empty() ? "(none)" : o.run_id;
+  const bool schema_given = !o.schema.empty();
+  o.schema = postgres_internal::SchemaName(o, run_id);
   Result<std::string> conninfo = postgres_internal::ExistingServerConninfo(o, "off");
   if (!conninfo.ok()) return conninfo.status();
   Result<std::unique_ptr<Connection>> c = Connection::Open(*conninfo, {});
   if (!c.ok())
     return Status::InvalidArgument("postgres.url " + postgres_internal::RedactedUrl(o.url) + ": " +
                                    c.status().message());
-  return postgres_internal::CheckSchemaIsOurs(**c, o.schema, o.run_id.empty() ? "(none)" : o.run_id);
+  // Without postgres.schema or postgres.run_id the schema's name is new (a fresh run id): nothing to check.
+  if (!schema_given && o.run_id.empty()) return Status::Ok();
+  return postgres_internal::CheckSchemaIsOurs(**c, o.schema, run_id);
 }
 
 // `run --clients`: one private server for every client process, reached through postgres.url.

@@ -241,7 +241,8 @@ TEST_F(ExistingServerTest, ASchemaOfOurOwnIsCreatedJoinedByTheRunAndDropped) {
   const std::string admin = url_;
   auto first = pg_->open(Client({{"postgres.run_id", run_id_}}));
   ASSERT_TRUE(first.ok()) << first.status().ToString();
-  EXPECT_EQ(Sql(admin, "SELECT obj_description('dbx_bench'::regnamespace)"), "dbx-bench run " + run_id_);
+  const std::string schema = "dbx_bench_" + run_id_;
+  EXPECT_EQ(Sql(admin, "SELECT obj_description('" + schema + "'::regnamespace)"), "dbx-bench run " + run_id_);
   auto second = pg_->open(Client({{"postgres.run_id", run_id_}}));
   ASSERT_TRUE(second.ok()) << "a client of the same run joins: " << second.status().ToString();
   auto s1 = (*first)->NewSession();
@@ -252,15 +253,17 @@ TEST_F(ExistingServerTest, ASchemaOfOurOwnIsCreatedJoinedByTheRunAndDropped) {
   ASSERT_TRUE((*s2)->Get("shared", &v).ok());
   EXPECT_EQ(v, "yes") << "one table, two clients";
   EXPECT_NE(Sql(admin, "SELECT count(*) FROM public.kv").find("ERROR"), std::string::npos) << "nothing in public";
-  auto other_run = pg_->open(Client({{"postgres.run_id", "otherrun"}}));
+  auto other_run = pg_->open(Client({{"postgres.run_id", "otherrun"}, {"postgres.schema", schema}}));
   ASSERT_FALSE(other_run.ok());
   EXPECT_TRUE(other_run.status().IsInvalidArgument()) << other_run.status().ToString();
   s1->reset();
   s2->reset();
   ASSERT_TRUE((*second)->Close().ok());
-  EXPECT_EQ(Sql(admin, "SELECT count(*) FROM pg_namespace WHERE nspname = 'dbx_bench'"), "1") << "the joiner keeps it";
+  EXPECT_EQ(Sql(admin, "SELECT count(*) FROM pg_namespace WHERE nspname = '" + schema + "'"), "1")
+      << "the joiner keeps it";
   ASSERT_TRUE((*first)->Close().ok());
-  EXPECT_EQ(Sql(admin, "SELECT count(*) FROM pg_namespace WHERE nspname = 'dbx_bench'"), "0") << "the creator drops it";
+  EXPECT_EQ(Sql(admin, "SELECT count(*) FROM pg_namespace WHERE nspname = '" + schema + "'"), "0")
+      << "the creator drops it";
 }
 
 TEST_F(ExistingServerTest, ASchemaThatIsNotOursIsRefusedAndUntouched) {

@@ -131,6 +131,10 @@ Result<std::string> ExistingServerConninfo(const PostgresOptions& options, const
   return out + "options=" + ConninfoQuoted(session_options) + " fallback_application_name=dbx-bench";
 }
 
+std::string SchemaName(const PostgresOptions& options, const std::string& run_id) {
+  return options.schema.empty() ? "dbx_bench_" + run_id : options.schema;
+}
+
 std::string RedactedUrl(const std::string& url) {
   Result<ParsedConninfo> parsed = ParseUrl(url);
   if (!parsed.ok()) return "(unparsable)";

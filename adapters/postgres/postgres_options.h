@@ -14,10 +14,11 @@ namespace dbxb::postgres_internal {
 extern const std::vector<std::string> kOptionKeys;
 
 struct PostgresOptions {
-  int start_timeout_seconds = 60;    ///< postgres.start_timeout_s: the private server's start, 0..3600
-  bool tcp = false;                  ///< postgres.listen=tcp: the private server on 127.0.0.1 as well
-  std::string url;                   ///< postgres.url: an existing server (libpq URI or key=value); "" = private
-  std::string schema = "dbx_bench";  ///< postgres.schema: the schema of our own on that server
+  int start_timeout_seconds = 60;  ///< postgres.start_timeout_s: the private server's start, 0..3600
+  bool tcp = false;                ///< postgres.listen=tcp: the private server on 127.0.0.1 as well
+  std::string url;                 ///< postgres.url: an existing server (libpq URI or key=value); "" = private
+  /// postgres.schema: the schema of our own on that server; "" = "dbx_bench_<run id>" (SchemaName).
+  std::string schema;
   std::string run_id;                ///< postgres.run_id: shared by the clients of one run; "" = this adapter's
   int connect_timeout_seconds = 10;  ///< postgres.connect_timeout_s: connecting to postgres.url, 1..3600
 
@@ -36,6 +37,9 @@ Status ParseOptions(const AdapterOptions& options, PostgresOptions* out);
 /// session settings `-c search_path=<schema>` and `-c synchronous_commit=<value>` after any the URL
 /// gives, and an application name. InvalidArgument when the URL does not parse.
 Result<std::string> ExistingServerConninfo(const PostgresOptions& options, const std::string& synchronous_commit);
+
+/// The schema an adapter with `options` and `run_id` works in: postgres.schema, else "dbx_bench_<run id>".
+std::string SchemaName(const PostgresOptions& options, const std::string& run_id);
 
 /// The URL as it may be recorded and printed: its host, port, database and user, never its password.
 std::string RedactedUrl(const std::string& url);
