@@ -14,12 +14,27 @@ namespace dbxb {
 namespace {
 
 TEST(ClientArgumentsTest, TheParentsOptionsAndReplacedEngineOptionsAreLeftOut) {
-  const std::vector<std::string> given = {
-      "--workload", "w",  "--clients=2",   "--out",  "o",     "--format", "json,md", "--engine-option",
-      "postgres.listen=tcp", "--engine-option=sqlite.layout=rowid", "--threads", "4", "--data-dir=/d",
-      "--hdr-log", "h", "--save-baseline", "b", "--engines", "postgres,sqlite"};
-  const std::vector<std::string> want = {"--workload",  "w", "--engine-option=sqlite.layout=rowid", "--threads", "4",
-                                         "--engines", "postgres,sqlite"};
+  const std::vector<std::string> given = {"--workload",
+                                          "w",
+                                          "--clients=2",
+                                          "--out",
+                                          "o",
+                                          "--format",
+                                          "json,md",
+                                          "--engine-option",
+                                          "postgres.listen=tcp",
+                                          "--engine-option=sqlite.layout=rowid",
+                                          "--threads",
+                                          "4",
+                                          "--data-dir=/d",
+                                          "--hdr-log",
+                                          "h",
+                                          "--save-baseline",
+                                          "b",
+                                          "--engines",
+                                          "postgres,sqlite"};
+  const std::vector<std::string> want = {
+      "--workload", "w", "--engine-option=sqlite.layout=rowid", "--threads", "4", "--engines", "postgres,sqlite"};
   EXPECT_EQ(ClientArguments(given, {"postgres.listen", "postgres.url"}), want);
 }
 

@@ -89,8 +89,22 @@ class ClientsTest : public ::testing::Test {
   }
 
   std::vector<std::string> YcsbArgs(const std::string& engine, const std::string& clients) const {
-    return {"run", "--workload", kWorkloadA, "--engines", engine, "--records", "4000", "--operations", "3000",
-            "--threads", "2", "--clients", clients, "--data-dir", (dir_ / "data").string(), "--out",
+    return {"run",
+            "--workload",
+            kWorkloadA,
+            "--engines",
+            engine,
+            "--records",
+            "4000",
+            "--operations",
+            "3000",
+            "--threads",
+            "2",
+            "--clients",
+            clients,
+            "--data-dir",
+            (dir_ / "data").string(),
+            "--out",
             (dir_ / "out").string()};
   }
 
@@ -185,9 +199,22 @@ class ExistingServerInputTest : public ClientsTest {
 
   // run on the server at url_: dbx-micro, a few rows; `extra` appended.
   ToolResult Run(const std::vector<std::string>& extra) {
-    std::vector<std::string> args = {"run",     "--engines", "postgres", "--records", "100",       "--samples", "10",
-                                     "--warmup", "1ms",      "--measurement", "1ms",  "--no-overhead", "--out",
-                                     (dir_ / "out").string(), "--engine-option", "postgres.url=" + url_};
+    std::vector<std::string> args = {"run",
+                                     "--engines",
+                                     "postgres",
+                                     "--records",
+                                     "100",
+                                     "--samples",
+                                     "10",
+                                     "--warmup",
+                                     "1ms",
+                                     "--measurement",
+                                     "1ms",
+                                     "--no-overhead",
+                                     "--out",
+                                     (dir_ / "out").string(),
+                                     "--engine-option",
+                                     "postgres.url=" + url_};
     args.insert(args.end(), extra.begin(), extra.end());
     return RunTool(kTool, args, dir_, 120);
   }

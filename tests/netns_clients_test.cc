@@ -1,9 +1,9 @@
 // Clients on other hosts, for real, on one machine (issue 30): a PostgreSQL server in one network
 // namespace and two dbx-bench clients in two others, joined by veth pairs, as the docs tell users to do
 // across machines — each client runs `run ... --engine-option postgres.url=...` against the server at the
-// same time (each in a schema of its own, dbx_bench_<run id>), then `dbx-bench merge` adds their results. The merged counts
-// must equal the sum of the clients' (none lost; each client also checked its table's row counts), and
-// the server must hold none of their schemas afterwards.
+// same time (each in a schema of its own, dbx_bench_<run id>), then `dbx-bench merge` adds their results. The merged
+// counts must equal the sum of the clients' (none lost; each client also checked its table's row counts), and the
+// server must hold none of their schemas afterwards.
 //
 // Needs root (to create namespaces), iproute2 and PostgreSQL's server programs; skipped with the reason
 // otherwise. Every address used exists only inside the namespaces it creates (10.213.0.0/24); nothing
@@ -129,16 +129,15 @@ class NetnsClientsTest : public ::testing::Test {
     std::ofstream(dir_ / "pw") << kPassword << "\n";
     ASSERT_EQ(chown(data.c_str(), uid_, gid_), 0);
     ASSERT_EQ(chown((dir_ / "pw").c_str(), uid_, gid_), 0);
-    const ToolResult init = RunTool(setpriv_,
-                                    {"--reuid=dbxbench", "--regid=dbxbench", "--clear-groups", bindir_ + "/initdb",
-                                     "-D", data.string(), "-U", "dbxbench", "--auth-local=trust",
-                                     "--auth-host=scram-sha-256", "--pwfile", (dir_ / "pw").string(), "--no-sync",
-                                     "--no-instructions", "-E", "UTF8", "--locale=C"},
-                                    dir_, 120);
+    const ToolResult init =
+        RunTool(setpriv_,
+                {"--reuid=dbxbench", "--regid=dbxbench", "--clear-groups", bindir_ + "/initdb", "-D", data.string(),
+                 "-U", "dbxbench", "--auth-local=trust", "--auth-host=scram-sha-256", "--pwfile",
+                 (dir_ / "pw").string(), "--no-sync", "--no-instructions", "-E", "UTF8", "--locale=C"},
+                dir_, 120);
     ASSERT_EQ(init.exit_code, 0) << init.out << init.err;
     std::ofstream(data / "postgresql.auto.conf")
-        << "listen_addresses = '10.213.0.1'\nport = 5432\nunix_socket_directories = '" << data.string()
-        << "'\n";
+        << "listen_addresses = '10.213.0.1'\nport = 5432\nunix_socket_directories = '" << data.string() << "'\n";
     std::ofstream(data / "pg_hba.conf") << "local all dbxbench trust\nhost all dbxbench 10.213.0.0/24 scram-sha-256\n";
     server_ = StartTool(ip_,
                         {"netns", "exec", ns_[0], setpriv_, "--reuid=dbxbench", "--regid=dbxbench", "--clear-groups",
@@ -146,10 +145,9 @@ class NetnsClientsTest : public ::testing::Test {
                         dir_ / "server.out", dir_ / "server.log");
     bool ready = false;
     for (int i = 0; i < 300 && !ready; ++i) {
-      const ToolResult r = RunTool(ip_,
-                                   {"netns", "exec", ns_[1], bindir_ + "/pg_isready", "-h", "10.213.0.1", "-p", "5432",
-                                    "-t", "1"},
-                                   dir_, 10);
+      const ToolResult r =
+          RunTool(ip_, {"netns", "exec", ns_[1], bindir_ + "/pg_isready", "-h", "10.213.0.1", "-p", "5432", "-t", "1"},
+                  dir_, 10);
       ready = r.exit_code == 0;
       if (!ready) std::this_thread::sleep_for(std::chrono::milliseconds(100));
     }
@@ -205,9 +203,9 @@ TEST_F(NetnsClientsTest, TwoClientsInTheirOwnNamespacesMergeToTheSumOfTheirOpera
   ASSERT_EQ(r1.exit_code, 0) << r1.Describe() << ReadFile(dir_ / "c1.err");
   ASSERT_EQ(r2.exit_code, 0) << r2.Describe() << ReadFile(dir_ / "c2.err");
 
-  const ToolResult merged = RunTool(kTool, {"merge", (dir_ / "c1").string(), (dir_ / "c2").string(), "-o",
-                                            (dir_ / "merged.json").string()},
-                                    dir_, 60);
+  const ToolResult merged =
+      RunTool(kTool, {"merge", (dir_ / "c1").string(), (dir_ / "c2").string(), "-o", (dir_ / "merged.json").string()},
+              dir_, 60);
   ASSERT_EQ(merged.exit_code, 0) << merged.Describe() << merged.err;
   const Json m = Json::parse(ReadFile(dir_ / "merged.json"));
   const Json a = Json::parse(ReadFile(dir_ / "c1" / "results.json"));
@@ -223,12 +221,12 @@ TEST_F(NetnsClientsTest, TwoClientsInTheirOwnNamespacesMergeToTheSumOfTheirOpera
     EXPECT_EQ(p["merged_from"].size(), 2u);
   }
   // Each client dropped its schema: the server holds nothing of theirs.
-  const ToolResult left = RunTool(ip_,
-                                  {"netns", "exec", ns_[0], setpriv_, "--reuid=dbxbench", "--regid=dbxbench",
-                                   "--clear-groups", bindir_ + "/psql", "-h", (dir_ / "server").string(), "-U",
-                                   "dbxbench", "-d", "postgres", "-At", "-c",
-                                   "SELECT count(*) FROM pg_namespace WHERE nspname LIKE 'dbx_bench%'"},
-                                  dir_, 30);
+  const ToolResult left =
+      RunTool(ip_,
+              {"netns", "exec", ns_[0], setpriv_, "--reuid=dbxbench", "--regid=dbxbench", "--clear-groups",
+               bindir_ + "/psql", "-h", (dir_ / "server").string(), "-U", "dbxbench", "-d", "postgres", "-At", "-c",
+               "SELECT count(*) FROM pg_namespace WHERE nspname LIKE 'dbx_bench%'"},
+              dir_, 30);
   EXPECT_EQ(left.out, "0\n") << left.err;
 }
 
