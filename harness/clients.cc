@@ -215,21 +215,7 @@ class ClientGroup {
     PhaseSpan& span = spans_[tag.substr(4)];
     const ServerTotals end = ReadServerTotals(true);
     span.disk_bytes = DirectoryBytes(work_dir_);
-    if (end.servers_started == 0) return;
-    ServerResourceUsage s;
-    const ProcessUsage d = Minus(end.usage.processes, span.at_start.usage.processes);
-    s.cpu_user_ns = d.cpu_user_ns;
-    s.cpu_sys_ns = d.cpu_sys_ns;
-    s.io_read_bytes = d.io_read_bytes;
-    s.io_write_bytes = d.io_write_bytes;
-    s.rchar = d.rchar;
-    s.wchar = d.wchar;
-    s.pss_bytes = end.usage.pss_bytes;
-    if (end.usage.sync_calls && span.at_start.usage.sync_calls && end.uncounted_running == 0)
-      s.fsync_calls = *end.usage.sync_calls - *span.at_start.usage.sync_calls;
-    if (end.usage.wal_bytes && span.at_start.usage.wal_bytes)
-      s.wal_bytes = *end.usage.wal_bytes - *span.at_start.usage.wal_bytes;
-    span.server = s;
+    span.server = ServerSpent(span.at_start, end);
   }
 
   void StopAll() {

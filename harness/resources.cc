@@ -130,7 +130,6 @@ void ResourceMeter::BeginSpan() {
   spent_.sync_calls = CountedSyncCalls() ? std::optional<uint64_t>(0) : std::nullopt;
   peak_reset_ = ResetPeakRss();
   server_spent_.reset();
-  server_syncs_counted_ = server_wal_known_ = true;
 }
 
 void ResourceMeter::StartStretch() {
@@ -138,27 +137,45 @@ void ResourceMeter::StartStretch() {
   at_start_ = ReadResourceSnapshot();
 }
 
-void ResourceMeter::AddServerStretch(const ServerTotals& end) {
-  const ServerTotals& start = servers_at_start_;
-  if (start.running == 0 && end.running == 0 && start.servers_started == end.servers_started) return;
-  if (!server_spent_) server_spent_.emplace();
-  ServerResourceUsage& sv = *server_spent_;
+std::optional<ServerResourceUsage> ServerSpent(const ServerTotals& start, const ServerTotals& end) {
+  if (start.running == 0 && end.running == 0 && start.servers_started == end.servers_started) return std::nullopt;
+  ServerResourceUsage s;
   const ProcessUsage d = Minus(end.usage.processes, start.usage.processes);
-  sv.cpu_user_ns += d.cpu_user_ns;
-  sv.cpu_sys_ns += d.cpu_sys_ns;
-  sv.io_read_bytes += d.io_read_bytes;
-  sv.io_write_bytes += d.io_write_bytes;
-  sv.rchar += d.rchar;
-  sv.wchar += d.wchar;
-  sv.pss_bytes = std::max(sv.pss_bytes, end.usage.pss_bytes);
-  server_syncs_counted_ &= start.uncounted_running == 0 && end.uncounted_running == 0 &&
-                           start.uncounted_stopped == end.uncounted_stopped &&
-                           start.usage.sync_calls.has_value() == end.usage.sync_calls.has_value();
-  if (server_syncs_counted_ && end.usage.sync_calls)
-    sv.fsync_calls = sv.fsync_calls.value_or(0) + *end.usage.sync_calls - start.usage.sync_calls.value_or(0);
-  server_wal_known_ &= end.usage.wal_bytes.has_value();
-  if (server_wal_known_)
-    sv.wal_bytes = sv.wal_bytes.value_or(0) + *end.usage.wal_bytes - start.usage.wal_bytes.value_or(0);
+  s.cpu_user_ns = d.cpu_user_ns;
+  s.cpu_sys_ns = d.cpu_sys_ns;
+  s.io_read_bytes = d.io_read_bytes;
+  s.io_write_bytes = d.io_write_bytes;
+  s.rchar = d.rchar;
+  s.wchar = d.wchar;
+  s.pss_bytes = end.usage.pss_bytes;
+  const bool counted =
+      start.uncounted_running == 0 && end.uncounted_running == 0 && start.uncounted_stopped == end.uncounted_stopped;
+  if (counted && end.usage.sync_calls)
+    s.fsync_calls = *end.usage.sync_calls - std::min(*end.usage.sync_calls, start.usage.sync_calls.value_or(0));
+  if (end.usage.wal_bytes && (start.usage.wal_bytes || start.servers_started == 0))
+    s.wal_bytes = *end.usage.wal_bytes - std::min(*end.usage.wal_bytes, start.usage.wal_bytes.value_or(0));
+  return s;
+}
+
+// A stretch's server figures added to the span's: sums, the larger PSS, and a count absent once absent.
+void ResourceMeter::AddServerStretch(const ServerTotals& end) {
+  const std::optional<ServerResourceUsage> d = ServerSpent(servers_at_start_, end);
+  if (!d) return;
+  if (!server_spent_) {
+    server_spent_ = d;
+    return;
+  }
+  ServerResourceUsage& sv = *server_spent_;
+  sv.cpu_user_ns += d->cpu_user_ns;
+  sv.cpu_sys_ns += d->cpu_sys_ns;
+  sv.io_read_bytes += d->io_read_bytes;
+  sv.io_write_bytes += d->io_write_bytes;
+  sv.rchar += d->rchar;
+  sv.wchar += d->wchar;
+  sv.pss_bytes = std::max(sv.pss_bytes, d->pss_bytes);
+  sv.fsync_calls =
+      sv.fsync_calls && d->fsync_calls ? std::optional<uint64_t>(*sv.fsync_calls + *d->fsync_calls) : std::nullopt;
+  sv.wal_bytes = sv.wal_bytes && d->wal_bytes ? std::optional<uint64_t>(*sv.wal_bytes + *d->wal_bytes) : std::nullopt;
 }
 
 void ResourceMeter::StopStretch() {
@@ -178,10 +195,7 @@ void ResourceMeter::StopStretch() {
 
 ResourceUsage ResourceMeter::Finish(uint64_t operations, const WriteTally& written, uint64_t disk_bytes,
                                     uint64_t live_logical_bytes) const {
-  std::optional<ServerResourceUsage> server = server_spent_;
-  if (server && !server_syncs_counted_) server->fsync_calls.reset();
-  if (server && !server_wal_known_) server->wal_bytes.reset();
-  return MakeResourceUsage(spent_, peak_reset_, operations, written, disk_bytes, live_logical_bytes, server);
+  return MakeResourceUsage(spent_, peak_reset_, operations, written, disk_bytes, live_logical_bytes, server_spent_);
 }
 
 }  // namespace dbxb

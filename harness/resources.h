@@ -50,6 +50,12 @@ ResourceUsage MakeResourceUsage(const ResourceSnapshot& spent, bool peak_since_s
 /// Sets disk_bytes and live_logical_bytes of *usage, and its space amplification from them.
 void SetSpace(uint64_t disk_bytes, uint64_t live_logical_bytes, ResourceUsage* usage);
 
+/// What the servers this process runs spent between two readings of ReadServerTotals (the second with
+/// PSS): nullopt when no server ran at either reading or started in between. The sync count is absent
+/// when a server's was not counted at either reading or one stopped uncounted in between, the WAL when
+/// either reading lacks it.
+std::optional<ServerResourceUsage> ServerSpent(const ServerTotals& start, const ServerTotals& end);
+
 /// Measures one span made of one or more stretches: a benchmark's measured samples, or a phase's
 /// measured part, with the servers the engine runs (common/server_usage.h; read outside the stretches of
 /// this process's own counters, so that reading /proc is not counted as the engine's). A span has server
@@ -75,8 +81,6 @@ class ResourceMeter {
   bool peak_reset_ = false;
   ServerTotals servers_at_start_;
   std::optional<ServerResourceUsage> server_spent_;
-  bool server_syncs_counted_ = true;
-  bool server_wal_known_ = true;
 };
 
 }  // namespace dbxb

@@ -33,47 +33,6 @@ const std::string kWorkloadA = std::string(DBXB_SOURCE_DIR) + "/workloads/ycsb/w
 
 Json ReadJson(const fs::path& p) { return Json::parse(ReadFile(p)); }
 
-// /proc/<pid>/cmdline with its arguments separated by spaces.
-std::string CommandLine(const fs::path& proc_entry) {
-  std::ifstream in(proc_entry / "cmdline");
-  std::stringstream cmdline;
-  cmdline << in.rdbuf();
-  std::string s = cmdline.str();
-  std::replace(s.begin(), s.end(), '\0', ' ');
-  return s;
-}
-
-// Live processes whose command line mentions `text`.
-int ProcessesMentioning(const std::string& text) {
-  int n = 0;
-  std::error_code ec;
-  for (const auto& entry : fs::directory_iterator("/proc", ec)) {
-    std::ifstream stat(entry.path() / "stat");
-    std::string line;
-    if (!std::getline(stat, line) || line.find(") Z ") != std::string::npos) continue;
-    if (CommandLine(entry.path()).find(text) != std::string::npos &&
-        entry.path().filename() != std::to_string(getpid()))
-      ++n;
-  }
-  return n;
-}
-
-bool WaitUntil(const std::function<bool()>& done, double seconds) {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (done()) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
-  return done();
-}
-
-bool HavePostgres() {
-  std::error_code ec;
-  for (const auto& entry : fs::directory_iterator("/usr/lib/postgresql", ec))
-    if (fs::exists(entry.path() / "bin" / "postgres")) return true;
-  return false;
-}
-
 class ClientsTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -141,7 +100,7 @@ TEST_F(ClientsTest, TwoSqliteClientsMergeToTheSumOfTheirOperations) {
 }
 
 TEST_F(ClientsTest, TwoPostgresClientsOverTcpShareOneServer) {
-  if (!HavePostgres()) GTEST_SKIP() << "PostgreSQL's server programs are not installed";
+  if (!PostgresInstalled()) GTEST_SKIP() << "PostgreSQL's server programs are not installed";
   std::vector<std::string> args = YcsbArgs("postgres", "2");
   args.insert(args.end(), {"--engine-option", "postgres.listen=tcp"});
   const ToolResult r = RunTool(kTool, args, dir_, 300);
@@ -160,11 +119,7 @@ TEST_F(ClientsTest, AFailingClientEndsTheRunAndNoneIsLeftRunning) {
   ASSERT_TRUE(WaitUntil([&] { return ProcessesMentioning("--client 2/2") > 0; }, 30)) << ReadFile(dir_ / "stderr");
   std::this_thread::sleep_for(std::chrono::milliseconds(500));
   // The second client dies (as an OOM kill would end it).
-  std::error_code ec;
-  for (const auto& entry : fs::directory_iterator("/proc", ec)) {
-    if (CommandLine(entry.path()).find("--client 2/2") != std::string::npos)
-      kill(static_cast<pid_t>(std::stol(entry.path().filename().string())), SIGKILL);
-  }
+  for (pid_t client : PidsMentioning("--client 2/2")) kill(client, SIGKILL);
   const ToolResult r = WaitTool(pid, 60);
   EXPECT_EQ(r.exit_code, 1) << r.Describe();
   const std::string err = ReadFile(dir_ / "stderr");
@@ -180,7 +135,7 @@ class ExistingServerInputTest : public ClientsTest {
  protected:
   void SetUp() override {
     ClientsTest::SetUp();
-    if (!HavePostgres()) GTEST_SKIP() << "PostgreSQL's server programs are not installed";
+    if (!PostgresInstalled()) GTEST_SKIP() << "PostgreSQL's server programs are not installed";
     AdapterOptions o;
     o.dir = (dir_ / "data" / "server").string();
     o.native_options = {{"postgres.listen", "tcp"}};

@@ -27,34 +27,6 @@ namespace fs = std::filesystem;
 
 const std::string kTool = DBXB_TOOL;
 
-bool WaitUntil(const std::function<bool()>& done, double seconds) {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (done()) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
-  return done();
-}
-
-// Live (not zombie) processes whose command line mentions `text`: a server started under `text` runs
-// as "postgres -D <text>/.../data" and its backends keep their postmaster's command line until renamed.
-int ProcessesMentioning(const std::string& text) {
-  int n = 0;
-  std::error_code ec;
-  for (const auto& entry : fs::directory_iterator("/proc", ec)) {
-    const std::string name = entry.path().filename().string();
-    if (name.find_first_not_of("0123456789") != std::string::npos || std::to_string(getpid()) == name) continue;
-    std::ifstream stat(entry.path() / "stat");
-    std::string line;
-    if (!std::getline(stat, line) || line.find(") Z ") != std::string::npos) continue;
-    std::ifstream in(entry.path() / "cmdline");
-    std::stringstream cmdline;
-    cmdline << in.rdbuf();
-    if (cmdline.str().find(text) != std::string::npos) ++n;
-  }
-  return n;
-}
-
 // The PostgreSQL processes of the servers started by `pid`: those working in a directory under `base`.
 int ServerProcessesUnder(const fs::path& base) {
   int n = 0;
@@ -80,17 +52,10 @@ int TempDirsOf(pid_t pid) {
   return n;
 }
 
-bool HavePostgres() {
-  std::error_code ec;
-  for (const auto& entry : fs::directory_iterator("/usr/lib/postgresql", ec))
-    if (fs::exists(entry.path() / "bin" / "postgres")) return true;
-  return false;
-}
-
 class ServerLifetimeTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (!HavePostgres()) GTEST_SKIP() << "PostgreSQL's server programs are not installed";
+    if (!PostgresInstalled()) GTEST_SKIP() << "PostgreSQL's server programs are not installed";
     dir_ = FreshTestDir("dbxb-server-lifetime");
     fs::permissions(dir_, fs::perms::owner_all | fs::perms::group_exec | fs::perms::others_exec);
     fs::create_directories(dir_ / "data");
