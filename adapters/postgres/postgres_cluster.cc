@@ -96,13 +96,18 @@ class TemplateCluster {
     return instance;
   }
 
+  // The copy is made by `cp -a` as the server's account: a child process, so that its writes (the
+  // cluster's catalog, not the database's data) are not counted as this process's (common/spawn.h).
   Status CopyTo(const Identity& id, const std::string& bindir, const fs::path& data) {
     std::lock_guard<std::mutex> lock(mu_);
     if (path_.empty()) DBXB_RETURN_IF_ERROR(Create(id, bindir));
+    const std::string log = data.parent_path().string() + "/copy.log";
+    Result<int> rc = RunServerProgram(id, {"/bin/cp", "-a", "--", path_ + "/data", data.string()},
+                                      data.parent_path().string(), log, 300);
+    if (rc.ok() && *rc != 0) rc = Status::IOError("exit " + std::to_string(*rc) + ": " + LastLine(log));
     std::error_code ec;
-    fs::copy(path_ + "/data", data, fs::copy_options::recursive, ec);
-    if (ec) return Status::IOError("postgres: copy the initdb template into " + data.string() + ": " + ec.message());
-    return GiveToServer(id, data.string(), /*recursive=*/true);
+    fs::remove(log, ec);
+    return rc.status().WithContext("postgres: copy the initdb template into " + data.string());
   }
 
   ~TemplateCluster() {
