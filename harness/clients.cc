@@ -325,7 +325,13 @@ Status MergeClients(const RunPlan& plan, const ClientGroup& group, RunResults* r
     auto span = group.spans().find(fmt::format("{}/{}/{}/{} {}", p.suite, p.workload, p.dataset, p.engine, p.phase));
     p.resources = MergedResources(p, inputs, span == group.spans().end() ? nullptr : &span->second);
   }
+  // The run's configuration as the user gave it; what the clients were given besides is kept apart.
   KeyValues& config = results->context.configuration;
+  auto given = std::find_if(plan.configuration.begin(), plan.configuration.end(),
+                            [](const auto& kv) { return kv.first == "engine_options"; });
+  for (auto& kv : config)
+    if (kv.first == "engine_options") kv.first = "client_engine_options";
+  if (given != plan.configuration.end()) config.push_back(*given);
   config.erase(std::remove_if(config.begin(), config.end(), [](const auto& kv) { return kv.first == "client"; }),
                config.end());
   config.emplace_back("clients", std::to_string(plan.clients));
