@@ -27,13 +27,16 @@ namespace fs = std::filesystem;
 
 const std::string kTool = DBXB_TOOL;
 
-// The PostgreSQL processes of the servers started by `pid`: those working in a directory under `base`.
+// The PostgreSQL processes working in a directory under `base`: the servers a run there started.
 int ServerProcessesUnder(const fs::path& base) {
   int n = 0;
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator("/proc", ec)) {
     const fs::path cwd = fs::read_symlink(entry.path() / "cwd", ec);
-    if (!ec && cwd.string().rfind(base.string(), 0) == 0) ++n;
+    if (ec || cwd.string().rfind(base.string(), 0) != 0) continue;
+    std::ifstream comm(entry.path() / "comm");
+    std::string name;
+    if (std::getline(comm, name) && name == "postgres") ++n;  // not the template's copy (cp) before it
   }
   return n;
 }
