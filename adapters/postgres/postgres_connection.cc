@@ -91,6 +91,18 @@ Result<PgResult> Connection::Exec(const char* name, const std::vector<Param>& pa
 
 Result<PgResult> Connection::Query(const char* sql, const char* what) { return Check(PQexec(conn_, sql), what); }
 
+Status Connection::Begin() { return Query("BEGIN", "BEGIN").status(); }
+
+Status Connection::Commit() {
+  Result<PgResult> r = Query("COMMIT", "COMMIT");
+  if (!r.ok()) return r.status();
+  if (std::string_view(PQcmdStatus(r->get())) == "ROLLBACK")
+    return Status::Conflict("COMMIT: the transaction had failed and was rolled back");
+  return Status::Ok();
+}
+
+Status Connection::Rollback() { return Query("ROLLBACK", "ROLLBACK").status(); }
+
 uint64_t Connection::Changed(const PGresult* r) {
   return std::strtoull(PQcmdTuples(const_cast<PGresult*>(r)), nullptr, 10);
 }

@@ -64,18 +64,9 @@ class PostgresSession final : public Session {
     return Status::Ok();
   }
 
-  Status DoBegin() override { return conn_->Query("BEGIN", "BEGIN").status(); }
-
-  Status DoCommit() override {
-    Result<PgResult> r = conn_->Query("COMMIT", "COMMIT");
-    if (!r.ok()) return r.status();
-    // COMMIT of a transaction that had failed succeeds as a ROLLBACK.
-    if (std::string_view(PQcmdStatus(r->get())) == "ROLLBACK")
-      return Status::Conflict("COMMIT: the transaction had failed and was rolled back");
-    return Status::Ok();
-  }
-
-  Status DoAbort() override { return conn_->Query("ROLLBACK", "ROLLBACK").status(); }
+  Status DoBegin() override { return conn_->Begin(); }
+  Status DoCommit() override { return conn_->Commit(); }
+  Status DoAbort() override { return conn_->Rollback(); }
 
  private:
   explicit PostgresSession(std::unique_ptr<Connection> conn) : conn_(std::move(conn)) {}

@@ -13,11 +13,11 @@ namespace {
 // Runs `body` in a transaction holding the schema's advisory lock; rolls back when it fails.
 template <class Body>
 Status Locked(Connection& c, const std::string& schema, Body body) {
-  DBXB_RETURN_IF_ERROR(c.Query("BEGIN", "BEGIN").status());
+  DBXB_RETURN_IF_ERROR(c.Begin());
   const std::string lock = "SELECT pg_advisory_xact_lock(hashtext('dbx-bench schema " + schema + "'))";
   Status st = c.Query(lock.c_str(), "lock the schema's name").status();
   if (st.ok()) st = body();
-  Status end = c.Query(st.ok() ? "COMMIT" : "ROLLBACK", "end").status();
+  Status end = st.ok() ? c.Commit() : c.Rollback();
   return st.ok() ? end : st;
 }
 
