@@ -39,8 +39,9 @@ constexpr auto kStopGrace = std::chrono::seconds(30);
 
 // The options the parent keeps, each followed by a value.
 const std::vector<std::string>& ParentOptions() {
-  static const std::vector<std::string> options = {"--clients",  "--out",           "--format", "--hdr-log",
-                                                   "--data-dir", "--save-baseline", "--client", "--client-work-dir"};
+  static const std::vector<std::string> options = {"--clients",       "--out",      "--format",
+                                                   "--hdr-log",       "--data-dir", "--seed",
+                                                   "--save-baseline", "--client",   "--client-work-dir"};
   return options;
 }
 
@@ -271,8 +272,10 @@ std::vector<std::string> ClientCommand(const RunPlan& plan, const std::vector<st
   for (std::string& a : ClientArguments(run_arguments, shared.replaced)) argv.push_back(std::move(a));
   const std::string out = (fs::path(plan.out_dir) / fmt::format("client-{}", index + 1)).string();
   for (const auto& [key, value] : shared.options) argv.insert(argv.end(), {"--engine-option", key + "=" + value});
-  argv.insert(argv.end(), {"--client", fmt::format("{}/{}", index + 1, plan.clients), "--client-work-dir", work_dir,
-                           "--out", out, "--hdr-log", out + "/hdr", "--format", "json"});
+  // Each client its own random choices: seed + its index (the first keeps the run's seed).
+  argv.insert(argv.end(),
+              {"--client", fmt::format("{}/{}", index + 1, plan.clients), "--client-work-dir", work_dir, "--out", out,
+               "--hdr-log", out + "/hdr", "--format", "json", "--seed", std::to_string(plan.common.seed + index)});
   return argv;
 }
 

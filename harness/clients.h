@@ -5,7 +5,8 @@
 //      (AdapterFactory::start_shared_server: PostgreSQL's private server, on TCP with postgres.listen=tcp);
 //      engines without one share their database files in the work directory (SQLite in WAL mode, LMDB);
 //   2. starts N copies of this executable as `run <the same arguments> --client I/N --client-work-dir DIR
-//      --out OUT/client-I --hdr-log OUT/client-I/hdr --format json`, with the shared server's options and
+//      --out OUT/client-I --hdr-log OUT/client-I/hdr --format json --seed SEED+I-1` (each client its own
+//      random choices), with the shared server's options and
 //      (in their environment, never on a command line) its password; each writes its console to
 //      OUT/client-I.log and ends when this process does (PR_SET_PDEATHSIG);
 //   3. answers their barrier (harness/client_barrier.h): every phase starts in every client after every
@@ -34,7 +35,7 @@ namespace dbxb {
                                 const RunEnvironment& env, RunResults* results);
 
 /// The arguments of a client: `run_arguments` without the options the parent keeps to itself (--clients,
-/// --out, --format, --hdr-log, --data-dir, --save-baseline) or that a shared server replaces
+/// --out, --format, --hdr-log, --data-dir, --seed, --save-baseline) or that a shared server replaces
 /// (--engine-option KEY=... for KEY in `replaced`), in either spelling ("--out X" or "--out=X").
 std::vector<std::string> ClientArguments(const std::vector<std::string>& run_arguments,
                                          const std::vector<std::string>& replaced);

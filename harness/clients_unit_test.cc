@@ -27,6 +27,8 @@ TEST(ClientArgumentsTest, TheParentsOptionsAndReplacedEngineOptionsAreLeftOut) {
                                           "--threads",
                                           "4",
                                           "--data-dir=/d",
+                                          "--seed",
+                                          "7",
                                           "--hdr-log",
                                           "h",
                                           "--save-baseline",
