@@ -192,7 +192,7 @@ class ClientGroup {
     for (Client& c : clients_) {
       if (c.fd < 0 || !c.waiting) continue;
       const std::string line = std::string(word) + "\n";
-      (void)!write(c.fd, line.data(), line.size());
+      (void)!send(c.fd, line.data(), line.size(), MSG_NOSIGNAL);  // a client gone is no SIGPIPE here
       c.waiting.reset();
     }
   }
