@@ -10,23 +10,16 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
-#include <thread>
 
 #include "common/spawn.h"
+#include "tests/tool_process.h"
 
 namespace dbxb {
 namespace {
 
 namespace fs = std::filesystem;
 
-bool WaitUntil(const std::function<bool()>& done, double seconds) {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (done()) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-  return done();
-}
+using test::WaitUntil;
 
 // True while `pid` exists and is not a zombie.
 bool Running(pid_t pid) {
