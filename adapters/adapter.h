@@ -152,6 +152,22 @@ class Adapter {
   virtual Status Close() = 0;
 };
 
+/// A server the client processes of `run --clients` share (AdapterFactory::start_shared_server). The
+/// destructor stops it.
+class SharedServer {
+ public:
+  virtual ~SharedServer() = default;
+  /// Native options that point a client's adapter at this server, e.g. ("postgres.url", ...); they
+  /// replace the client's options with the keys of ReplacedOptionKeys().
+  virtual std::vector<std::pair<std::string, std::string>> ClientOptions() const = 0;
+  /// The options of the run that describe the shared server itself, not a client's connection.
+  virtual std::vector<std::string> ReplacedOptionKeys() const = 0;
+  /// What the clients need that must not be on a command line (a password), "KEY=VALUE" each.
+  virtual std::vector<std::string> ClientEnvironment() const = 0;
+  /// The server's native settings, as the engine reports them (recorded with the merged result).
+  virtual Settings NativeSettings() = 0;
+};
+
 /// A registered engine: its name, what it links against, and how to open it.
 struct AdapterFactory {
   std::string name;         ///< "sqlite", "lmdb", "rocksdb", "dbx", "null"
@@ -168,8 +184,21 @@ struct AdapterFactory {
   /// anything, so that a run can refuse a bad value before it starts. Unset for an engine that takes none.
   std::function<Status(const AdapterOptions&)> check_native_values;
   /// True when the engine's fsyncs happen in another process (a server it starts): the sync counts of
-  /// the dbx-bench process (harness/sync_interpose.cc) then do not include them.
+  /// the dbx-bench process (harness/sync_interpose.cc) do not include them; the server's own counter
+  /// does (common/server_usage.h).
   bool syncs_out_of_process = false;
+  /// True when several processes may use one database at once, each with its own Adapter: a server, or
+  /// an embedded engine whose locking allows it (SQLite in WAL mode, LMDB). `run --clients` refuses the
+  /// others.
+  bool multi_process = false;
+  /// Checks, before a run starts, what the native options name outside this process (a server's
+  /// address and credentials, a schema of its own), e.g. by connecting. InvalidArgument, naming the
+  /// option, when the run cannot work. Unset for an engine with nothing outside.
+  std::function<Status(const AdapterOptions&)> preflight;
+  /// For `run --clients`: starts the server the client processes of one run share, when the engine is a
+  /// server the tool itself starts (unset: the clients share the database directory instead; nullptr
+  /// result: the options already name a server the clients reach).
+  std::function<Result<std::unique_ptr<SharedServer>>(const AdapterOptions&)> start_shared_server;
   /// True when the engine's Adapter implements NewNativeLoop (calibrated by `dbx-bench calibrate`).
   bool native_loop = false;
   /// False when the engine cannot make a batch visible atomically: while Commit runs, other sessions may

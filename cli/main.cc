@@ -122,7 +122,10 @@ int Main(int argc, char** argv) {
   if (app.got_subcommand(calibrate_cmd)) return Finish(RunCalibrate(calibrate, std::cout));
   if (app.got_subcommand(ab_cmd)) return Finish(RunAb(ab, std::cout, std::cerr));
   if (app.got_subcommand("list")) return ListCommand();
-  if (app.got_subcommand(run_cmd)) return Finish(RunRun(run, command_line, std::cout, std::cerr));
+  if (app.got_subcommand(run_cmd)) {
+    run.arguments.assign(argv + 2, argv + argc);  // after "run": --clients makes its clients' from them
+    return Finish(RunRun(run, command_line, std::cout, std::cerr));
+  }
   return Fail(kExitCodeBadInput, "no command given (see --help)");
 }
 

@@ -8,6 +8,8 @@
 #include "adapters/adapter.h"
 #include "cli/compare_command.h"
 #include "cli/run_limits.h"
+#include "common/redact.h"
+#include "harness/clients.h"
 #include "harness/runner.h"
 #include "records/record_names.h"
 #include "writers/output_formats.h"
@@ -63,6 +65,12 @@ CLI::App* AddRunCommand(CLI::App* app, const SuiteRegistry& suites, RunCommandAr
                   "dbx.release_freed_memory=off); repeat for more; see docs/engines.md, Native options")
       ->take_all()
       ->allow_extra_args(false);
+  cmd->add_option("--clients", run->clients,
+                  "Run as N client processes on each database (each with its --threads), started together and "
+                  "merged: ycsb on postgres, sqlite or lmdb (see README)");
+  // Given by a --clients run to its client processes only.
+  cmd->add_option("--client", run->client, "")->group("");
+  cmd->add_option("--client-work-dir", run->client_work_dir, "")->group("");
   cmd->add_flag("--calibrate", run->calibrate,
                 "First time each engine's own get/scan/insert loop against the harness's (as `calibrate` does) "
                 "and record the ratios with the results");
@@ -104,12 +112,13 @@ CommandResult RunRun(const RunCommandArgs& args, const std::string& command_line
   if (!(st = CheckBeforeRun(args, plan, &files)).ok()) return BadInput(st.message());
   for (const std::string& w : plan.warnings) err << "dbx-bench: " << OneLine(w) << "\n";
   RunEnvironment env;
-  env.command_line = command_line;
+  env.command_line = RedactPasswords(command_line);
   env.console = &console;
   env.console_is_tty = isatty(STDOUT_FILENO) != 0;
   env.files = &files;
   RunResults results;
-  st = ExecutePlan(plan, env, &results);
+  st = plan.clients > 0 ? RunClients(plan, args.arguments, env, &results) : ExecutePlan(plan, env, &results);
+  if (st.IsInterrupted()) return CommandResult::Failed(kExitCodeInterrupted, st.ToString());
   if (!st.ok())
     return st.IsInvalidArgument() ? BadInput(st.message()) : CommandResult::Failed(kExitCodeFailure, st.ToString());
   if (results.context.incomplete && !AnythingFinished(results)) {

@@ -5,6 +5,7 @@
 
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "cli/command_result.h"
 #include "cli/run_options.h"
@@ -20,6 +21,8 @@ struct RunCommandArgs {
   RunArgs run;
   std::string save_baseline;  ///< --save-baseline NAME; empty = none
   bool force = false;         ///< --force: replace output files dbx-bench did not write
+  /// The arguments after "run", as given: what --clients makes each client's command line from.
+  std::vector<std::string> arguments;
 };
 
 /// `run` with the options of every run, then each suite's own (each name once, in registration order).

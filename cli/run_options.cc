@@ -6,9 +6,11 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <ctime>
 
 #include "cli/units.h"
+#include "common/redact.h"
 #include "writers/output_formats.h"
 
 namespace dbxb {
@@ -181,6 +183,56 @@ Status ParseEngineOptions(const std::vector<std::string>& given, const AdapterRe
   return Status::Ok();
 }
 
+// --clients N: a phase suite that splits its work between client processes, on engines that let several
+// processes share one database; --client I/N and --client-work-dir: what such a run gives its clients.
+Status ParseClients(const RunArgs& args, const AdapterRegistry& registry, const Suite& suite, RunPlan* p) {
+  SuiteCommon& c = p->common;
+  if (!args.clients.empty()) {
+    uint64_t n = 0;
+    DBXB_RETURN_IF_ERROR(ParseCountOption("--clients", args.clients, 1, 64, &n));
+    if (!suite.SplitsBetweenClients())
+      return Status::InvalidArgument(fmt::format(
+          "--clients: the {} suite does not split its work between client processes (ycsb does)", suite.name()));
+    std::vector<std::string> able;
+    for (const AdapterFactory& f : registry.factories())
+      if (f.multi_process) able.push_back(f.name);
+    for (const AdapterFactory* f : c.engines)
+      if (!f->multi_process)
+        return Status::InvalidArgument(
+            fmt::format("--clients: {} keeps its database to one process, so client processes cannot share it (engines "
+                        "that can: {})",
+                        f->name, JoinList(able)));
+    if (!args.client.empty()) return Status::InvalidArgument("--clients: not in a client process (--client)");
+    p->clients = static_cast<uint32_t>(n);
+  }
+  if (args.client.empty() != args.client_work_dir.empty())
+    return Status::InvalidArgument("--client and --client-work-dir are given together, by a --clients run");
+  if (args.client.empty()) return Status::Ok();
+  unsigned index = 0, count = 0;
+  char rest = 0;
+  if (std::sscanf(args.client.c_str(), "%u/%u%c", &index, &count, &rest) != 2 || index < 1 || index > count ||
+      count > 64)
+    return Status::InvalidArgument(fmt::format("--client: '{}' is not I/N with 1 <= I <= N <= 64", args.client));
+  c.client_index = index - 1;
+  c.client_count = count;
+  p->client_work_dir = args.client_work_dir;
+  return Status::Ok();
+}
+
+// What each engine's options name outside this process (a server, its credentials) works, before the
+// run starts: a refusing server is bad input, not a failed phase.
+Status PreflightEngines(const SuiteCommon& c) {
+  for (const AdapterFactory* f : c.engines) {
+    if (!f->preflight) continue;
+    AdapterOptions probe;
+    probe.native_options = c.native_options;
+    probe.durability = c.durability;
+    Status st = f->preflight(probe);
+    if (!st.ok()) return Status::InvalidArgument("--engine-option: " + st.message());
+  }
+  return Status::Ok();
+}
+
 }  // namespace
 
 Status ValidateRunArgs(const RunArgs& args, const AdapterRegistry& registry, const SuiteRegistry& suites,
@@ -212,6 +264,7 @@ Status ValidateRunArgs(const RunArgs& args, const AdapterRegistry& registry, con
   c.measure_overhead = !args.no_overhead;
   c.settle = !args.no_settle;
   DBXB_RETURN_IF_ERROR(ParseEngineOptions(args.engine_options, registry, c.engines, &c.native_options, &p.warnings));
+  DBXB_RETURN_IF_ERROR(ParseClients(args, registry, *p.suite, &p));
 
   for (const auto& f : SplitList(args.formats)) {
     if (FindOutputFormat(f) == nullptr)
@@ -240,6 +293,10 @@ Status ValidateRunArgs(const RunArgs& args, const AdapterRegistry& registry, con
   auto work = p.suite->Plan(suite_args, c);
   if (!work.ok()) return work.status();
   p.work = std::move(work.value());
+  if (p.clients > 0 && !p.work->raw_latencies.empty())
+    return Status::InvalidArgument("--raw-latencies: not with --clients (each client keeps HdrHistogram logs instead)");
+  if (p.clients > 0 && args.calibrate) return Status::InvalidArgument("--calibrate: not with --clients");
+  DBXB_RETURN_IF_ERROR(PreflightEngines(c));
   p.warnings.insert(p.warnings.end(), p.work->warnings.begin(), p.work->warnings.end());
 
   std::vector<std::string> engine_names;
@@ -250,7 +307,10 @@ Status ValidateRunArgs(const RunArgs& args, const AdapterRegistry& registry, con
   p.configuration.emplace_back("seed", std::to_string(c.seed));
   p.configuration.emplace_back("formats", JoinList(p.formats));
   p.configuration.emplace_back("settle", c.settle ? "on" : "off");
-  if (!args.engine_options.empty()) p.configuration.emplace_back("engine_options", JoinList(args.engine_options));
+  if (!args.engine_options.empty())
+    p.configuration.emplace_back("engine_options", RedactPasswords(JoinList(args.engine_options)));
+  if (p.clients > 0) p.configuration.emplace_back("clients", std::to_string(p.clients));
+  if (!args.client.empty()) p.configuration.emplace_back("client", args.client);
   p.calibrate = args.calibrate;
   p.configuration.emplace_back("calibrate", p.calibrate ? "on" : "off");
   if (!p.phase_suite()) p.configuration.emplace_back("baseline", p.baseline);

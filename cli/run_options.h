@@ -32,6 +32,12 @@ struct RunArgs {
   std::vector<std::string> engine_options;
   /// The suites' own options (SuiteOption::name -> text), only those given.
   std::map<std::string, std::string> suite_options;
+  /// --clients N: N client processes on each database, merged (harness/clients.h); empty = none.
+  std::string clients;
+  /// Set by a --clients run for its client processes, never by hand: "I/N" (client I of N) and the run's
+  /// shared work directory.
+  std::string client;
+  std::string client_work_dir;
 };
 
 /// Checks every argument against `engines` and the chosen suite of `suites`, and plans the run.

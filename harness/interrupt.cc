@@ -20,6 +20,13 @@ void OnSignal(int) {
   (void)ignored;
 }
 
+// A broken pipe (`dbx-bench run ... | head`): stop as at a first Ctrl-C, once; later writes to the pipe
+// fail with EPIPE instead of ending the process, so that the finished results are still written.
+void OnBrokenPipe(int) {
+  signal(SIGPIPE, SIG_IGN);
+  internal::g_interrupt_requested.store(true);
+}
+
 }  // namespace
 
 void InstallInterruptHandlers() {
@@ -29,7 +36,12 @@ void InstallInterruptHandlers() {
   sa.sa_flags = SA_RESTART;
   sigaction(SIGINT, &sa, nullptr);
   sigaction(SIGTERM, &sa, nullptr);
+  sigaction(SIGHUP, &sa, nullptr);  // a closed terminal
+  sa.sa_handler = OnBrokenPipe;
+  sigaction(SIGPIPE, &sa, nullptr);
 }
+
+void RequestInterrupt() { internal::g_interrupt_requested.store(true); }
 
 void SetInterruptRequestedForTesting(bool requested) { internal::g_interrupt_requested.store(requested); }
 

@@ -351,11 +351,12 @@ WriteTally Written(const std::vector<std::unique_ptr<PhaseWorker>>& workers) {
 
 template <class Clock>
 void RunThreads(Clock clock, Shared& sh, std::vector<std::unique_ptr<PhaseWorker>>& workers,
-                std::vector<std::unique_ptr<ThreadState>>& states) {
+                std::vector<std::unique_ptr<ThreadState>>& states, const std::function<void()>& at_measured_start) {
   const PhaseSpec& spec = *sh.spec;
   sh.workers = &workers;
   sh.meter.BeginSpan();
-  auto completion = [&sh, clock]() noexcept {
+  auto completion = [&sh, clock, &at_measured_start]() noexcept {
+    if (at_measured_start) at_measured_start();
     sh.written_at_start = Written(*sh.workers);
     sh.meter.StartStretch();
     sh.start_ns = clock.Now();
@@ -550,11 +551,11 @@ PhaseRun RunPhase(const PhaseIdentity& identity, Phase& phase, const PhaseRunOpt
       for (uint32_t i = 0; i < spec.threads; ++i) states.push_back(std::make_unique<ThreadState>());
       const TscClock* tsc = ProcessTscClock();
       if (options.test_clock != nullptr)
-        RunThreads(TestClockAdapter{options.test_clock}, sh, workers, states);
+        RunThreads(TestClockAdapter{options.test_clock}, sh, workers, states, options.at_measured_start);
       else if (tsc != nullptr)
-        RunThreads(TscPhaseClock{tsc}, sh, workers, states);
+        RunThreads(TscPhaseClock{tsc}, sh, workers, states, options.at_measured_start);
       else
-        RunThreads(MonotonicClock{}, sh, workers, states);
+        RunThreads(MonotonicClock{}, sh, workers, states, options.at_measured_start);
       Summarize(spec, sh, states, options, &run);
       WriteTally written = Written(workers);
       written.commits -= sh.written_at_start.commits;

@@ -41,6 +41,10 @@ struct PhaseRunOptions {
   bool keep_interval_histograms = false;
   /// Tests only: the clock to read instead of the real one (ProcessTscClock() or CLOCK_MONOTONIC).
   const PhaseTestClock* test_clock = nullptr;
+  /// Called once every thread has warmed up, before the measured start is taken (on the thread that
+  /// arrived last), e.g. to wait for the other client processes of the run (harness/client_barrier.h).
+  /// An interrupt it requests stops the phase before its first measured operation.
+  std::function<void()> at_measured_start;
 };
 
 /// Whose phase it is: the labels RunPhase copies into its record.

@@ -112,6 +112,31 @@ TEST(MakeResourceUsage, LeavesOutRatiosWithoutADenominator) {
   EXPECT_EQ(u.max_rss_scope, "process");
 }
 
+TEST(MakeResourceUsage, AddsTheServersShareToEveryTotalButTheRss) {
+  ResourceSnapshot spent;
+  spent.cpu_user_ns = 3000;
+  spent.io_write_bytes = 100;
+  spent.sync_calls = 0;
+  spent.max_rss_bytes = 1 << 20;
+  ServerResourceUsage server;
+  server.cpu_user_ns = 4000;
+  server.cpu_sys_ns = 1000;
+  server.io_write_bytes = 8092;
+  server.pss_bytes = 64 << 20;
+  server.fsync_calls = 4;
+  const ResourceUsage u = MakeResourceUsage(spent, true, 4, WriteTally{2, 2048}, 4096, 1024, server);
+  EXPECT_DOUBLE_EQ(u.cpu_ns_per_op, 2000.0) << "(3000 + 4000 + 1000) / 4";
+  EXPECT_EQ(u.io_write_bytes, 8192u);
+  EXPECT_DOUBLE_EQ(*u.fsyncs_per_commit, 2.0) << "the server's 4 syncs over 2 commits";
+  EXPECT_DOUBLE_EQ(*u.write_amplification, 4.0);
+  EXPECT_EQ(u.max_rss_bytes, 1u << 20) << "this process's own; the server's memory is its PSS";
+  ASSERT_TRUE(u.server.has_value());
+  EXPECT_EQ(*u.server, server);
+  // A server whose syncs were not counted leaves the total unknown, not the client's alone.
+  server.fsync_calls.reset();
+  EXPECT_FALSE(MakeResourceUsage(spent, true, 4, WriteTally{2, 2048}, 4096, 1024, server).fsync_calls.has_value());
+}
+
 // Each operation writes 100 bytes and syncs once, as a commit at durability full would.
 class SyncingWorker final : public PhaseWorker {
  public:

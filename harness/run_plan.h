@@ -19,7 +19,13 @@ struct RunPlan {
   std::string data_dir;  ///< empty = make a temporary one
   std::vector<std::string> formats;
   std::string baseline;
-  bool calibrate = false;   ///< run the native-loop calibration of every engine before the suite
+  bool calibrate = false;  ///< run the native-loop calibration of every engine before the suite
+  /// run --clients N: this process starts N client processes on each database and merges their results
+  /// (harness/clients.h); 0 = a run of its own.
+  uint32_t clients = 0;
+  /// Set in a client process of such a run (common.client_index/client_count say which): the run's work
+  /// directory, shared by its clients, used as it is; the parent answers the client barrier on descriptor 3.
+  std::string client_work_dir;
   KeyValues configuration;  ///< every option, as used (recorded in results.json)
   /// Things the user should know before the run starts, one line each; the CLI prints them to stderr.
   std::vector<std::string> warnings;

@@ -13,6 +13,7 @@
 #include "common/disk_usage.h"
 #include "common/output_dir.h"
 #include "harness/calibrate.h"
+#include "harness/client_barrier.h"
 #include "harness/context.h"
 #include "harness/hdr_log_writer.h"
 #include "harness/interrupt.h"
@@ -21,6 +22,7 @@
 #include "harness/raw_latency_writer.h"
 #include "harness/resources.h"
 #include "harness/sampler.h"
+#include "harness/work_dir.h"
 #include "records/json_results.h"
 #include "records/record_names.h"
 #include "stats/estimates.h"
@@ -34,8 +36,6 @@ namespace dbxb {
 namespace {
 
 namespace fs = std::filesystem;
-
-constexpr const char* kOwnedMarker = ".dbx-bench-owned";
 
 // Drives a MicroBenchmark as a sampler Routine: only RunIteration is timed. Once measuring, each Run
 // (one sample) is a stretch of the benchmark's resources; for fresh-state benchmarks that includes
@@ -93,45 +93,6 @@ class MicroRoutine final : public Routine {
   MicroBenchmark* bench_;
   ResourceMeter meter_;
   bool measuring_ = false;
-};
-
-// A directory this run creates (and marks) for its databases, removed at the end. The tool never
-// deletes a path the user named: it works in a fresh sub-directory of it.
-class WorkDir {
- public:
-  ~WorkDir() { Remove(); }
-  Status Create(const std::string& base_option) {
-    std::error_code ec;
-    fs::path base = base_option.empty() ? fs::temp_directory_path(ec) : fs::path(base_option);
-    if (ec) return Status::IOError("no temporary directory: " + ec.message());
-    if (!base_option.empty()) {
-      if (fs::exists(base, ec) && !fs::is_directory(base, ec))
-        return Status::InvalidArgument(fmt::format("--data-dir: '{}' is not a directory", base_option));
-      fs::create_directories(base, ec);
-      if (ec)
-        return Status::InvalidArgument(fmt::format("--data-dir: cannot create '{}': {}", base_option, ec.message()));
-    }
-    std::string templ = (base / "dbx-bench-XXXXXX").string();
-    if (mkdtemp(templ.data()) == nullptr)
-      return Status::InvalidArgument(
-          fmt::format("--data-dir: cannot create a directory in '{}': {}", base.string(), std::strerror(errno)));
-    // Searchable, not readable, by others: postgres's server runs as another account when we are root.
-    (void)chmod(templ.c_str(), 0711);
-    path_ = templ;
-    std::ofstream marker(fs::path(path_) / kOwnedMarker);
-    marker << "created by dbx-bench; removed when the run ends\n";
-    return Status::Ok();
-  }
-  void Remove() {
-    // Only a directory that carries our marker is ever removed.
-    std::error_code ec;
-    if (!path_.empty() && fs::exists(fs::path(path_) / kOwnedMarker, ec)) fs::remove_all(path_, ec);
-    path_.clear();
-  }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
 };
 
 // One benchmark, start to finish. Failures become data in the result, never an abort of the run.
@@ -253,8 +214,15 @@ struct PhaseRunContext {
   const std::string& hdr_log_dir;  // empty = no HdrHistogram interval logs
   const FilePolicy& files;
   RunResults* results;
-  std::string work_dir;  // holds the one database a sequence has open
+  std::string work_dir;              // holds the one database a sequence has open
+  ClientBarrier* barrier = nullptr;  // a client of run --clients: meets the others at every phase
 };
+
+// A client of run --clients waits for the others at `tag` (harness/client_barrier.h); false when the
+// run must stop instead. A run of its own goes on at once.
+bool Meet(const PhaseRunContext& c, const std::string& tag) {
+  return c.barrier == nullptr || c.barrier->Wait(tag).ok();
+}
 
 PhaseResult FailedStep(const std::string& suite, const PhaseSequence* seq, const AdapterFactory& engine,
                        const std::string& step, const Status& st) {
@@ -272,6 +240,7 @@ PhaseResult FailedStep(const std::string& suite, const PhaseSequence* seq, const
 }
 
 void Report(const PhaseRunContext& c, PhaseResult r) {
+  if (r.error_occurred && c.barrier != nullptr) c.barrier->Fail(PhaseName(r) + " failed: " + r.error_message);
   c.results->phases.push_back(std::move(r));
   if (c.env.console) {
     if (c.progress) c.progress->Clear();
@@ -290,6 +259,7 @@ Status RunSequence(const PhaseRunContext& c, PhaseSequence& seq, const AdapterFa
     return Status::Ok();
   }
   Status written;
+  const std::string where = fmt::format("{}/{}/{}/{}", suite, seq.workload(), seq.dataset(), engine.name);
   while (!InterruptRequested()) {
     auto next = seq.NextPhase();
     if (!next.ok()) {
@@ -298,9 +268,12 @@ Status RunSequence(const PhaseRunContext& c, PhaseSequence& seq, const AdapterFa
     }
     if (next.value() == nullptr) break;
     Phase& phase = *next.value();
+    const std::string tag = where + " " + phase.spec().name;
+    if (!Meet(c, "phase " + tag)) break;  // every client finished the phase before
     PhaseRunOptions options;
     options.keep_raw_latencies = c.raw != nullptr;
     options.keep_interval_histograms = !c.hdr_log_dir.empty();
+    if (c.barrier != nullptr) options.at_measured_start = [&c, tag] { (void)Meet(c, "measure " + tag); };
     PhaseIdentity identity{suite, seq.workload(), seq.dataset(), engine.name, seq.engine_settings()};
     if (c.progress) {
       const PhaseSpec& spec = phase.spec();
@@ -330,8 +303,9 @@ Status RunSequence(const PhaseRunContext& c, PhaseSequence& seq, const AdapterFa
     if (written.ok() && !c.hdr_log_dir.empty()) written = WritePhaseHdrLog(c.files, c.hdr_log_dir, r, run);
     const bool failed = r.error_occurred;
     Report(c, std::move(r));
-    if (failed) break;
+    if (failed || !Meet(c, "end " + tag)) break;
   }
+  (void)Meet(c, "close " + where);  // no client closes a shared database while another uses it
   st = seq.Close();
   if (!st.ok()) Report(c, FailedStep(suite, &seq, engine, "close", st));
   return written;
@@ -341,13 +315,14 @@ Status RunSequence(const PhaseRunContext& c, PhaseSequence& seq, const AdapterFa
 class HarnessRunner final : public SuiteRunner {
  public:
   HarnessRunner(const RunPlan& plan, const RunEnvironment& env, RawLatencyWriter* raw, ProgressLine* progress,
-                RunResults* results, const std::string& work_dir)
+                RunResults* results, const std::string& work_dir, ClientBarrier* barrier)
       : plan_(plan),
         env_(env),
         progress_(progress),
         results_(results),
         console_(plan.baseline),
-        phases_{plan.common.suite, env, &console_, progress, raw, plan.work->hdr_log, *env.files, results, work_dir},
+        phases_{plan.common.suite,  env,        &console_, progress, raw,
+                plan.work->hdr_log, *env.files, results,   work_dir, barrier},
         memory_limits_(work_dir) {}
 
   bool interrupted() const override { return InterruptRequested(); }
@@ -449,8 +424,12 @@ Status ExecutePlan(const RunPlan& plan, const RunEnvironment& env, RunResults* r
   // The data directory before the output directory, so that a bad --data-dir is reported before
   // --out is touched. Both are removed again on any early return (the output directory only if this
   // run created it).
-  WorkDir work;
-  DBXB_RETURN_IF_ERROR(work.Create(plan.data_dir));
+  // A client of run --clients works in the run's directory, which its parent made and removes.
+  WorkDir own_work;
+  if (plan.client_work_dir.empty()) DBXB_RETURN_IF_ERROR(own_work.Create(plan.data_dir));
+  const std::string& work_path = plan.client_work_dir.empty() ? own_work.path() : plan.client_work_dir;
+  std::unique_ptr<ClientBarrier> barrier;
+  if (!plan.client_work_dir.empty()) barrier = std::make_unique<ClientBarrier>(kClientBarrierFd);
   OutputDir out;
   DBXB_RETURN_IF_ERROR(out.Prepare(plan.out_dir));
 
@@ -459,8 +438,8 @@ Status ExecutePlan(const RunPlan& plan, const RunEnvironment& env, RunResults* r
   for (const auto* f : plan.common.engines) ctx.libraries.push_back(DescribeLibrary(*f));
   ctx.command_line = env.command_line;
   ctx.configuration = plan.configuration;
-  ctx.configuration.emplace_back("data_dir", work.path());
-  ctx.configuration.emplace_back("data_dir_filesystem", FileSystemType(work.path()));
+  ctx.configuration.emplace_back("data_dir", work_path);
+  ctx.configuration.emplace_back("data_dir_filesystem", FileSystemType(work_path));
   ctx.configuration.emplace_back("out_dir", plan.out_dir);
   // Which clock timed every operation (the calibrated TSC or CLOCK_MONOTONIC, and why).
   if (plan.phase_suite()) ctx.configuration.emplace_back("latency_clock", PhaseClockDescription());
@@ -471,9 +450,9 @@ Status ExecutePlan(const RunPlan& plan, const RunEnvironment& env, RunResults* r
   if (env.console) progress = std::make_unique<ProgressLine>(*env.console, env.console_is_tty);
 
   if (plan.phase_suite() && plan.common.measure_overhead) ctx.harness_overhead_ns_per_op = MeasurePhaseOverhead();
-  if (plan.calibrate) Calibrate(plan, env, work.path(), &ctx.calibration);
-  HarnessRunner runner(plan, env, raw.get(), progress.get(), results, work.path());
-  Status st = plan.work->Execute(work.path(), runner);
+  if (plan.calibrate) Calibrate(plan, env, work_path, &ctx.calibration);
+  HarnessRunner runner(plan, env, raw.get(), progress.get(), results, work_path, barrier.get());
+  Status st = plan.work->Execute(work_path, runner);
   if (st.ok()) runner.Finish();
   if (st.ok() && raw) st = raw->Close();
   // An interrupt before anything finished leaves nothing to write: --out stays as it was.

@@ -47,6 +47,23 @@ TEST(JsonResults, RoundTripGivesEqualRecords) {
   EXPECT_FALSE(out == in);
 }
 
+TEST(JsonResults, AServersShareRoundTripsAndIsAbsentWithoutOne) {
+  RunResults in = testdata::SampleRunResults();
+  ASSERT_TRUE(in.benchmarks[0].resources.has_value());
+  EXPECT_EQ(SerializeResults(in).find("\"server\""), std::string::npos) << "no server, no field (goldens unchanged)";
+  ServerResourceUsage server;
+  server.cpu_user_ns = 7;
+  server.pss_bytes = 123456;
+  server.fsync_calls = 3;
+  in.benchmarks[0].resources->server = server;
+  RunResults out;
+  ASSERT_TRUE(ParseResults(SerializeResults(in), &out).ok());
+  EXPECT_TRUE(out == in);
+  ASSERT_TRUE(out.benchmarks[0].resources->server.has_value());
+  EXPECT_FALSE(out.benchmarks[0].resources->server->wal_bytes.has_value());
+  EXPECT_EQ(out.benchmarks[0].resources->server->fsync_calls, std::optional<uint64_t>(3));
+}
+
 TEST(JsonResults, MatchesGoldenFile) {
   testdata::ExpectMatchesGolden("sample_results.json", SerializeResults(testdata::SampleRunResults()));
 }

@@ -36,7 +36,8 @@ const std::set<std::string>& MayDiffer() {
                                              "duration_seconds",
                                              "target_rate",
                                              "phase_warmup_seconds",
-                                             "workload_files"};
+                                             "workload_files",
+                                             "client"};
   return keys;
 }
 

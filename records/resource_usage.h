@@ -1,6 +1,6 @@
-// What an engine spent over one benchmark (its measured samples) or one phase (its measured part):
-// the `resources` object of results.json (docs/results-schema.md). Filled by harness/resources.h;
-// reporters only read it.
+// What an engine spent over one benchmark (its measured samples) or one phase (its measured part), with
+// the server it runs if it has one: the `resources` object of results.json (docs/results-schema.md). Filled by
+// harness/resources.h; reporters only read it.
 #pragma once
 
 #include <cstdint>
@@ -9,10 +9,26 @@
 
 namespace dbxb {
 
+/// What the processes of a server the engine runs spent (a PostgreSQL postmaster and its backends,
+/// those that ended within the span included): a part of ResourceUsage's totals, shown on its own.
+struct ServerResourceUsage {
+  uint64_t cpu_user_ns = 0;
+  uint64_t cpu_sys_ns = 0;
+  uint64_t pss_bytes = 0;  ///< proportional set size of its processes at the end (the largest seen in the span)
+  uint64_t io_read_bytes = 0;
+  uint64_t io_write_bytes = 0;
+  uint64_t rchar = 0;
+  uint64_t wchar = 0;
+  std::optional<uint64_t> fsync_calls;  ///< counted by the library preloaded into it; absent: not counted
+  std::optional<uint64_t> wal_bytes;    ///< log (WAL) bytes it generated; absent: not known
+
+  friend bool operator==(const ServerResourceUsage&, const ServerResourceUsage&) = default;
+};
+
 struct ResourceUsage {
   uint64_t operations = 0;   ///< operations the per-operation figures divide by (rows for dbx-micro)
-  uint64_t cpu_user_ns = 0;  ///< user CPU of the whole process (engine background threads included)
-  uint64_t cpu_sys_ns = 0;   ///< system CPU of the whole process
+  uint64_t cpu_user_ns = 0;  ///< user CPU of the whole process (engine background threads included) and server
+  uint64_t cpu_sys_ns = 0;   ///< system CPU of the whole process and server
   double cpu_ns_per_op = 0;  ///< (user + system) / operations
   /// Peak resident set (VmHWM) since the span began when the kernel let the mark be reset
   /// (max_rss_scope "span"), else since the process started ("process").
@@ -34,6 +50,9 @@ struct ResourceUsage {
   uint64_t live_logical_bytes = 0;          ///< key + value bytes of the live data at the end (0 = not known)
   std::optional<double> write_amplification;  ///< io_write_bytes / logical_bytes (absent: nothing written)
   std::optional<double> space_amplification;  ///< disk_bytes / live_logical_bytes (absent: not known)
+  /// The engine's server, when it runs one: its share of the CPU, I/O and sync figures above, which
+  /// include it, and its memory, which max_rss_bytes (this process only) does not.
+  std::optional<ServerResourceUsage> server;
 
   friend bool operator==(const ResourceUsage&, const ResourceUsage&) = default;
 };

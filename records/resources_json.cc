@@ -14,31 +14,70 @@ using Json = nlohmann::ordered_json;
 Json Optional(const std::optional<uint64_t>& v) { return v ? Json(*v) : Json(nullptr); }
 Json Optional(const std::optional<double>& v) { return v && std::isfinite(*v) ? Json(*v) : Json(nullptr); }
 
+Json ServerToJson(const std::optional<ServerResourceUsage>& server) {
+  if (!server) return nullptr;
+  const ServerResourceUsage& v = *server;
+  return Json{{"cpu_user_ns", v.cpu_user_ns},
+              {"cpu_sys_ns", v.cpu_sys_ns},
+              {"pss_bytes", v.pss_bytes},
+              {"io_read_bytes", v.io_read_bytes},
+              {"io_write_bytes", v.io_write_bytes},
+              {"rchar", v.rchar},
+              {"wchar", v.wchar},
+              {"fsync_calls", Optional(v.fsync_calls)},
+              {"wal_bytes", Optional(v.wal_bytes)}};
+}
+
+// "server": absent in files written before it existed, null for an engine without a server.
+Status ServerFromJson(const Json& resources, const std::string& path, std::optional<ServerResourceUsage>* out) {
+  out->reset();
+  auto it = resources.find("server");
+  if (it == resources.end() || it->is_null()) return Status::Ok();
+  const std::string here = path + ".server";
+  if (!it->is_object())
+    return Status::InvalidArgument(fmt::format("{}: expected object or null, got {}", here, it->type_name()));
+  ServerResourceUsage v;
+  const Json& r = *it;
+  DBXB_RETURN_IF_ERROR(json_fields::GetUint(r, here, "cpu_user_ns", &v.cpu_user_ns));
+  DBXB_RETURN_IF_ERROR(json_fields::GetUint(r, here, "cpu_sys_ns", &v.cpu_sys_ns));
+  DBXB_RETURN_IF_ERROR(json_fields::GetUint(r, here, "pss_bytes", &v.pss_bytes));
+  DBXB_RETURN_IF_ERROR(json_fields::GetUint(r, here, "io_read_bytes", &v.io_read_bytes));
+  DBXB_RETURN_IF_ERROR(json_fields::GetUint(r, here, "io_write_bytes", &v.io_write_bytes));
+  DBXB_RETURN_IF_ERROR(json_fields::GetUint(r, here, "rchar", &v.rchar));
+  DBXB_RETURN_IF_ERROR(json_fields::GetUint(r, here, "wchar", &v.wchar));
+  DBXB_RETURN_IF_ERROR(json_fields::GetNullableUint(r, here, "fsync_calls", false, &v.fsync_calls));
+  DBXB_RETURN_IF_ERROR(json_fields::GetNullableUint(r, here, "wal_bytes", false, &v.wal_bytes));
+  *out = v;
+  return Status::Ok();
+}
+
 }  // namespace
 
 Json ResourcesToJson(const std::optional<ResourceUsage>& usage) {
   if (!usage) return nullptr;
   const ResourceUsage& u = *usage;
-  return Json{{"operations", u.operations},
-              {"cpu_user_ns", u.cpu_user_ns},
-              {"cpu_sys_ns", u.cpu_sys_ns},
-              {"cpu_ns_per_op", json_fields::Number(u.cpu_ns_per_op)},
-              {"max_rss_bytes", u.max_rss_bytes},
-              {"max_rss_scope", u.max_rss_scope},
-              {"anon_rss_bytes", u.anon_rss_bytes},
-              {"io_read_bytes", u.io_read_bytes},
-              {"io_write_bytes", u.io_write_bytes},
-              {"rchar", u.rchar},
-              {"wchar", u.wchar},
-              {"io_write_bytes_per_op", json_fields::Number(u.io_write_bytes_per_op)},
-              {"fsync_calls", Optional(u.fsync_calls)},
-              {"commits", u.commits},
-              {"fsyncs_per_commit", Optional(u.fsyncs_per_commit)},
-              {"disk_bytes", u.disk_bytes},
-              {"logical_bytes", u.logical_bytes},
-              {"live_logical_bytes", u.live_logical_bytes},
-              {"write_amplification", Optional(u.write_amplification)},
-              {"space_amplification", Optional(u.space_amplification)}};
+  Json j = Json{{"operations", u.operations},
+                {"cpu_user_ns", u.cpu_user_ns},
+                {"cpu_sys_ns", u.cpu_sys_ns},
+                {"cpu_ns_per_op", json_fields::Number(u.cpu_ns_per_op)},
+                {"max_rss_bytes", u.max_rss_bytes},
+                {"max_rss_scope", u.max_rss_scope},
+                {"anon_rss_bytes", u.anon_rss_bytes},
+                {"io_read_bytes", u.io_read_bytes},
+                {"io_write_bytes", u.io_write_bytes},
+                {"rchar", u.rchar},
+                {"wchar", u.wchar},
+                {"io_write_bytes_per_op", json_fields::Number(u.io_write_bytes_per_op)},
+                {"fsync_calls", Optional(u.fsync_calls)},
+                {"commits", u.commits},
+                {"fsyncs_per_commit", Optional(u.fsyncs_per_commit)},
+                {"disk_bytes", u.disk_bytes},
+                {"logical_bytes", u.logical_bytes},
+                {"live_logical_bytes", u.live_logical_bytes},
+                {"write_amplification", Optional(u.write_amplification)},
+                {"space_amplification", Optional(u.space_amplification)}};
+  if (u.server) j["server"] = ServerToJson(u.server);
+  return j;
 }
 
 Status ResourcesFromJson(const Json& parent, const std::string& path, std::optional<ResourceUsage>* out) {
@@ -73,6 +112,7 @@ Status ResourcesFromJson(const Json& parent, const std::string& path, std::optio
   DBXB_RETURN_IF_ERROR(GetUint(r, here, "live_logical_bytes", &u.live_logical_bytes));
   DBXB_RETURN_IF_ERROR(GetNullableDouble(r, here, "write_amplification", false, &u.write_amplification));
   DBXB_RETURN_IF_ERROR(GetNullableDouble(r, here, "space_amplification", false, &u.space_amplification));
+  DBXB_RETURN_IF_ERROR(ServerFromJson(*it, here, &u.server));
   *out = u;
   return Status::Ok();
 }

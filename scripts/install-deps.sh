@@ -14,6 +14,7 @@ PACKAGES=(
   python3 libbenchmark-tools python3-scipy
   clang-format  # scripts/check-format.sh, run by scripts/test.sh
   libhdrhistogram-java openjdk-17-jdk-headless  # HdrHistogram's Java side of tests/hdr_interop_test.cc
+  iproute2  # tests/netns_clients_test.cc: a server and two clients in network namespaces (as root)
 )
 # Extra packages for the sanitizer and fuzzing builds (scripts/test.sh --full).
 if [[ "${DBXB_WITH_CLANG:-0}" == 1 ]]; then

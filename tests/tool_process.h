@@ -6,6 +6,7 @@
 #include <sys/types.h>
 
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -47,6 +48,19 @@ bool WaitForEntries(const std::filesystem::path& dir, double timeout_seconds = 6
 /// A fresh, empty directory for the running GoogleTest test, <temp dir>/<prefix>-<pid>-<test name>
 /// (whatever an earlier run left there is removed first). The caller removes it.
 std::filesystem::path FreshTestDir(const std::string& prefix);
+
+/// Calls `done` every 50 ms until it returns true or `seconds` pass; returns its last answer.
+bool WaitUntil(const std::function<bool()>& done, double seconds);
+
+/// Live processes (zombies and this test left out) whose command line, its arguments joined by spaces,
+/// contains `text`: a server started under a directory mentions it ("postgres -D <dir>/.../data").
+int ProcessesMentioning(const std::string& text);
+
+/// The pids of those processes.
+std::vector<pid_t> PidsMentioning(const std::string& text);
+
+/// True when PostgreSQL's server programs are installed (/usr/lib/postgresql/*/bin/postgres).
+bool PostgresInstalled();
 
 /// Number of '\n' in `s`.
 int CountLines(const std::string& s);

@@ -163,6 +163,11 @@ struct PhaseSuiteOptions {
   double target_rate = 0;       ///< --target-rate: ops/s per phase, open loop (0 = closed loop)
   uint64_t load_batch = 1000;   ///< rows per write batch when loading
   bool settle = true;           ///< false (--no-settle): measure with the background work left in
+  /// This process is client `client_index` of `client_count` on each database (SuiteCommon): a suite
+  /// that splits between clients loads its share and inserts in its own key range; the database's files
+  /// are shared, so the sequence leaves their removal to the run.
+  uint32_t client_index = 0;
+  uint32_t client_count = 1;
 };
 
 /// How the runner asks a phase-based suite for its work on one engine: the sequences to run, in order

@@ -137,6 +137,8 @@ Status ParsePhaseSuiteArgs(const SuiteArgs& args, const SuiteCommon& common, Pha
   o->engine_options.cache_bytes = common.cache_bytes;
   o->engine_options.native_options = common.native_options;
   o->settle = common.settle;
+  o->client_index = common.client_index;
+  o->client_count = common.client_count;
   DBXB_RETURN_IF_ERROR(args.Count("records", 1, 10000000000ull, &o->records));
   DBXB_RETURN_IF_ERROR(args.Count32("threads", 1, 1024, &o->threads));
   DBXB_RETURN_IF_ERROR(args.Count32("readers", 1, 1024, &o->readers));

@@ -79,6 +79,10 @@ struct SuiteCommon {
   /// --engine-option settings, validated against each engine's native_option_keys; a suite passes them
   /// to every adapter after its own native options (AdapterOptions::native_options).
   std::vector<std::pair<std::string, std::string>> native_options;
+  /// This process is client `client_index` (0-based) of `client_count` processes sharing each database
+  /// (`run --clients`, harness/clients.h); 1 for a run of its own.
+  uint32_t client_index = 0;
+  uint32_t client_count = 1;
 };
 
 /// A sampled benchmark to make, on one engine; called once per measurement.
@@ -167,6 +171,9 @@ class Suite {
   /// True when the suite is the one to run when --suite is not given and `args` are (e.g. ycsb when
   /// --workload is given). At most one registered suite claims any arguments.
   virtual bool ImpliedBy(const SuiteArgs&) const { return false; }
+  /// True when several client processes can run the suite on one database together (`run --clients`):
+  /// each loads its share of the rows and inserts in key ranges of its own (SuiteCommon::client_index).
+  virtual bool SplitsBetweenClients() const { return false; }
   /// Validates `args` (only options() are given; the harness refused the others) and plans the run.
   /// InvalidArgument names the option and the problem, in one line.
   virtual Result<std::unique_ptr<SuitePlan>> Plan(const SuiteArgs& args, const SuiteCommon& common) const = 0;

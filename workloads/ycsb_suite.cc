@@ -26,8 +26,9 @@ struct YcsbShared {
   PhaseSuiteOptions options;
   std::unique_ptr<Adapter> adapter;
   std::string dir;
-  uint64_t first = 0;   // key number of the first loaded record (insertstart)
-  uint64_t loaded = 0;  // records loaded (insertcount)
+  uint64_t first = 0;                      // key number of the first loaded record (insertstart)
+  uint64_t loaded = 0;                     // records loaded (insertcount), by every client together
+  uint64_t load_from = 0, load_count = 0;  // this client's share of them: its own key numbers
   uint64_t run_operations = 0;
   std::unique_ptr<AcknowledgedCounter> inserts;
   std::atomic<uint64_t> next_load_batch{0};
@@ -35,6 +36,15 @@ struct YcsbShared {
 
   bool null_engine() const { return engine->name == "null"; }
   uint64_t load_batch() const { return std::max<uint64_t>(1, options.load_batch); }
+  bool shared_with_clients() const { return options.client_count > 1; }
+  // The key number of a rank of the key choosers and the insert sequence: ranks below the loaded range's
+  // end are the loaded records; the n-th insert of this client takes end + n x clients + client, so that
+  // the clients' inserts never collide and each chooses among the loaded records and its own inserts.
+  uint64_t KeyNumber(uint64_t rank) const {
+    const uint64_t end = first + loaded;
+    if (rank < end || options.client_count <= 1) return rank;
+    return end + (rank - end) * options.client_count + options.client_index;
+  }
 };
 
 uint64_t WorkerSeed(const YcsbShared& s, uint64_t phase, uint32_t thread) {
@@ -42,16 +52,17 @@ uint64_t WorkerSeed(const YcsbShared& s, uint64_t phase, uint32_t thread) {
   return mix.Next();
 }
 
-// Checks the exact row count after a phase. The null engine stores nothing: there is no count to check.
+// Checks the exact row count after a phase; with other clients writing the same database, that it holds
+// at least what this client knows is there. The null engine stores nothing: there is no count to check.
 Status CheckCount(YcsbShared& s, uint64_t expected, std::string_view when) {
   if (s.null_engine()) return Status::Ok();
   auto session = s.adapter->NewSession();
   if (!session.ok()) return session.status();
   uint64_t count = 0;
   DBXB_RETURN_IF_ERROR(session.value()->Count(&count));
-  if (count != expected)
-    return Status::Corruption(fmt::format("{}: the store holds {} records, expected {}", when, count, expected));
-  return Status::Ok();
+  if (count == expected || (s.shared_with_clients() && count > expected)) return Status::Ok();
+  return Status::Corruption(fmt::format("{}: the store holds {} records, expected {}{}", when, count,
+                                        s.shared_with_clients() ? "at least " : "", expected));
 }
 
 class LoadWorker final : public PhaseWorker {
@@ -63,8 +74,8 @@ class LoadWorker final : public PhaseWorker {
     *op = 0;
     const uint64_t batch = s_.load_batch();
     const uint64_t b = s_.next_load_batch.fetch_add(1, std::memory_order_relaxed);
-    const uint64_t end = s_.first + s_.loaded;
-    const uint64_t from = s_.first + b * batch;
+    const uint64_t end = s_.load_from + s_.load_count;
+    const uint64_t from = s_.load_from + b * batch;
     if (from >= end) return Status::Internal(fmt::format("load: batch {} is past the last record", b));
     const uint64_t to = std::min(end, from + batch);
     if (batch > 1) DBXB_RETURN_IF_ERROR(session_->Begin());
@@ -101,7 +112,7 @@ class YcsbLoadPhase final : public Phase {
     spec_.name = "load";
     spec_.op_types = {s_.load_batch() > 1 ? "insert-batch" : "insert"};
     spec_.threads = s_.threads;
-    spec_.operations = (s_.loaded + s_.load_batch() - 1) / s_.load_batch();
+    spec_.operations = (s_.load_count + s_.load_batch() - 1) / s_.load_batch();
     spec_.rows_per_operation = s_.load_batch();
     spec_.parameters = {{"records", std::to_string(s_.loaded)},
                         {"load_batch", std::to_string(s_.load_batch())},
@@ -121,7 +132,9 @@ class YcsbLoadPhase final : public Phase {
     if (!session.ok()) return session.status();
     return std::unique_ptr<PhaseWorker>(new LoadWorker(&s_, std::move(session.value()), WorkerSeed(s_, 1, thread)));
   }
-  Status TearDown() override { return CheckCount(s_, s_.loaded, "after the load"); }
+  Status TearDown() override {
+    return CheckCount(s_, s_.shared_with_clients() ? s_.load_count : s_.loaded, "after the load");
+  }
 
  private:
   YcsbShared& s_;
@@ -133,6 +146,7 @@ class RunKeys {
  public:
   static Result<RunKeys> Make(const YcsbShared& s, uint64_t seed) {
     RunKeys k;
+    k.shared_ = &s;
     k.first_ = s.first;
     k.inserts_ = s.inserts.get();
     KeyChooserOptions o;
@@ -154,7 +168,10 @@ class RunKeys {
     return k;
   }
 
-  uint64_t Next() {
+  uint64_t Next() { return shared_->KeyNumber(NextRank()); }
+
+ private:
+  uint64_t NextRank() {
     switch (mode_) {
       case Mode::kFixed:
         return first_ + chooser_->Next();
@@ -176,8 +193,8 @@ class RunKeys {
     return first_;
   }
 
- private:
   enum class Mode { kFixed, kBelowLimit, kFollowInserts };
+  const YcsbShared* shared_ = nullptr;
   Mode mode_ = Mode::kFixed;
   uint64_t first_ = 0;
   uint64_t known_limit_ = 0;
@@ -256,7 +273,7 @@ class RunWorker final : public PhaseWorker {
 
   Status Insert() {
     const uint64_t n = s_.inserts->Next();
-    Status st = Write(n);
+    Status st = Write(s_.KeyNumber(n));
     // Acknowledged even when it failed: the phase stops anyway, and a gap would stall the others.
     s_.inserts->Acknowledge(n);
     return st.WithContext("insert");
@@ -314,7 +331,7 @@ class YcsbRunPhase final : public Phase {
       spec_.op_types.push_back(op.second);
     }
     spec_.name = "run";
-    spec_.settle = s_.options.settle;  // after the load
+    spec_.settle = s_.options.settle && s_.options.client_index == 0;  // after the load; one settle per database
     spec_.threads = s_.threads;
     spec_.operations = s_.run_operations;
     spec_.duration_seconds = s_.options.duration_seconds;
@@ -413,7 +430,7 @@ class YcsbSequence final : public PhaseSequence {
       st = s_->adapter->Close();
       s_->adapter.reset();
     }
-    if (!s_->dir.empty()) {
+    if (!s_->dir.empty() && !s_->shared_with_clients()) {  // a shared database is the run's to remove
       std::error_code ec;
       fs::remove_all(s_->dir, ec);
       if (ec && st.ok()) st = Status::IOError(fmt::format("cannot remove {}: {}", s_->dir, ec.message()));
@@ -469,6 +486,11 @@ Result<std::unique_ptr<PhaseSequence>> MakeYcsbSequence(const YcsbWorkload& work
   s->options = options;
   s->first = workload.insert_start;
   s->loaded = workload.insert_count;
+  // Client i of n loads [first + i x loaded / n, first + (i + 1) x loaded / n): YCSB's insertstart and
+  // insertcount per client.
+  const uint64_t clients = std::max<uint32_t>(1, options.client_count), client = options.client_index;
+  s->load_from = s->first + s->loaded * client / clients;
+  s->load_count = s->first + s->loaded * (client + 1) / clients - s->load_from;
   s->run_operations = workload.operation_count;
   s->threads = options.threads == 0 ? 1 : options.threads;
   if (s->null_engine() && workload.insert_proportion > 0 && (s->run_operations == 0 || options.warmup_seconds > 0))

@@ -31,6 +31,14 @@
 // AcknowledgedCounterGenerator), so a read never chooses a key whose insert is still in flight.
 // Difference from YCSB: new key numbers continue after the loaded range (insertstart + insertcount)
 // rather than at recordcount, since one process loads everything.
+//
+// Several client processes on one database (`run --clients N`, PhaseSuiteOptions::client_index): client i
+// loads the i-th of N equal parts of the records (YCSB's insertstart/insertcount per client), runs the
+// whole operation count, and inserts the key numbers end + n x N + i (n = 0, 1, ...; end = insertstart +
+// insertcount), so the clients never insert the same key; each chooses among the loaded records and its
+// own acknowledged inserts. The harness starts every phase of the clients together, after all of them
+// finished the one before. The row counts are then checked as lower bounds (the others write too), and
+// the database is left for the run to remove.
 #pragma once
 
 #include <atomic>

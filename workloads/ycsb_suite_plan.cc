@@ -100,6 +100,7 @@ class YcsbSuite final : public Suite {
   }
 
   bool ImpliedBy(const SuiteArgs& args) const override { return args.Given("workload"); }
+  bool SplitsBetweenClients() const override { return true; }
 
   Result<std::unique_ptr<SuitePlan>> Plan(const SuiteArgs& args, const SuiteCommon& common) const override {
     auto plan = std::make_unique<YcsbPlan>();

@@ -38,6 +38,22 @@ std::string JoinTitle(std::initializer_list<std::string> parts) {
   return out;
 }
 
+bool HasServer(const ResourceTable& table) {
+  return std::any_of(table.rows.begin(), table.rows.end(),
+                     [](const ResourceRow& r) { return r.usage != nullptr && r.usage->server; });
+}
+
+// The server's share: CPU/op, PSS at the end, written/op, WAL/op ("—" for an engine without a server).
+std::string ServerCells(const ResourceUsage& u) {
+  if (!u.server) return " — | — | — | — |";
+  const ServerResourceUsage& s = *u.server;
+  const double ops = u.operations > 0 ? static_cast<double>(u.operations) : 1.0;
+  return fmt::format(" {} | {} | {} | {} |", FormatDuration(static_cast<double>(s.cpu_user_ns + s.cpu_sys_ns) / ops),
+                     FormatBytes(static_cast<double>(s.pss_bytes)),
+                     FormatBytes(static_cast<double>(s.io_write_bytes) / ops),
+                     s.wal_bytes ? FormatBytes(static_cast<double>(*s.wal_bytes) / ops) : std::string("—"));
+}
+
 }  // namespace
 
 std::vector<ResourceTable> ResourceTables(const RunResults& results) {
@@ -60,30 +76,44 @@ std::vector<ResourceTable> ResourceTables(const RunResults& results) {
 }
 
 void WriteResourceTable(const ResourceTable& table, std::ostream& out) {
+  const bool server = HasServer(table);
   out << "## Resources: " << EscapeTableCell(table.title) << "\n\n";
   if (!table.parameters.empty()) out << "Parameters: " << EscapeTableCell(JoinKeyValues(table.parameters)) << "\n\n";
   out << (table.phases ? "| Phase | Engine |" : "| Engine |")
-      << " CPU/op | Max RSS | Anon RSS | Written/op | Write amp | Disk | Space amp | fsyncs/commit |\n";
-  out << (table.phases ? "|:--|:--|" : "|:--|") << "--:|--:|--:|--:|--:|--:|--:|--:|\n";
+      << " CPU/op | Max RSS | Anon RSS | Written/op | Write amp | Disk | Space amp | fsyncs/commit |"
+      << (server ? " Server CPU/op | Server PSS | Server written/op | WAL/op |" : "") << "\n";
+  out << (table.phases ? "|:--|:--|" : "|:--|") << "--:|--:|--:|--:|--:|--:|--:|--:|"
+      << (server ? "--:|--:|--:|--:|" : "") << "\n";
   for (const ResourceRow& r : table.rows) {
     out << "| ";
     if (table.phases) out << EscapeTableCell(r.phase) << " | ";
     out << EscapeTableCell(r.engine) << " | ";
     if (r.usage == nullptr) {
-      out << (r.failed ? "FAILED" : "not recorded") << " | | | | | | | |\n";
+      out << (r.failed ? "FAILED" : "not recorded") << " | | | | | | | |" << (server ? " | | | |" : "") << "\n";
       continue;
     }
     const ResourceUsage& u = *r.usage;
-    out << fmt::format("{} | {} | {} | {} | {} | {} | {} | {} |{}\n", FormatDuration(u.cpu_ns_per_op),
+    out << fmt::format("{} | {} | {} | {} | {} | {} | {} | {} |{}{}\n", FormatDuration(u.cpu_ns_per_op),
                        FormatBytes(static_cast<double>(u.max_rss_bytes)),
                        FormatBytes(static_cast<double>(u.anon_rss_bytes)), FormatBytes(u.io_write_bytes_per_op),
                        Ratio(u.write_amplification), FormatBytes(static_cast<double>(u.disk_bytes)),
-                       Ratio(u.space_amplification), FsyncsPerCommit(u), r.failed ? " (failed)" : "");
+                       Ratio(u.space_amplification), FsyncsPerCommit(u), server ? ServerCells(u) : "",
+                       r.failed ? " (failed)" : "");
   }
   out << "\n";
 }
 
-std::string ResourceLegend() {
+std::string ResourceLegend(const std::vector<ResourceTable>& tables) {
+  std::string server;
+  if (std::any_of(tables.begin(), tables.end(), HasServer))
+    server =
+        " An engine that runs a server of its own (PostgreSQL) counts it in every figure but the RSS: CPU, "
+        "bytes written and fsyncs are the dbx-bench process's plus the server's processes' (postmaster, "
+        "backends, WAL writer, checkpointer, those that ended within the span included: their CPU and I/O from "
+        "/proc, their fsyncs through the tool's counting library preloaded into the server). The Server columns "
+        "are its share: CPU/op, PSS (proportional set size, shared memory counted once) of its processes at the "
+        "end, written/op, and WAL/op, the log it generated per operation (pg_current_wal_insert_lsn). Its Disk is "
+        "its tables and indexes, not the cluster's catalog or WAL.";
   return "CPU/op is the whole process's user + system CPU (engine background threads included) per operation "
          "(per row for dbx-micro). Max RSS is the peak resident set over the benchmark or phase, Anon RSS the "
          "anonymous (heap) part at its end, without mapped database files. Written/op is what reached the block "
@@ -91,14 +121,15 @@ std::string ResourceLegend() {
          "workload wrote; Disk is the allocated size of the database files at the end, space amp that ÷ the live "
          "key + value bytes. fsyncs/commit counts fsync, fdatasync, msync(MS_SYNC) and sync_file_range with a wait "
          "per acknowledged commit. For dbx-micro the figures cover the measured samples (insert: with each "
-         "iteration's untimed open and close); for phases the measured part, not the warm-up.\n\n";
+         "iteration's untimed open and close); for phases the measured part, not the warm-up." +
+         server + "\n\n";
 }
 
 void WriteResourceTables(const RunResults& results, std::ostream& out) {
   const std::vector<ResourceTable> tables = ResourceTables(results);
   if (tables.empty()) return;
   for (const ResourceTable& t : tables) WriteResourceTable(t, out);
-  out << ResourceLegend();
+  out << ResourceLegend(tables);
 }
 
 }  // namespace dbxb

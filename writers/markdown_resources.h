@@ -40,15 +40,18 @@ std::vector<ResourceTable> ResourceTables(const RunResults& results);
 ///   |:--|--:|--:|--:|--:|--:|--:|--:|--:|
 ///   | dbx | 342.9 ns | 14.2 MiB | 3.8 MiB | 52.5 B | 1.69× | 176 KiB | 0.58× | 5.00 |
 ///
-/// (phase tables start with a Phase column). A ratio without a denominator reads "—"; fsyncs/commit
-/// reads "not counted" when the executable did not count syncs; a failed row says FAILED.
+/// (phase tables start with a Phase column; a table with an engine that runs a server ends with the
+/// columns Server CPU/op | Server PSS | Server written/op | WAL/op, "—" for engines without one). A ratio
+/// without a denominator reads "—"; fsyncs/commit reads "not counted" when the syncs were not counted;
+/// a failed row says FAILED.
 void WriteResourceTable(const ResourceTable& table, std::ostream& out);
 
 /// Every table of ResourceTables, then one paragraph saying what the columns measure. Nothing when
 /// there is no table.
 void WriteResourceTables(const RunResults& results, std::ostream& out);
 
-/// The paragraph under the tables (also for the report page).
-std::string ResourceLegend();
+/// The paragraph under `tables` (also for the report page); it says what the Server columns are when a
+/// table has them.
+std::string ResourceLegend(const std::vector<ResourceTable>& tables);
 
 }  // namespace dbxb

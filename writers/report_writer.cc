@@ -260,7 +260,7 @@ void WriteResourceSection(const RunResults& results, std::vector<std::string>* t
     std::replace(alt.begin(), alt.end(), ']', ')');
     out << fmt::format("![{}: write and space amplification per engine]({})\n\n", alt, file);
   }
-  out << ResourceLegend();
+  out << ResourceLegend(tables);
 }
 
 void WriteRunSection(const ReportInput& run, const std::string& heading, const ReportOptions& options,

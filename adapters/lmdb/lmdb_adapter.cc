@@ -591,6 +591,7 @@ size_t MaxKeyBytes() {
 AdapterFactory LmdbAdapterFactory() {
   AdapterFactory f;
   f.name = "lmdb";
+  f.multi_process = true;  // LMDB locks its environment across processes (lock.mdb)
   f.native_loop = true;
   f.description = "LMDB: copy-on-write B+tree in a memory map, one write transaction at a time";
   f.library_version = [] {

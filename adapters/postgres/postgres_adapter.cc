@@ -3,148 +3,47 @@
 #include <libpq-fe.h>
 
 #include <algorithm>
-#include <charconv>
 #include <memory>
 #include <string>
 
 #include "adapters/postgres/postgres_connection.h"
+#include "adapters/postgres/postgres_kv_session.h"
+#include "adapters/postgres/postgres_options.h"
 #include "adapters/postgres/postgres_row_session.h"
+#include "adapters/postgres/postgres_schema.h"
 #include "adapters/postgres/postgres_server.h"
 
 namespace dbxb {
 namespace {
 
-using postgres_internal::ColumnBytes;
-using postgres_internal::ColumnInt8;
 using postgres_internal::Connection;
-using postgres_internal::kByteaOid;
-using postgres_internal::kInt8Oid;
-using postgres_internal::Param;
 using postgres_internal::PgResult;
+using postgres_internal::PostgresOptions;
 using postgres_internal::Server;
 using postgres_internal::ServerConfig;
 
-constexpr char kStartTimeoutKey[] = "postgres.start_timeout_s";
 constexpr uint64_t kMinSharedBuffersKiB = 128;  // PostgreSQL refuses fewer than 16 pages of 8 kB
-// Rows per fetch of a Scan: bounds the memory of one result (libpq holds a whole result at once).
-constexpr uint64_t kScanChunkRows = 1000;
 
-constexpr char kCreateKv[] = "CREATE TABLE IF NOT EXISTS kv(k bytea PRIMARY KEY, v bytea NOT NULL)";
+const char* SynchronousCommit(Durability d) { return d == Durability::kFull ? "on" : "off"; }
 
-class PostgresSession final : public Session {
- public:
-  static Result<std::unique_ptr<Session>> Open(const std::string& conninfo) {
-    Result<std::unique_ptr<Connection>> conn = Connection::Open(
-        conninfo, {
-                      {"put",
-                       "INSERT INTO kv(k, v) VALUES($1, $2) ON CONFLICT (k) DO UPDATE SET v = EXCLUDED.v",
-                       {kByteaOid, kByteaOid}},
-                      {"get", "SELECT v FROM kv WHERE k = $1", {kByteaOid}},
-                      {"del", "DELETE FROM kv WHERE k = $1", {kByteaOid}},
-                      {"scan_from", "SELECT k, v FROM kv WHERE k >= $1 ORDER BY k LIMIT $2", {kByteaOid, kInt8Oid}},
-                      {"scan_after", "SELECT k, v FROM kv WHERE k > $1 ORDER BY k LIMIT $2", {kByteaOid, kInt8Oid}},
-                      {"count", "SELECT count(*) FROM kv", {}},
-                  });
-    if (!conn.ok()) return conn.status();
-    return std::unique_ptr<Session>(new PostgresSession(std::move(conn.value())));
-  }
-
-  Status Put(std::string_view key, std::string_view value) override {
-    return conn_->Exec("put", {Param::Bytes(key), Param::Bytes(value)}, "Put").status();
-  }
-
-  Status Get(std::string_view key, std::string* value) override {
-    Result<PgResult> r = conn_->Exec("get", {Param::Bytes(key)}, "Get");
-    if (!r.ok()) return r.status();
-    if (PQntuples(r->get()) == 0) return Status::NotFound();
-    value->assign(ColumnBytes(r->get(), 0, 0));
-    return Status::Ok();
-  }
-
-  Status Delete(std::string_view key) override { return conn_->Exec("del", {Param::Bytes(key)}, "Delete").status(); }
-
-  Status Scan(std::string_view start, uint64_t limit, ScanVisitor visitor) override {
-    const bool own_txn = !in_batch() && (limit == 0 || limit > kScanChunkRows);
-    if (own_txn) {
-      DBXB_RETURN_IF_ERROR(conn_->Query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", "Scan begin").status());
-    }
-    Status s = ScanChunks(start, limit, visitor);
-    if (own_txn) {
-      Status ended = conn_->Query(s.ok() ? "COMMIT" : "ROLLBACK", "Scan end").status();
-      if (s.ok()) s = ended;
-    }
-    return s;
-  }
-
-  Status Count(uint64_t* count) override {
-    Result<PgResult> r = conn_->Exec("count", {}, "Count");
-    if (!r.ok()) return r.status();
-    *count = static_cast<uint64_t>(ColumnInt8(r->get(), 0, 0));
-    return Status::Ok();
-  }
-
-  Status DoBegin() override { return conn_->Query("BEGIN", "BEGIN").status(); }
-
-  Status DoCommit() override {
-    Result<PgResult> r = conn_->Query("COMMIT", "COMMIT");
-    if (!r.ok()) return r.status();
-    // COMMIT of a transaction that had failed succeeds as a ROLLBACK.
-    if (std::string_view(PQcmdStatus(r->get())) == "ROLLBACK")
-      return Status::Conflict("COMMIT: the transaction had failed and was rolled back");
-    return Status::Ok();
-  }
-
-  Status DoAbort() override { return conn_->Query("ROLLBACK", "ROLLBACK").status(); }
-
- private:
-  explicit PostgresSession(std::unique_ptr<Connection> conn) : conn_(std::move(conn)) {}
-
-  // Fetches kScanChunkRows at a time, each fetch continuing after the last key of the one before.
-  Status ScanChunks(std::string_view start, uint64_t limit, ScanVisitor visitor) {
-    std::string last;
-    uint64_t seen = 0;
-    for (bool first = true;; first = false) {
-      const uint64_t want = limit == 0 ? kScanChunkRows : std::min(kScanChunkRows, limit - seen);
-      Result<PgResult> r = conn_->Exec(
-          first ? "scan_from" : "scan_after",
-          {Param::Bytes(first ? start : std::string_view(last)), Param::Int8(static_cast<int64_t>(want))}, "Scan");
-      if (!r.ok()) return r.status();
-      const PGresult* rows = r->get();
-      const int n = PQntuples(rows);
-      for (int i = 0; i < n; ++i) {
-        ++seen;
-        if (!visitor(ColumnBytes(rows, i, 0), ColumnBytes(rows, i, 1))) return Status::Ok();
-      }
-      if (static_cast<uint64_t>(n) < want || (limit != 0 && seen == limit)) return Status::Ok();
-      last.assign(ColumnBytes(rows, n - 1, 0));
-    }
-  }
-
-  std::unique_ptr<Connection> conn_;
-};
-
-Status ParseStartTimeout(const AdapterOptions& options, int* seconds) {
-  for (const auto& [key, value] : options.native_options) {
-    if (key != kStartTimeoutKey) continue;
-    int v = 0;
-    auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
-    if (ec != std::errc() || end != value.data() + value.size() || v < 0 || v > 3600)
-      return Status::InvalidArgument(std::string(kStartTimeoutKey) + ": expected seconds in [0, 3600], got '" + value +
-                                     "'");
-    *seconds = v;
-  }
-  return Status::Ok();
-}
-
-// The server settings of a durability level (see postgres_adapter.h).
-ServerConfig ConfigFor(const AdapterOptions& options) {
+// The private server's settings for a durability level and cache (see postgres_adapter.h).
+ServerConfig ConfigFor(const AdapterOptions& options, const PostgresOptions& o) {
   ServerConfig config;
   config.dir = options.dir;
+  config.start_timeout_seconds = o.start_timeout_seconds;
+  config.tcp = o.tcp;
   const uint64_t shared_kib = std::max(kMinSharedBuffersKiB, options.cache_bytes / 1024);
   config.settings.emplace_back("shared_buffers", std::to_string(shared_kib) + "kB");
   config.settings.emplace_back("fsync", options.durability == Durability::kNone ? "off" : "on");
-  config.settings.emplace_back("synchronous_commit", options.durability == Durability::kFull ? "on" : "off");
+  config.settings.emplace_back("synchronous_commit", SynchronousCommit(options.durability));
+  config.settings.emplace_back("default_tablespace", Server::kTablespace);
   return config;
+}
+
+std::vector<const char*> CreateTables() {
+  std::vector<const char*> sql = {postgres_internal::kCreateKv};
+  for (const char* s : postgres_internal::kCreateRowsTable) sql.push_back(s);
+  return sql;
 }
 
 // Read back with SHOW, in this order.
@@ -165,49 +64,60 @@ constexpr const char* kShownSettings[] = {
     "max_connections",
     "huge_pages",
     "listen_addresses",
+    "password_encryption",
     "default_transaction_isolation",
 };
+
+Settings ShowSettings(Connection& c) {
+  Settings s;
+  for (const char* name : kShownSettings) {
+    Result<PgResult> r = c.Query((std::string("SHOW ") + name).c_str(), "SHOW");
+    std::string value = r.ok() && PQntuples(r->get()) == 1 ? PQgetvalue(r->get(), 0, 0) : "unavailable";
+    if (value.empty() && std::string_view(name) == "listen_addresses") value = "'' (Unix socket only)";
+    s.emplace_back(name, value);
+  }
+  return s;
+}
 
 class PostgresAdapter final : public Adapter {
  public:
   static Result<std::unique_ptr<Adapter>> Open(const AdapterOptions& options) {
-    ServerConfig config = ConfigFor(options);
-    DBXB_RETURN_IF_ERROR(ParseStartTimeout(options, &config.start_timeout_seconds));
-    Result<std::unique_ptr<Server>> server = Server::Start(config);
-    if (!server.ok()) return server.status();
-    // From here the adapter owns the server: any failure below stops it in the destructor.
-    std::unique_ptr<PostgresAdapter> adapter(new PostgresAdapter(std::move(server.value())));
-    Result<std::unique_ptr<Connection>> control = Connection::Open(adapter->server_->conninfo(), {});
-    if (!control.ok()) return control.status();
-    adapter->control_ = std::move(control.value());
-    DBXB_RETURN_IF_ERROR(adapter->control_->Query(kCreateKv, "create kv").status());
-    for (const char* sql : postgres_internal::kCreateRowsTable)
-      DBXB_RETURN_IF_ERROR(adapter->control_->Query(sql, "create rows").status());
+    PostgresOptions o;
+    DBXB_RETURN_IF_ERROR(postgres_internal::ParseOptions(options, &o));
+    std::unique_ptr<PostgresAdapter> adapter(new PostgresAdapter(options, o));
+    // From here the adapter owns what it starts: any failure below is undone by the destructor.
+    DBXB_RETURN_IF_ERROR(o.existing_server() ? adapter->OpenExisting() : adapter->OpenPrivate());
     return std::unique_ptr<Adapter>(std::move(adapter));
   }
 
   ~PostgresAdapter() override { (void)Close(); }
 
   Result<std::unique_ptr<Session>> NewSession() override {
-    if (server_ == nullptr) return Status::InvalidArgument("NewSession: adapter is closed");
-    return PostgresSession::Open(server_->conninfo());
+    if (control_ == nullptr) return Status::InvalidArgument("NewSession: adapter is closed");
+    return postgres_internal::OpenKvSession(conninfo_);
   }
 
   Result<std::unique_ptr<RowSession>> NewRowSession() override {
-    if (server_ == nullptr) return Status::InvalidArgument("NewRowSession: adapter is closed");
-    return postgres_internal::OpenRowSession(server_->conninfo());
+    if (control_ == nullptr) return Status::InvalidArgument("NewRowSession: adapter is closed");
+    return postgres_internal::OpenRowSession(conninfo_);
   }
 
   Settings NativeSettings() override {
-    Settings s;
-    if (control_ == nullptr) return s;
-    for (const char* name : kShownSettings) {
-      Result<PgResult> r = control_->Query((std::string("SHOW ") + name).c_str(), "SHOW");
-      std::string value = r.ok() && PQntuples(r->get()) == 1 ? PQgetvalue(r->get(), 0, 0) : "unavailable";
-      if (value.empty() && std::string_view(name) == "listen_addresses") value = "'' (Unix socket only)";
-      s.emplace_back(name, value);
+    if (control_ == nullptr) return {};
+    Settings s = ShowSettings(*control_);
+    if (server_ != nullptr && options_.tcp)
+      s.emplace_back("connections", "TCP to 127.0.0.1 (" + server_->url() + "), SCRAM password of this server");
+    if (server_ != nullptr) {
+      s.emplace_back("server",
+                     "private server for this database: initdb template, postgres as a child of dbx-bench, "
+                     "fast shutdown at close");
+      s.emplace_back("tablespace", std::string(Server::kTablespace) + " (the database's tables and indexes)");
+    } else {
+      s.emplace_back("server", "existing server (postgres.url): " + postgres_internal::RedactedUrl(options_.url));
+      // The same for every client of a run (merge compares the settings): who created it is not said.
+      s.emplace_back("schema", (schema_given_ ? options_.schema : std::string("dbx_bench_<run id>")) +
+                                   " (the run's own: created, marked and dropped by it)");
     }
-    s.emplace_back("server", "private server for this database: initdb, pg_ctl start, pg_ctl stop -m fast");
     s.emplace_back("table", "kv(k bytea PRIMARY KEY, v bytea)");
     s.emplace_back("statements", "prepared per connection; binary parameters and results");
     s.emplace_back("batch", "one transaction from Begin to Commit");
@@ -221,19 +131,125 @@ class PostgresAdapter final : public Adapter {
   }
 
   Status Close() override {
-    if (server_ == nullptr) return Status::Ok();
+    Status st;
+    if (control_ != nullptr && created_schema_)
+      st = postgres_internal::DropSchemaIfOurs(*control_, options_.schema, run_id_);
+    created_schema_ = false;
     control_.reset();
-    Status s = server_->Stop();
-    server_.reset();
-    return s;
+    if (server_ != nullptr) {
+      Status stopped = server_->Stop();
+      if (st.ok()) st = stopped;
+      server_.reset();
+    }
+    return st;
   }
 
  private:
-  explicit PostgresAdapter(std::unique_ptr<Server> server) : server_(std::move(server)) {}
+  PostgresAdapter(const AdapterOptions& adapter_options, const PostgresOptions& options)
+      : adapter_options_(adapter_options), options_(options) {}
 
-  std::unique_ptr<Server> server_;
-  std::unique_ptr<Connection> control_;  // setup and SHOW; destroyed before the server stops
+  Status OpenPrivate() {
+    Result<std::unique_ptr<Server>> server = Server::Start(ConfigFor(adapter_options_, options_));
+    if (!server.ok()) return server.status();
+    server_ = std::move(*server);
+    conninfo_ = server_->conninfo();
+    Result<std::unique_ptr<Connection>> control = Connection::Open(conninfo_, {});
+    if (!control.ok()) return control.status();
+    control_ = std::move(*control);
+    for (const char* sql : CreateTables()) DBXB_RETURN_IF_ERROR(control_->Query(sql, "create the tables").status());
+    return Status::Ok();
+  }
+
+  Status OpenExisting() {
+    run_id_ = options_.run_id;
+    if (run_id_.empty()) {
+      Result<std::string> id = postgres_internal::RandomRunId();
+      if (!id.ok()) return id.status();
+      run_id_ = *id;
+    }
+    schema_given_ = !options_.schema.empty();
+    options_.schema = postgres_internal::SchemaName(options_, run_id_);
+    Result<std::string> conninfo =
+        postgres_internal::ExistingServerConninfo(options_, SynchronousCommit(adapter_options_.durability));
+    if (!conninfo.ok()) return conninfo.status();
+    conninfo_ = *conninfo;
+    Result<std::unique_ptr<Connection>> control = Connection::Open(conninfo_, {});
+    if (!control.ok())
+      return control.status().WithContext("postgres.url " + postgres_internal::RedactedUrl(options_.url));
+    control_ = std::move(*control);
+    Result<bool> created = postgres_internal::CreateOrJoinSchema(*control_, options_.schema, run_id_, CreateTables());
+    if (!created.ok()) return created.status();
+    created_schema_ = *created;
+    return Status::Ok();
+  }
+
+  AdapterOptions adapter_options_;
+  PostgresOptions options_;
+  std::unique_ptr<Server> server_;       // the private server, or null with postgres.url
+  std::string conninfo_;                 // every connection's; may hold a password: never recorded
+  std::string run_id_;                   // postgres.url: the run the schema belongs to
+  bool created_schema_ = false;          // postgres.url: this adapter created the schema and drops it
+  bool schema_given_ = false;            // postgres.url: postgres.schema named it (else dbx_bench_<run id>)
+  std::unique_ptr<Connection> control_;  // setup, SHOW and CHECKPOINT; destroyed before the server stops
 };
+
+// postgres.url: the server is reachable with these credentials and the schema is free or this run's.
+Status Preflight(const AdapterOptions& options) {
+  PostgresOptions o;
+  DBXB_RETURN_IF_ERROR(postgres_internal::ParseOptions(options, &o));
+  if (!o.existing_server()) return Status::Ok();
+  const std::string run_id = o.run_id.empty() ? "(none)" : o.run_id;
+  const bool schema_given = !o.schema.empty();
+  o.schema = postgres_internal::SchemaName(o, run_id);
+  Result<std::string> conninfo = postgres_internal::ExistingServerConninfo(o, "off");
+  if (!conninfo.ok()) return conninfo.status();
+  Result<std::unique_ptr<Connection>> c = Connection::Open(*conninfo, {});
+  if (!c.ok())
+    return Status::InvalidArgument("postgres.url " + postgres_internal::RedactedUrl(o.url) + ": " +
+                                   c.status().message());
+  // Without postgres.schema or postgres.run_id the schema's name is new (a fresh run id): nothing to check.
+  if (!schema_given && o.run_id.empty()) return Status::Ok();
+  return postgres_internal::CheckSchemaIsOurs(**c, o.schema, run_id);
+}
+
+// `run --clients`: one private server for every client process, reached through postgres.url.
+class PostgresSharedServer final : public SharedServer {
+ public:
+  explicit PostgresSharedServer(std::unique_ptr<Server> server, std::string run_id)
+      : server_(std::move(server)), run_id_(std::move(run_id)) {}
+  std::vector<std::pair<std::string, std::string>> ClientOptions() const override {
+    // Over TCP the URL has no password (ClientEnvironment has it); over the socket, trust needs none.
+    std::string url = server_->url();
+    if (url.empty()) url = server_->conninfo();
+    return {{"postgres.url", url}, {"postgres.run_id", run_id_}};
+  }
+  std::vector<std::string> ReplacedOptionKeys() const override {
+    return {"postgres.listen", "postgres.start_timeout_s", "postgres.url", "postgres.run_id"};
+  }
+  std::vector<std::string> ClientEnvironment() const override {
+    if (server_->password().empty()) return {};
+    return {"PGPASSWORD=" + server_->password()};
+  }
+  Settings NativeSettings() override {
+    Result<std::unique_ptr<Connection>> c = Connection::Open(server_->conninfo(), {});
+    return c.ok() ? ShowSettings(**c) : Settings{};
+  }
+
+ private:
+  std::unique_ptr<Server> server_;
+  std::string run_id_;
+};
+
+Result<std::unique_ptr<SharedServer>> StartSharedServer(const AdapterOptions& options) {
+  PostgresOptions o;
+  DBXB_RETURN_IF_ERROR(postgres_internal::ParseOptions(options, &o));
+  if (o.existing_server()) return std::unique_ptr<SharedServer>();
+  Result<std::unique_ptr<Server>> server = Server::Start(ConfigFor(options, o));
+  if (!server.ok()) return server.status();
+  Result<std::string> run_id = postgres_internal::RandomRunId();
+  if (!run_id.ok()) return run_id.status();
+  return std::unique_ptr<SharedServer>(new PostgresSharedServer(std::move(*server), *run_id));
+}
 
 std::string LibpqVersion() {
   int v = PQlibVersion();  // 150020 for 15.20
@@ -246,15 +262,15 @@ AdapterFactory PostgresAdapterFactory() {
   AdapterFactory f;
   f.name = "postgres";
   f.syncs_out_of_process = true;  // the server process syncs its WAL and data files
-  f.description = "PostgreSQL: a private server per database (Unix socket), one libpq connection per session";
+  f.multi_process = true;         // clients of one server
+  f.description = "PostgreSQL: a private server per database (or postgres.url), one libpq connection per session";
   f.library_version = [] { return postgres_internal::ServerProgramVersion() + ", libpq " + LibpqVersion(); };
   f.library_build = [] { return std::string("debian-package"); };
   f.open = [](const AdapterOptions& options) { return PostgresAdapter::Open(options); };
-  f.native_option_keys = {kStartTimeoutKey};
-  f.check_native_values = [](const AdapterOptions& options) {
-    int seconds = 0;
-    return ParseStartTimeout(options, &seconds);
-  };
+  f.native_option_keys = postgres_internal::kOptionKeys;
+  f.check_native_values = postgres_internal::CheckOptionValues;
+  f.preflight = Preflight;
+  f.start_shared_server = StartSharedServer;
   return f;
 }
 

@@ -45,8 +45,13 @@ Result<std::unique_ptr<Connection>> Connection::Open(const std::string& conninfo
   if (conn == nullptr) return Status::IOError("postgres: out of memory for a connection");
   std::unique_ptr<Connection> c(new Connection(conn));
   if (PQstatus(conn) != CONNECTION_OK) {
-    std::string msg = PQerrorMessage(conn);
-    while (!msg.empty() && msg.back() == '\n') msg.pop_back();
+    // libpq's message may span lines ("...failed: Connection refused\n\tIs the server running..."): one line.
+    std::string msg;
+    for (char ch : std::string(PQerrorMessage(conn))) {
+      if (ch == '\n' || ch == '\t' || ch == '\r') ch = ' ';
+      if (ch != ' ' || (!msg.empty() && msg.back() != ' ')) msg += ch;
+    }
+    while (!msg.empty() && msg.back() == ' ') msg.pop_back();
     return Status::IOError("postgres: connect: " + msg);
   }
   // NOTICEs ("relation already exists, skipping") are not errors and must not reach the console.
@@ -85,6 +90,18 @@ Result<PgResult> Connection::Exec(const char* name, const std::vector<Param>& pa
 }
 
 Result<PgResult> Connection::Query(const char* sql, const char* what) { return Check(PQexec(conn_, sql), what); }
+
+Status Connection::Begin() { return Query("BEGIN", "BEGIN").status(); }
+
+Status Connection::Commit() {
+  Result<PgResult> r = Query("COMMIT", "COMMIT");
+  if (!r.ok()) return r.status();
+  if (std::string_view(PQcmdStatus(r->get())) == "ROLLBACK")
+    return Status::Conflict("COMMIT: the transaction had failed and was rolled back");
+  return Status::Ok();
+}
+
+Status Connection::Rollback() { return Query("ROLLBACK", "ROLLBACK").status(); }
 
 uint64_t Connection::Changed(const PGresult* r) {
   return std::strtoull(PQcmdTuples(const_cast<PGresult*>(r)), nullptr, 10);

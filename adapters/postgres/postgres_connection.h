@@ -68,6 +68,11 @@ class Connection {
   Result<PgResult> Exec(const char* name, const std::vector<Param>& params, const char* what);
   /// Runs SQL text without parameters (BEGIN, COMMIT, SHOW ...).
   Result<PgResult> Query(const char* sql, const char* what);
+  /// BEGIN, COMMIT and ROLLBACK. A COMMIT of a transaction that had failed (which PostgreSQL answers
+  /// as a ROLLBACK) is Conflict.
+  Status Begin();
+  Status Commit();
+  Status Rollback();
   /// Rows a statement changed (PQcmdTuples), 0 when it reports none.
   static uint64_t Changed(const PGresult* r);
 

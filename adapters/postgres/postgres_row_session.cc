@@ -28,17 +28,9 @@ class PostgresRowSession final : public RowSession {
  public:
   explicit PostgresRowSession(std::unique_ptr<Connection> conn) : conn_(std::move(conn)) {}
 
-  Status DoBegin() override { return conn_->Query("BEGIN", "BEGIN").status(); }
-
-  Status DoCommit() override {
-    Result<PgResult> r = conn_->Query("COMMIT", "COMMIT");
-    if (!r.ok()) return r.status();
-    if (std::string_view(PQcmdStatus(r->get())) == "ROLLBACK")
-      return Status::Conflict("COMMIT: the transaction had failed and was rolled back");
-    return Status::Ok();
-  }
-
-  Status DoAbort() override { return conn_->Query("ROLLBACK", "ROLLBACK").status(); }
+  Status DoBegin() override { return conn_->Begin(); }
+  Status DoCommit() override { return conn_->Commit(); }
+  Status DoAbort() override { return conn_->Rollback(); }
 
   Status InsertRow(const Row& row) override { return conn_->Exec("insert", RowParams(row), "INSERT").status(); }
 

@@ -1,27 +1,22 @@
 #include "adapters/postgres/postgres_server.h"
 
-#include <fcntl.h>
-#include <grp.h>
-#include <pwd.h>
+#include <libpq-fe.h>
 #include <signal.h>
 #include <sys/stat.h>
-#include <sys/types.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <chrono>
-#include <cstdio>
-#include <cstring>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <mutex>
-#include <sstream>
-#include <system_error>
 #include <thread>
 
+#include "adapters/postgres/postgres_connection.h"
+#include "common/disk_usage.h"
 #include "common/kill_on_exit.h"
+#include "common/owned_dir.h"
+#include "common/spawn.h"
 
 namespace dbxb::postgres_internal {
 namespace {
@@ -29,384 +24,234 @@ namespace {
 namespace fs = std::filesystem;
 
 // Unix sockets are named .s.PGSQL.<port> in the socket directory; sun_path holds 107 bytes and a NUL.
-constexpr char kSocketName[] = "/.s.PGSQL.5432";
-constexpr size_t kMaxSocketPath = 107;
-constexpr int kStopTimeoutSeconds = 60;
+constexpr size_t kMaxSocketPath = 107 - sizeof("/.s.PGSQL.65535") + 1;
+constexpr auto kStopTimeout = std::chrono::seconds(60);
+constexpr int kBindAttempts = 3;
 
-// Who the PostgreSQL programs run as.
-struct Identity {
-  bool switch_user = false;  // true when this process is root
-  uid_t uid = 0;
-  gid_t gid = 0;
-};
-
-Result<Identity> ServerIdentity() {
-  Identity id;
-  if (geteuid() != 0) {
-    id.uid = geteuid();
-    id.gid = getegid();
-    return id;
-  }
-  struct passwd pwd {};
-  struct passwd* found = nullptr;
-  char buf[4096];
-  if (getpwnam_r(kServerUser, &pwd, buf, sizeof buf, &found) != 0 || found == nullptr)
-    return Status::InvalidArgument(std::string("postgres: dbx-bench runs as root and initdb refuses root, but the "
-                                               "server account '") +
-                                   kServerUser + "' does not exist (scripts/install-deps.sh creates it)");
-  id.switch_user = true;
-  id.uid = pwd.pw_uid;
-  id.gid = pwd.pw_gid;
-  return id;
-}
-
-bool IsProgram(const fs::path& p) { return access(p.c_str(), X_OK) == 0; }
-bool HasServerPrograms(const fs::path& dir) {
-  return IsProgram(dir / "initdb") && IsProgram(dir / "pg_ctl") && IsProgram(dir / "postgres");
-}
-
-// The first line `command` prints, or "" when it fails.
-std::string FirstLineOf(const char* command) {
-  FILE* pipe = popen(command, "r");
-  if (pipe == nullptr) return "";
-  char line[4096];
-  std::string out;
-  if (fgets(line, sizeof line, pipe) != nullptr) out = line;
-  if (pclose(pipe) != 0) return "";
-  while (!out.empty() && (out.back() == '\n' || out.back() == '\r')) out.pop_back();
-  return out;
-}
-
-// "15" < "16", "9.6" < "10": compares the leading version numbers of Debian's directory names.
-bool NewerVersion(const fs::path& a, const fs::path& b) {
-  return std::strtod(a.filename().c_str(), nullptr) > std::strtod(b.filename().c_str(), nullptr);
-}
-
-Result<std::string> FindBindir() {
-  std::string from_pg_config = FirstLineOf("pg_config --bindir 2>/dev/null");
-  if (!from_pg_config.empty() && HasServerPrograms(from_pg_config)) return from_pg_config;
-  std::vector<fs::path> versions;
+Status MakeDir(const Identity& id, const fs::path& dir) {
   std::error_code ec;
-  for (const auto& entry : fs::directory_iterator("/usr/lib/postgresql", ec))
-    if (HasServerPrograms(entry.path() / "bin")) versions.push_back(entry.path());
-  std::sort(versions.begin(), versions.end(), NewerVersion);
-  if (!versions.empty()) return (versions.front() / "bin").string();
-  if (const char* path = std::getenv("PATH")) {
-    std::stringstream dirs(path);
-    for (std::string dir; std::getline(dirs, dir, ':');)
-      if (!dir.empty() && HasServerPrograms(dir)) return dir;
-  }
-  return Status::NotSupported(
-      "postgres: no PostgreSQL server programs (initdb, pg_ctl, postgres) found via pg_config --bindir, "
-      "/usr/lib/postgresql/*/bin or PATH (install the postgresql package)");
+  fs::create_directories(dir, ec);
+  if (ec) return Status::IOError("postgres: create directory " + dir.string() + ": " + ec.message());
+  return GiveToServer(id, dir.string());
 }
 
-const Result<std::string>& Bindir() {
-  static const Result<std::string> bindir = FindBindir();  // immutable once found
-  return bindir;
-}
-
-// Runs argv[0] with the arguments as `id`, in its own process group, with stdin from /dev/null and
-// stdout/stderr appended to `output`; no other descriptor of this process is inherited. Waits at most
-// `timeout_seconds` (the process group is killed after that). Returns the exit status.
-Result<int> RunProgram(const Identity& id, const std::vector<std::string>& argv, const std::string& cwd,
-                       const std::string& output, int timeout_seconds) {
-  std::vector<char*> args;
-  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-  args.push_back(nullptr);
-  static char kLocale[] = "LC_ALL=C";
-  static char kPath[] = "PATH=/usr/bin:/bin";
-  char* env[] = {kLocale, kPath, nullptr};
-  int out = open(output.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-  if (out < 0) return Status::IOError("postgres: cannot open " + output + ": " + std::strerror(errno));
-  int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
-  pid_t pid = fork();
-  if (pid == 0) {
-    // Only async-signal-safe calls from here to exec: this process may have other threads.
-    setpgid(0, 0);
-    if (devnull >= 0) dup2(devnull, STDIN_FILENO);
-    dup2(out, STDOUT_FILENO);
-    dup2(out, STDERR_FILENO);
-    if (close_range(3, ~0u, 0) != 0) {
-      for (int fd = 3; fd < 1024; ++fd) close(fd);
-    }
-    if (id.switch_user && (setgroups(0, nullptr) != 0 || setgid(id.gid) != 0 || setuid(id.uid) != 0)) _exit(126);
-    if (chdir(cwd.c_str()) != 0) _exit(126);
-    execve(args[0], args.data(), env);
-    _exit(127);
-  }
-  int fork_errno = errno;
-  close(out);
-  if (devnull >= 0) close(devnull);
-  if (pid < 0) return Status::IOError(std::string("postgres: fork: ") + std::strerror(fork_errno));
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(timeout_seconds);
-  int status = 0;
-  for (;;) {
-    pid_t r = waitpid(pid, &status, WNOHANG);
-    if (r == pid) break;
-    if (r < 0 && errno != EINTR) return Status::IOError(std::string("postgres: waitpid: ") + std::strerror(errno));
-    if (std::chrono::steady_clock::now() > deadline) {
-      kill(-pid, SIGKILL);
-      while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-      }
-      return Status::IOError("postgres: " + argv[0] + " did not finish within " + std::to_string(timeout_seconds) +
-                             " s (output: " + output + ")");
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  }
-  if (WIFEXITED(status)) return WEXITSTATUS(status);
-  return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
-}
-
-// The last non-empty line of a file, at most 300 bytes of it, or "".
-std::string LastLine(const std::string& path) {
+// True when `path` holds `text` after its first `offset` bytes.
+bool LogSaysSince(const std::string& path, uintmax_t offset, std::string_view text) {
   std::ifstream in(path);
-  std::string line, last;
+  in.seekg(static_cast<std::streamoff>(offset));
+  std::string line;
   while (std::getline(in, line))
-    if (line.find_first_not_of(" \t\r") != std::string::npos) last = line;
-  if (last.size() > 300) last = last.substr(0, 300) + "...";
-  return last;
+    if (line.find(text) != std::string::npos) return true;
+  return false;
 }
 
-bool FileContains(const std::string& path, std::string_view text) {
-  std::ifstream in(path);
-  std::stringstream all;
-  all << in.rdbuf();
-  return all.str().find(text) != std::string::npos;
+// "0/16B3748" -> bytes.
+std::optional<uint64_t> ParseLsn(const char* text) {
+  unsigned long long hi = 0, lo = 0;
+  if (text == nullptr || std::sscanf(text, "%llX/%llX", &hi, &lo) != 2) return std::nullopt;
+  return (static_cast<uint64_t>(hi) << 32) | static_cast<uint64_t>(lo);
 }
-
-// Every directory from / down to `dir` must be searchable by the server's account.
-Status CheckReachable(const Identity& id, const fs::path& dir) {
-  if (!id.switch_user) return Status::Ok();
-  fs::path p;
-  for (const fs::path& part : dir) {
-    p /= part;
-    struct stat st {};
-    if (stat(p.c_str(), &st) != 0) return Status::IOError("postgres: stat " + p.string() + ": " + std::strerror(errno));
-    bool searchable = (st.st_uid == id.uid && (st.st_mode & S_IXUSR)) ||
-                      (st.st_gid == id.gid && (st.st_mode & S_IXGRP)) || (st.st_mode & S_IXOTH);
-    if (!searchable) {
-      char mode[8];
-      std::snprintf(mode, sizeof mode, "%04o", static_cast<unsigned>(st.st_mode & 07777));
-      return Status::InvalidArgument(std::string("postgres: the server account '") + kServerUser + "' cannot enter " +
-                                     p.string() + " (mode " + mode +
-                                     "); choose a --data-dir it can reach, e.g. under /tmp");
-    }
-  }
-  return Status::Ok();
-}
-
-Status Chown(const Identity& id, const fs::path& p) {
-  if (!id.switch_user) return Status::Ok();
-  if (chown(p.c_str(), id.uid, id.gid) != 0)
-    return Status::IOError("postgres: chown " + p.string() + ": " + std::strerror(errno));
-  return Status::Ok();
-}
-
-// A value of postgresql.conf: single-quoted, quotes doubled.
-std::string ConfQuoted(const std::string& value) {
-  std::string out = "'";
-  for (char c : value) out += c == '\'' ? std::string("''") : std::string(1, c);
-  return out + "'";
-}
-
-// A value of a libpq connection string: single-quoted, backslash and quote escaped.
-std::string ConninfoQuoted(const std::string& value) {
-  std::string out = "'";
-  for (char c : value) {
-    if (c == '\\' || c == '\'') out += '\\';
-    out += c;
-  }
-  return out + "'";
-}
-
-// initdb's output, made once per process and copied into each new data directory: initdb takes most
-// of a server's start-up time (half a second and more), a copy a few tens of milliseconds. The copy is
-// the cluster initdb would make (same program, same options); it lives in the temporary directory and
-// is removed at exit.
-class TemplateCluster {
- public:
-  static Status CopyTo(const Identity& id, const std::string& bindir, const fs::path& data) {
-    static TemplateCluster instance;
-    std::lock_guard<std::mutex> lock(instance.mu_);
-    if (instance.path_.empty()) DBXB_RETURN_IF_ERROR(instance.Create(id, bindir));
-    std::error_code ec;
-    fs::copy(instance.path_ + "/data", data, fs::copy_options::recursive, ec);
-    if (ec) return Status::IOError("postgres: copy the initdb template into " + data.string() + ": " + ec.message());
-    if (!id.switch_user) return Status::Ok();
-    DBXB_RETURN_IF_ERROR(Chown(id, data));
-    for (const auto& entry : fs::recursive_directory_iterator(data, ec)) {
-      if (lchown(entry.path().c_str(), id.uid, id.gid) != 0)
-        return Status::IOError("postgres: chown " + entry.path().string() + ": " + std::strerror(errno));
-    }
-    if (ec) return Status::IOError("postgres: walk " + data.string() + ": " + ec.message());
-    return Status::Ok();
-  }
-
-  ~TemplateCluster() {
-    std::error_code ec;
-    if (!path_.empty()) fs::remove_all(path_, ec);
-  }
-
- private:
-  Status Create(const Identity& id, const std::string& bindir) {
-    std::error_code ec;
-    std::string dir = (fs::temp_directory_path(ec) / "dbx-bench-pg-template-XXXXXX").string();
-    if (ec || mkdtemp(dir.data()) == nullptr)
-      return Status::IOError("postgres: cannot create a directory for the initdb template in the temporary directory");
-    Status s = Chown(id, dir);
-    if (s.ok()) s = CheckReachable(id, dir);
-    const std::string log = dir + "/initdb.log";
-    if (s.ok()) {
-      Result<int> rc = RunProgram(id,
-                                  {bindir + "/initdb", "-D", dir + "/data", "-U", kRole, "-A", "trust", "-E", "UTF8",
-                                   "--locale=C", "--no-sync", "--no-instructions"},
-                                  dir, log, 300);
-      s = rc.status();
-      if (rc.ok() && *rc != 0)
-        s = Status::IOError("postgres: initdb failed (exit " + std::to_string(*rc) + "): " + LastLine(log));
-    }
-    if (!s.ok()) {
-      fs::remove_all(dir, ec);
-      return s;
-    }
-    path_ = dir;
-    return Status::Ok();
-  }
-
-  std::mutex mu_;
-  std::string path_;  // GUARDED_BY(mu_)
-};
 
 }  // namespace
-
-std::string ServerProgramVersion() {
-  const Result<std::string>& bindir = Bindir();
-  if (!bindir.ok()) return "no PostgreSQL server found";
-  std::string line = FirstLineOf(("'" + bindir.value() + "/postgres' --version 2>/dev/null").c_str());
-  // "postgres (PostgreSQL) 15.20 (Debian 15.20-0+deb12u1)"
-  const std::string prefix = "postgres (PostgreSQL) ";
-  if (line.rfind(prefix, 0) == 0) return "PostgreSQL " + line.substr(prefix.size()) + " server";
-  return line.empty() ? "PostgreSQL server (version unknown)" : line;
-}
 
 Result<std::unique_ptr<Server>> Server::Start(const ServerConfig& config) {
   Result<Identity> id = ServerIdentity();
   if (!id.ok()) return id.status();
   const Result<std::string>& bindir = Bindir();
   if (!bindir.ok()) return bindir.status();
-
-  std::error_code ec;
-  const fs::path dir = fs::absolute(config.dir, ec);
-  fs::create_directories(dir, ec);
-  if (ec) return Status::IOError("postgres: create directory " + dir.string() + ": " + ec.message());
-  DBXB_RETURN_IF_ERROR(CheckReachable(*id, dir));
-  DBXB_RETURN_IF_ERROR(Chown(*id, dir));
-  const fs::path data = dir / "data";
-
-  std::unique_ptr<Server> server(new Server());
+  std::unique_ptr<Server> server(new Server(config));
   server->bindir_ = bindir.value();
-  server->data_dir_ = data.string();
-  server->log_path_ = (dir / "server.log").string();
-  // The socket lives in the data directory, unless that path is too long for one: then in a private
-  // directory of the temporary directory, removed with the server.
-  server->socket_dir_ = data.string();
-  if (data.string().size() + sizeof(kSocketName) - 1 > kMaxSocketPath || data.string().find(',') != std::string::npos) {
-    std::string short_dir = (fs::temp_directory_path(ec) / "dbx-bench-pg-XXXXXX").string();
-    if (ec || mkdtemp(short_dir.data()) == nullptr)
-      return Status::IOError("postgres: cannot create a socket directory in the temporary directory");
-    server->socket_dir_ = server->own_socket_dir_ = short_dir;
-    DBXB_RETURN_IF_ERROR(Chown(*id, short_dir));
-    DBXB_RETURN_IF_ERROR(CheckReachable(*id, short_dir));
-  }
-  server->conninfo_ = "host=" + ConninfoQuoted(server->socket_dir_) + " port=5432 dbname=postgres user=" + kRole +
-                      " connect_timeout=" + std::to_string(std::max(config.start_timeout_seconds, 10));
+  DBXB_RETURN_IF_ERROR(server->PrepareFiles(*id));
+  DBXB_RETURN_IF_ERROR(server->Launch(*id));
+  DBXB_RETURN_IF_ERROR(server->Configure());
+  return server;
+}
 
-  if (!fs::exists(data / "PG_VERSION", ec)) DBXB_RETURN_IF_ERROR(TemplateCluster::CopyTo(*id, server->bindir_, data));
-
-  // postgresql.auto.conf is read after postgresql.conf: these settings win, and are rewritten every start.
-  const fs::path auto_conf = data / "postgresql.auto.conf";
-  {
-    std::ofstream conf(auto_conf, std::ios::trunc);
-    conf << "# Written by dbx-bench before every start of this server.\n";
-    conf << "listen_addresses = ''\n";  // no TCP: the Unix socket below is the only way in
-    conf << "unix_socket_directories = " << ConfQuoted(server->socket_dir_) << "\n";
-    for (const auto& [key, value] : config.settings) conf << key << " = " << ConfQuoted(value) << "\n";
-    if (!conf.flush()) return Status::IOError("postgres: cannot write " + auto_conf.string());
+// The directories, the cluster (copied from the template on first start), the socket directory and
+// the sync counter.
+Status Server::PrepareFiles(const Identity& id) {
+  std::error_code ec;
+  const fs::path dir = fs::absolute(config_.dir, ec);
+  DBXB_RETURN_IF_ERROR(MakeDir(id, dir));
+  DBXB_RETURN_IF_ERROR(CheckReachable(id, dir.string()));
+  server_dir_ = (dir / "server").string();
+  DBXB_RETURN_IF_ERROR(MakeDir(id, server_dir_));
+  std::ofstream(fs::path(server_dir_) / kNotDataMarker) << "the server's own files, not the database's data\n";
+  DBXB_RETURN_IF_ERROR(MakeDir(id, dir / "tables"));
+  data_dir_ = server_dir_ + "/data";
+  log_path_ = server_dir_ + "/server.log";
+  if (!fs::exists(fs::path(data_dir_) / "PG_VERSION", ec)) DBXB_RETURN_IF_ERROR(CopyTemplateCluster(id, data_dir_));
+  socket_dir_ = data_dir_;
+  if (data_dir_.size() > kMaxSocketPath || data_dir_.find(',') != std::string::npos) {
+    Result<std::string> own = CreateOwnedDir(fs::temp_directory_path(ec).string(), "dbx-bench-pg-");
+    if (!own.ok()) return own.status().WithContext("postgres: a socket directory");
+    socket_dir_ = own_socket_dir_ = *own;
+    DBXB_RETURN_IF_ERROR(GiveToServer(id, socket_dir_));
+    DBXB_RETURN_IF_ERROR(CheckReachable(id, socket_dir_));
   }
-  DBXB_RETURN_IF_ERROR(Chown(*id, auto_conf));
+  Result<std::unique_ptr<ServerSyncCounter>> syncs = ServerSyncCounter::Create(server_dir_, id.server_user);
+  if (!syncs.ok()) return syncs.status().WithContext("postgres: the sync counter");
+  syncs_ = std::move(*syncs);
+  return Status::Ok();
+}
 
-  const std::string pg_ctl_log = (dir / "pg_ctl.log").string();
-  fs::remove(pg_ctl_log, ec);  // what it says below is about this start only
-  Result<int> rc = RunProgram(*id,
-                              {server->bindir_ + "/pg_ctl", "-D", data.string(), "-l", server->log_path_, "-w", "-t",
-                               std::to_string(config.start_timeout_seconds), "-s", "start"},
-                              dir.string(), pg_ctl_log, config.start_timeout_seconds + 30);
-  if (rc.ok() && *rc == 0) {
-    server->running_ = true;
-    // The pid file's first line is the postmaster's pid; SIGQUIT is an immediate shutdown.
-    std::ifstream pid_in(data / "postmaster.pid");
-    if (pid_in >> server->postmaster_pid_ && server->postmaster_pid_ > 0)
-      (void)AddToKillOnExitList(server->postmaster_pid_, SIGQUIT);
-    return server;
-  }
-  // The server may be half-started (pg_ctl gave up waiting): stop whatever got as far as a pid file.
-  // pg_ctl stop fails while that file is still being written, so it is retried.
-  const fs::path pid_file = data / "postmaster.pid";
-  // After "did not start in time" the server is still coming up and writes its pid file eventually;
-  // after any other failure it exited, and a pid file that is not there within 2 s never will be.
-  const bool timed_out = !rc.ok() || FileContains(pg_ctl_log, "did not start in time");
-  const auto now = std::chrono::steady_clock::now();
-  const auto appear_deadline = now + std::chrono::seconds(timed_out ? kStopTimeoutSeconds : 2);
-  const auto deadline = now + std::chrono::seconds(kStopTimeoutSeconds);
-  bool seen = false;
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (!fs::exists(pid_file, ec)) {
-      if (seen) break;  // removed by the server as it stopped
-      if (std::chrono::steady_clock::now() > appear_deadline) break;
-      std::this_thread::sleep_for(std::chrono::milliseconds(10));
-      continue;
+// Starts the postmaster under an orphan guard; on TCP, a port taken meanwhile by another process is
+// retried on another.
+Status Server::Launch(const Identity& id) {
+  std::vector<std::string> files = {server_dir_, (fs::path(config_.dir) / "tables").string()};
+  if (!own_socket_dir_.empty()) files.push_back(own_socket_dir_);
+  Result<std::unique_ptr<OrphanGuard>> guard = OrphanGuard::Start(std::move(files), data_dir_);
+  if (!guard.ok()) return guard.status().WithContext("postgres");
+  guard_ = std::move(*guard);
+  Status st;
+  for (int attempt = 0; attempt < kBindAttempts; ++attempt) {
+    if (config_.tcp) {
+      Result<int> port = FreeLoopbackPort();
+      if (!port.ok()) return port.status();
+      port_ = *port;
     }
-    seen = true;
-    Result<int> stopped =
-        RunProgram(*id, {server->bindir_ + "/pg_ctl", "-D", data.string(), "-m", "immediate", "-w", "-s", "stop"},
-                   dir.string(), pg_ctl_log, kStopTimeoutSeconds);
-    if (stopped.ok() && *stopped == 0) break;
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    DBXB_RETURN_IF_ERROR(WriteStartFiles(id, data_dir_, {socket_dir_, port_, config_.tcp, config_.settings}));
+    std::error_code ec;
+    const uintmax_t log_before = fs::exists(log_path_, ec) ? fs::file_size(log_path_, ec) : 0;
+    DBXB_RETURN_IF_ERROR(SpawnPostmaster(id));
+    st = WaitUntilReady();
+    if (st.ok() || !config_.tcp || !LogSaysSince(log_path_, log_before, "could not bind")) break;
   }
-  if (!rc.ok()) return rc.status();
-  if (timed_out)
-    return Status::IOError("postgres: the server in " + data.string() + " did not start within " +
-                           std::to_string(config.start_timeout_seconds) + " s; its log: " + server->log_path_);
-  return Status::IOError("postgres: the server in " + data.string() +
-                         " failed to start; its log: " + server->log_path_ + ": " + LastLine(server->log_path_));
+  return st;
+}
+
+Status Server::SpawnPostmaster(const Identity& id) {
+  SpawnOptions o;
+  o.argv = {bindir_ + "/postgres", "-D", data_dir_};
+  o.env = {"LC_ALL=C", "PATH=/usr/bin:/bin"};
+  for (std::string& e : syncs_->Environment()) o.env.push_back(std::move(e));
+  o.cwd = server_dir_;
+  o.output_file = log_path_;
+  o.user = id.server_user;
+  Result<pid_t> pid = Spawn(o);
+  if (!pid.ok()) return pid.status().WithContext("postgres: start the server");
+  postmaster_ = *pid;
+  (void)AddToKillOnExitList(postmaster_, SIGQUIT);
+  (void)guard_->Watch(postmaster_);
+  conninfo_ = "host=" + ConninfoQuoted(socket_dir_) + " port=" + std::to_string(port_) +
+              " dbname=postgres user=" + kRole + " connect_timeout=10";
+  RegisterServer(this);
+  return Status::Ok();
+}
+
+// Polls the server until it accepts connections, it exits, or the start timeout passes (then it is
+// stopped). The messages quote the log's last line: the log itself goes with the database's directory.
+Status Server::WaitUntilReady() {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(config_.start_timeout_seconds);
+  for (;;) {
+    Result<std::optional<ChildExit>> ended = WaitChild(postmaster_, std::chrono::milliseconds(0));
+    if (ended.ok() && ended->has_value()) {
+      ForgetPostmaster(ServerUsage{(*ended)->usage, 0, syncs_->Read(), std::nullopt});
+      return Status::IOError("postgres: the server failed to start (exit " + std::to_string((*ended)->code) +
+                             "): " + LastLine(log_path_));
+    }
+    if (PQping(conninfo_.c_str()) == PQPING_OK) return Status::Ok();
+    if (std::chrono::steady_clock::now() >= deadline) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  const ChildExit stopped = StopChild(postmaster_, SIGQUIT, std::chrono::seconds(5));
+  ForgetPostmaster(ServerUsage{stopped.usage, 0, syncs_->Read(), std::nullopt});
+  const std::string last = LastLine(log_path_);
+  return Status::IOError("postgres: the server did not accept connections within " +
+                         std::to_string(config_.start_timeout_seconds) +
+                         " s (postgres.start_timeout_s) and was stopped" +
+                         (last.empty() ? std::string() : "; its log's last line: " + last));
+}
+
+// With TCP, the role gets this server's password (sent as a SCRAM verifier, never in clear); then the
+// tablespace, and the connection that reads the WAL position.
+Status Server::Configure() {
+  const std::string socket_conninfo = conninfo_;
+  if (config_.tcp) {
+    Result<std::string> password = RandomPassword();
+    if (!password.ok()) return password.status();
+    password_ = *password;
+    url_ = "postgresql://" + std::string(kRole) + "@127.0.0.1:" + std::to_string(port_) + "/postgres";
+    conninfo_ = "host=127.0.0.1 port=" + std::to_string(port_) + " dbname=postgres user=" + kRole +
+                " password=" + ConninfoQuoted(password_) + " connect_timeout=10";
+  }
+  Result<std::unique_ptr<Connection>> admin = Connection::Open(socket_conninfo, {});
+  if (!admin.ok()) return admin.status();
+  if (config_.tcp) {
+    char* verifier = PQencryptPasswordConn((*admin)->raw(), password_.c_str(), kRole, "scram-sha-256");
+    if (verifier == nullptr) return Status::IOError("postgres: cannot encrypt the server's password");
+    const std::string sql = std::string("ALTER ROLE ") + kRole + " PASSWORD '" + verifier + "'";
+    PQfreemem(verifier);
+    DBXB_RETURN_IF_ERROR((*admin)->Query(sql.c_str(), "set the password").status());
+  }
+  Result<PgResult> exists =
+      (*admin)->Query("SELECT 1 FROM pg_tablespace WHERE spcname = 'dbx_bench'", "find the tablespace");
+  if (!exists.ok()) return exists.status();
+  if (PQntuples(exists->get()) == 0) {
+    const std::string location = fs::absolute(fs::path(config_.dir) / "tables").string();
+    const std::string sql = std::string("CREATE TABLESPACE ") + kTablespace + " LOCATION '" + location + "'";
+    DBXB_RETURN_IF_ERROR((*admin)->Query(sql.c_str(), "create the tablespace").status());
+  }
+  std::lock_guard<std::mutex> lock(meter_mu_);
+  meter_ = std::move(*admin);
+  wal_at_start_ = WalPosition().value_or(0);
+  return Status::Ok();
+}
+
+// REQUIRES: meter_mu_ held.
+std::optional<uint64_t> Server::WalPosition() {
+  if (meter_ == nullptr) return std::nullopt;
+  Result<PgResult> r = meter_->Query("SELECT pg_current_wal_insert_lsn()", "WAL position");
+  if (!r.ok() || PQntuples(r->get()) != 1) return std::nullopt;
+  return ParseLsn(PQgetvalue(r->get(), 0, 0));
+}
+
+ServerUsage Server::Read(bool with_pss) {
+  ServerUsage u;
+  const pid_t postmaster = postmaster_.load();
+  if (postmaster == 0) return u;
+  u.processes = ReadProcessUsage(postmaster, true).value_or(ProcessUsage{});
+  if (with_pss) u.pss_bytes = ReadPssBytes(postmaster);
+  for (pid_t child : ChildrenOf(postmaster)) {
+    u.processes += ReadProcessUsage(child, true).value_or(ProcessUsage{});
+    if (with_pss) u.pss_bytes += ReadPssBytes(child);
+  }
+  u.sync_calls = syncs_->Read();
+  std::lock_guard<std::mutex> lock(meter_mu_);
+  const std::optional<uint64_t> wal = WalPosition();
+  if (wal) u.wal_bytes = *wal - std::min(*wal, wal_at_start_);
+  return u;
+}
+
+// The postmaster ended and was reaped: it leaves the registry with its final figures, and every list.
+void Server::ForgetPostmaster(const ServerUsage& final_usage) {
+  RetireServer(this, final_usage);
+  RemoveFromKillOnExitList(postmaster_);
+  postmaster_ = 0;
 }
 
 Server::~Server() {
   (void)Stop();
+  if (postmaster_ == 0) guard_.reset();  // a postmaster that could not be stopped stays guarded
   std::error_code ec;
   if (!own_socket_dir_.empty()) fs::remove_all(own_socket_dir_, ec);
 }
 
 Status Server::Stop() {
-  if (!running_) return Status::Ok();
-  running_ = false;
-  if (postmaster_pid_ > 0) RemoveFromKillOnExitList(postmaster_pid_);
-  Result<Identity> id = ServerIdentity();
-  if (!id.ok()) return id.status();
-  const std::string dir = fs::path(data_dir_).parent_path().string();
-  const std::string pg_ctl_log = dir + "/pg_ctl.log";
-  Result<int> rc = RunProgram(*id,
-                              {bindir_ + "/pg_ctl", "-D", data_dir_, "-m", "fast", "-w", "-t",
-                               std::to_string(kStopTimeoutSeconds), "-s", "stop"},
-                              dir, pg_ctl_log, kStopTimeoutSeconds + 30);
-  if (rc.ok() && *rc == 0) return Status::Ok();
-  // A fast shutdown that did not finish: end the server without a checkpoint rather than leave it.
-  (void)RunProgram(*id, {bindir_ + "/pg_ctl", "-D", data_dir_, "-m", "immediate", "-w", "-s", "stop"}, dir, pg_ctl_log,
-                   kStopTimeoutSeconds);
-  if (!rc.ok()) return rc.status();
-  return Status::IOError("postgres: pg_ctl stop -m fast failed for " + data_dir_ + "; see " + pg_ctl_log + ": " +
-                         LastLine(pg_ctl_log));
+  if (postmaster_ == 0) return Status::Ok();
+  std::optional<uint64_t> wal;
+  {
+    std::lock_guard<std::mutex> lock(meter_mu_);
+    wal = WalPosition();
+    if (wal) *wal -= std::min(*wal, wal_at_start_);
+    meter_.reset();
+  }
+  const ChildExit exit = StopChild(postmaster_, SIGINT, kStopTimeout);
+  ForgetPostmaster(ServerUsage{exit.usage, 0, syncs_->Read(), wal});
+  if (guard_) guard_->Dismiss();
+  if (exit.code == 0) return Status::Ok();
+  return Status::IOError("postgres: the server in " + data_dir_ + " did not shut down cleanly (exit " +
+                         std::to_string(exit.code) + "): " + LastLine(log_path_));
 }
 
 }  // namespace dbxb::postgres_internal

@@ -419,21 +419,10 @@ class SqliteAdapter final : public Adapter {
   // The layout is fixed when the table is created: an existing table keeps its own (a forced layout it
   // does not have is InvalidArgument); a new one gets the forced layout or the one SQLite's guidance
   // picks for options.row_bytes_hint.
+  // The layout the options choose, or the existing table's (reported with the same reason when they
+  // agree, so that every process opening one database reports the same settings). The check and the
+  // creation are one write transaction: processes opening a new database together create it once.
   Status ChooseLayout(const AdapterOptions& options, std::optional<Layout> forced) {
-    Result<std::string> existing =
-        QueryText(control_, "SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = 'kv'");
-    if (!existing.ok()) return existing.status();
-    if (!existing->empty()) {
-      std::string upper = *existing;
-      for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-      layout_ = upper.find("WITHOUT ROWID") != std::string::npos ? Layout::kWithoutRowid : Layout::kRowid;
-      if (forced.has_value() && *forced != layout_)
-        return Status::InvalidArgument(std::string(kLayoutKey) + "=" + LayoutName(*forced) + ": the database in " +
-                                       options.dir + " was created with layout " + LayoutName(layout_) +
-                                       ", which is fixed at creation");
-      layout_reason_ = "the existing table's";
-      return Status::Ok();
-    }
     if (forced.has_value()) {
       layout_ = *forced;
       layout_reason_ = std::string("forced by ") + kLayoutKey;
@@ -448,7 +437,27 @@ class SqliteAdapter final : public Adapter {
                            : "rows of about " + std::to_string(row) + " B " + (row < limit ? "<" : ">=") +
                                  " page_size/20 = " + std::to_string(limit) + " B (SQLite's WITHOUT ROWID guidance)";
     }
-    return Exec(control_, CreateTableSql(layout_));
+    DBXB_RETURN_IF_ERROR(Exec(control_, "BEGIN IMMEDIATE"));
+    Status st = CreateOrCheckTable(options, forced);
+    Status end = Exec(control_, st.ok() ? "COMMIT" : "ROLLBACK");
+    return st.ok() ? end : st;
+  }
+
+  Status CreateOrCheckTable(const AdapterOptions& options, std::optional<Layout> forced) {
+    Result<std::string> existing =
+        QueryText(control_, "SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = 'kv'");
+    if (!existing.ok()) return existing.status();
+    if (existing->empty()) return Exec(control_, CreateTableSql(layout_));
+    std::string upper = *existing;
+    for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    const Layout found = upper.find("WITHOUT ROWID") != std::string::npos ? Layout::kWithoutRowid : Layout::kRowid;
+    if (forced.has_value() && *forced != found)
+      return Status::InvalidArgument(std::string(kLayoutKey) + "=" + LayoutName(*forced) + ": the database in " +
+                                     options.dir + " was created with layout " + LayoutName(found) +
+                                     ", which is fixed at creation");
+    if (found != layout_) layout_reason_ = "the existing table's";
+    layout_ = found;
+    return Status::Ok();
   }
 
   const ConnectionConfig config_;
@@ -464,6 +473,7 @@ class SqliteAdapter final : public Adapter {
 AdapterFactory SqliteAdapterFactory() {
   AdapterFactory f;
   f.name = "sqlite";
+  f.multi_process = true;  // WAL mode: several processes read and write one database (busy_timeout waits)
   f.native_loop = true;
   f.description = "SQLite: B-tree table (WITHOUT ROWID for small rows, rowid otherwise) in WAL mode";
   f.library_version = [] { return std::string("SQLite ") + sqlite3_libversion(); };

@@ -1,0 +1,43 @@
+// `run --clients N`: the load of one run from N separate client processes on each database, merged into
+// one result. This process (the parent) runs no phase itself:
+//
+//   1. makes the run's work directory and output directory, and starts each engine's shared server
+//      (AdapterFactory::start_shared_server: PostgreSQL's private server, on TCP with postgres.listen=tcp);
+//      engines without one share their database files in the work directory (SQLite in WAL mode, LMDB);
+//   2. starts N copies of this executable as `run <the same arguments> --client I/N --client-work-dir DIR
+//      --out OUT/client-I --hdr-log OUT/client-I/hdr --format json --seed SEED+I-1` (each client its own
+//      random choices), with the shared server's options and
+//      (in their environment, never on a command line) its password; each writes its console to
+//      OUT/client-I.log and ends when this process does (PR_SET_PDEATHSIG);
+//   3. answers their barrier (harness/client_barrier.h): every phase starts in every client after every
+//      client finished the phase before, its measured part starts together, and no client closes a
+//      database another still uses. A client that fails, ends early or goes elsewhere aborts the others;
+//      none is left running, and the run ends with that client's error;
+//   4. merges the clients' results with `merge`'s code (records/phase_merge.h): throughput the concurrent
+//      sum, percentiles from the added histograms. Each merged phase's resources are the clients' summed
+//      plus the shared server's, measured here between the barriers at its measured start and end.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "harness/run_plan.h"
+#include "harness/runner.h"
+#include "records/result.h"
+
+namespace dbxb {
+
+/// Runs `plan` (plan.clients > 0) as described above and fills *results with the merged result.
+/// `run_arguments` are the arguments of this `run` as given (after "run"), from which each client's are
+/// made. InvalidArgument for bad input (a client's too); Interrupted when interrupted; another error,
+/// naming the client, when a client failed (its results stay in OUT/client-I).
+[[nodiscard]] Status RunClients(const RunPlan& plan, const std::vector<std::string>& run_arguments,
+                                const RunEnvironment& env, RunResults* results);
+
+/// The arguments of a client: `run_arguments` without the options the parent keeps to itself (--clients,
+/// --out, --format, --hdr-log, --data-dir, --seed, --save-baseline) or that a shared server replaces
+/// (--engine-option KEY=... for KEY in `replaced`), in either spelling ("--out X" or "--out=X").
+std::vector<std::string> ClientArguments(const std::vector<std::string>& run_arguments,
+                                         const std::vector<std::string>& replaced);
+
+}  // namespace dbxb

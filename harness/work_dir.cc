@@ -1,0 +1,43 @@
+#include "harness/work_dir.h"
+
+#include <fmt/format.h>
+#include <sys/stat.h>
+
+#include <filesystem>
+
+#include "common/owned_dir.h"
+
+namespace dbxb {
+
+namespace fs = std::filesystem;
+
+Status WorkDir::Create(const std::string& base_option) {
+  std::error_code ec;
+  fs::path base = base_option.empty() ? fs::temp_directory_path(ec) : fs::path(base_option);
+  if (ec) return Status::IOError("no temporary directory: " + ec.message());
+  if (!base_option.empty()) {
+    if (fs::exists(base, ec) && !fs::is_directory(base, ec))
+      return Status::InvalidArgument(fmt::format("--data-dir: '{}' is not a directory", base_option));
+    fs::create_directories(base, ec);
+    if (ec)
+      return Status::InvalidArgument(fmt::format("--data-dir: cannot create '{}': {}", base_option, ec.message()));
+  }
+  (void)RemoveAbandonedDirs(base.string(), "dbx-bench-");
+  Result<std::string> dir = CreateOwnedDir(base.string(), "dbx-bench-");
+  if (!dir.ok()) return Status::InvalidArgument("--data-dir: " + dir.status().message());
+  // Searchable, not readable, by others: postgres's server runs as another account when we are root.
+  (void)chmod(dir->c_str(), 0711);
+  path_ = *dir;
+  Result<std::unique_ptr<OrphanGuard>> guard = OrphanGuard::Start({path_});
+  if (guard.ok()) guard_ = std::move(*guard);  // without one, a later run removes what a kill leaves
+  return Status::Ok();
+}
+
+void WorkDir::Remove() {
+  std::error_code ec;
+  if (!path_.empty() && IsOwnedDir(path_)) fs::remove_all(path_, ec);
+  path_.clear();
+  guard_.reset();
+}
+
+}  // namespace dbxb
