@@ -4,6 +4,8 @@
 
 #include <cmath>
 
+#include "records/json_fields.h"
+
 namespace dbxb {
 namespace {
 
@@ -11,68 +13,6 @@ using Json = nlohmann::ordered_json;
 
 Json Optional(const std::optional<uint64_t>& v) { return v ? Json(*v) : Json(nullptr); }
 Json Optional(const std::optional<double>& v) { return v && std::isfinite(*v) ? Json(*v) : Json(nullptr); }
-
-bool IsUnsigned(const Json& j) { return j.is_number_unsigned() || (j.is_number_integer() && j.get<int64_t>() >= 0); }
-
-// One member of the resources object, by name, with its path for errors.
-class Reader {
- public:
-  Reader(const Json& obj, std::string path) : obj_(obj), path_(std::move(path)) {}
-
-  Status Uint(const char* key, uint64_t* out) {
-    const Json* j = nullptr;
-    DBXB_RETURN_IF_ERROR(Find(key, &j));
-    if (!IsUnsigned(*j)) return Wrong(key, "unsigned integer", *j);
-    *out = j->get<uint64_t>();
-    return Status::Ok();
-  }
-  Status Double(const char* key, double* out) {
-    const Json* j = nullptr;
-    DBXB_RETURN_IF_ERROR(Find(key, &j));
-    if (!j->is_number()) return Wrong(key, "number", *j);
-    *out = j->get<double>();
-    return Status::Ok();
-  }
-  Status String(const char* key, std::string* out) {
-    const Json* j = nullptr;
-    DBXB_RETURN_IF_ERROR(Find(key, &j));
-    if (!j->is_string()) return Wrong(key, "string", *j);
-    *out = j->get<std::string>();
-    return Status::Ok();
-  }
-  Status OptionalUint(const char* key, std::optional<uint64_t>* out) {
-    const Json* j = nullptr;
-    DBXB_RETURN_IF_ERROR(Find(key, &j));
-    out->reset();
-    if (j->is_null()) return Status::Ok();
-    if (!IsUnsigned(*j)) return Wrong(key, "unsigned integer or null", *j);
-    *out = j->get<uint64_t>();
-    return Status::Ok();
-  }
-  Status OptionalDouble(const char* key, std::optional<double>* out) {
-    const Json* j = nullptr;
-    DBXB_RETURN_IF_ERROR(Find(key, &j));
-    out->reset();
-    if (j->is_null()) return Status::Ok();
-    if (!j->is_number()) return Wrong(key, "number or null", *j);
-    *out = j->get<double>();
-    return Status::Ok();
-  }
-
- private:
-  Status Find(const char* key, const Json** out) {
-    auto it = obj_.find(key);
-    if (it == obj_.end()) return Status::InvalidArgument(fmt::format("{}.{}: missing field", path_, key));
-    *out = &*it;
-    return Status::Ok();
-  }
-  Status Wrong(const char* key, const char* expected, const Json& got) {
-    return Status::InvalidArgument(fmt::format("{}.{}: expected {}, got {}", path_, key, expected, got.type_name()));
-  }
-
-  const Json& obj_;
-  std::string path_;
-};
 
 }  // namespace
 
@@ -111,7 +51,7 @@ Status ResourcesFromJson(const Json& parent, const std::string& path, std::optio
   if (!it->is_object())
     return Status::InvalidArgument(fmt::format("{}: expected object or null, got {}", here, it->type_name()));
   ResourceUsage u;
-  Reader r(*it, here);
+  JsonFields r(*it, here);
   DBXB_RETURN_IF_ERROR(r.Uint("operations", &u.operations));
   DBXB_RETURN_IF_ERROR(r.Uint("cpu_user_ns", &u.cpu_user_ns));
   DBXB_RETURN_IF_ERROR(r.Uint("cpu_sys_ns", &u.cpu_sys_ns));
