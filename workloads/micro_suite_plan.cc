@@ -37,6 +37,7 @@ class DbxMicroPlan final : public SuitePlan {
     config.work_dir = work_dir;
     config.seed = common.seed;
     config.settle = common.settle;
+    config.threads = threads;
     auto maker = [&config](const std::string& workload, const AdapterFactory& engine) -> MakeBenchmark {
       return [&config, workload, &engine] { return MakeMicroBenchmark(workload, engine, config); };
     };
@@ -49,9 +50,13 @@ class DbxMicroPlan final : public SuitePlan {
                                   {"durability", std::string(DurabilityName(common.durability))},
                                   {"cache_bytes", std::to_string(common.cache_bytes)}};
     for (const std::string& workload : workloads) {
+      // Recorded only above one thread, so that one-thread results match those of earlier runs.
+      KeyValues with_threads = parameters;
+      if (threads > 1 && MicroWorkloadTakesThreads(workload))
+        with_threads.emplace_back("threads", std::to_string(threads));
       for (const AdapterFactory* engine : common.engines) {
         // false: interrupted; what finished is kept by the runner.
-        if (!runner.RunBenchmark(workload, *engine, parameters, sampling, maker(workload, *engine)))
+        if (!runner.RunBenchmark(workload, *engine, with_threads, sampling, maker(workload, *engine)))
           return Status::Ok();
       }
     }
@@ -61,6 +66,7 @@ class DbxMicroPlan final : public SuitePlan {
   SuiteCommon common;
   std::vector<std::string> workloads;
   DatasetShape shape;
+  uint32_t threads = 1;
 };
 
 class DbxMicroSuite final : public Suite {
@@ -85,6 +91,10 @@ class DbxMicroSuite final : public Suite {
         {"records", "Records in the data set (10000, 10k, 1M)", std::to_string(kDefaultRecords)},
         {"key-size", "Key size in bytes (>= 12)", std::to_string(kDefaultKeySize)},
         {"value-size", "Value size in bytes (>= 19)", std::to_string(kDefaultValueSize)},
+        {"threads",
+         "Worker threads, one session each (dbx-micro: threads sharing each get and scan iteration; phase suites: per "
+         "phase)",
+         "1"},
         {"warmup", "Warm-up time", fmt::format("3s (--quick: {}s)", kQuickWarmupSeconds)},
         {"measurement", "Measurement time", fmt::format("5s (--quick: {}s)", kQuickMeasurementSeconds)},
         {"samples", "Samples per benchmark (at least 10)", fmt::format("100 (--quick: {})", kQuickSamples)},
@@ -116,6 +126,14 @@ class DbxMicroSuite final : public Suite {
     DBXB_RETURN_IF_ERROR(args.Count("value-size", 19, 64 << 20, &shape.value_size));
     if (shape.records * (shape.key_size + shape.value_size) > (64ull << 30))
       return Status::InvalidArgument("--records: the data set would be larger than 64 GiB");
+    DBXB_RETURN_IF_ERROR(args.Count32("threads", 1, 1024, &plan->threads));
+    for (const std::string& w : plan->workloads) {
+      if (plan->threads > 1 && !MicroWorkloadTakesThreads(w))
+        return Status::InvalidArgument(
+            fmt::format("--threads: dbx-micro's {} runs on one thread (--threads applies to get and scan); give "
+                        "--workloads get,scan",
+                        w));
+    }
 
     // Criterion's defaults, --quick shortens them, explicit options override both.
     SamplingConfig& s = plan->sampling;
@@ -143,6 +161,7 @@ class DbxMicroSuite final : public Suite {
         {"records", std::to_string(shape.records)},
         {"key_size", std::to_string(shape.key_size)},
         {"value_size", std::to_string(shape.value_size)},
+        {"threads", std::to_string(plan->threads)},
         {"cache_bytes", std::to_string(common.cache_bytes)},
         {"warmup_seconds", fmt::format("{}", s.warmup_seconds)},
         {"measurement_seconds", fmt::format("{}", s.measurement_seconds)},
