@@ -2,9 +2,11 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "harness/capacity.h"
 #include "records/result.h"
 #include "workloads/suite.h"
 
@@ -19,7 +21,9 @@ struct RunPlan {
   std::string data_dir;  ///< empty = make a temporary one
   std::vector<std::string> formats;
   std::string baseline;
-  bool calibrate = false;   ///< run the native-loop calibration of every engine before the suite
+  bool calibrate = false;  ///< run the native-loop calibration of every engine before the suite
+  /// --sla: search every repeatable phase's capacity at this target instead of measuring it once.
+  std::optional<CapacityPlan> capacity;
   KeyValues configuration;  ///< every option, as used (recorded in results.json)
   /// Things the user should know before the run starts, one line each; the CLI prints them to stderr.
   std::vector<std::string> warnings;

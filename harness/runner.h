@@ -14,6 +14,8 @@ struct RunEnvironment {
   std::string command_line;
   std::ostream* console = nullptr;  ///< progress and summaries
   bool console_is_tty = false;
+  /// One line per step of long work (each capacity step); null = quiet (--quiet).
+  std::ostream* progress = nullptr;
 };
 
 /// Runs the plan's suite and fills *results; a failing benchmark or phase is recorded, not returned.
