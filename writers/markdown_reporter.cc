@@ -9,12 +9,15 @@
 #include <vector>
 
 #include "records/grouping.h"
+#include "writers/capacity_report.h"
 #include "writers/format.h"
 #include "writers/markdown_collapse.h"
 #include "writers/markdown_methodology.h"
 #include "writers/markdown_phases.h"
 #include "writers/markdown_resources.h"
 #include "writers/markdown_versus.h"
+#include "writers/study_report.h"
+#include "writers/sweep_report.h"
 
 namespace dbxb {
 namespace {
@@ -120,6 +123,9 @@ Status MarkdownReporter::Write(const RunResults& results, std::ostream& out) {
   WritePhaseTables(results, out);
   WriteCollapseTables(results, out);
   WriteSqliteVsPostgres(results, out);
+  WriteCapacityTables(results, out);
+  WriteSqliteOrPostgres({&results}, out);
+  WriteSweepTables(results, out);
   WriteResourceTables(results, out);
   WriteMethodology(results, out);
   return StreamStatus(out, "results.md");

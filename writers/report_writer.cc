@@ -11,6 +11,7 @@
 
 #include "records/grouping.h"
 #include "writers/amplification_chart.h"
+#include "writers/capacity_report.h"
 #include "writers/format.h"
 #include "writers/markdown_collapse.h"
 #include "writers/markdown_methodology.h"
@@ -19,7 +20,10 @@
 #include "writers/markdown_resources.h"
 #include "writers/markdown_versus.h"
 #include "writers/reporter.h"
+#include "writers/study_report.h"
 #include "writers/svg_chart.h"
+#include "writers/sweep_report.h"
+#include "writers/time_series_chart.h"
 
 namespace dbxb {
 namespace {
@@ -262,6 +266,41 @@ void WriteResourceSection(const RunResults& results, std::vector<std::string>* t
   out << ResourceLegend();
 }
 
+// Each chart as an SVG file named after the host and its stem, and its image in the Markdown.
+void WriteLineCharts(const std::vector<NamedChart>& named, const std::string& host, std::vector<std::string>* taken,
+                     std::vector<ReportFile>* charts, std::ostream& out) {
+  for (const NamedChart& n : named) {
+    const std::string file = UniqueName(taken, Slug(host + "-" + n.stem), ".svg");
+    charts->push_back(ReportFile{file, RenderLineChart(n.chart)});
+    std::string alt = n.alt + " on " + host;
+    std::replace(alt.begin(), alt.end(), '[', '(');
+    std::replace(alt.begin(), alt.end(), ']', ')');
+    out << fmt::format("![{}]({})\n\n", alt, file);
+  }
+}
+
+// A sweep's tables and scaling charts, capacity searches' tables and curves, and every phase's time series.
+void WriteSweepAndCapacity(const RunResults& results, std::vector<std::string>* taken, std::vector<ReportFile>* charts,
+                           std::ostream& out) {
+  const std::string host = HostName(results.context);
+  std::ostringstream capacity;
+  WriteCapacityTables(results, capacity);
+  if (!capacity.str().empty()) {
+    out << DemoteHeadings(capacity.str(), 1);
+    WriteLineCharts(CapacityCharts(results, host), host, taken, charts, out);
+  }
+  std::ostringstream sweep;
+  WriteSweepTables(results, sweep);
+  if (!sweep.str().empty()) {
+    out << DemoteHeadings(sweep.str(), 1);
+    WriteLineCharts(SweepCharts(results, host), host, taken, charts, out);
+  }
+  const std::vector<NamedChart> series = TimeSeriesCharts(results, host);
+  if (series.empty()) return;
+  out << "### Throughput and p99, second by second\n\n";
+  WriteLineCharts(series, host, taken, charts, out);
+}
+
 void WriteRunSection(const ReportInput& run, const std::string& heading, const ReportOptions& options,
                      std::vector<std::string>* taken, std::vector<ReportFile>* charts, std::ostream& out) {
   const RunResults& results = run.results;
@@ -349,6 +388,7 @@ void WriteRunSection(const ReportInput& run, const std::string& heading, const R
     }
   }
 
+  WriteSweepAndCapacity(results, taken, charts, out);
   WriteResourceSection(results, taken, charts, out);
 
   std::ostringstream methodology;
@@ -384,6 +424,21 @@ std::vector<ReportFile> RenderReport(const std::vector<ReportInput>& runs, const
       "are never averaged together.\n\n",
       runs.size(), runs.size() == 1 ? "" : "s");
   WriteIndex(runs, out);
+  // The study's answer over every run of a host (a cached and a disk-bound run, a durability sweep, ...).
+  std::vector<std::string> hosts;
+  for (const ReportInput& run : runs)
+    if (std::find(hosts.begin(), hosts.end(), HostName(run.results.context)) == hosts.end())
+      hosts.push_back(HostName(run.results.context));
+  for (const std::string& host : hosts) {
+    std::vector<const RunResults*> of_host;
+    for (const ReportInput& run : runs)
+      if (HostName(run.results.context) == host) of_host.push_back(&run.results);
+    std::ostringstream study;
+    WriteSqliteOrPostgres(of_host, study);
+    std::string text = study.str();
+    if (hosts.size() > 1 && !text.empty()) text.insert(text.find('\n'), " (" + host + ")");
+    out << text;
+  }
   for (const ReportInput& run : runs) {
     const RunContext& c = run.results.context;
     const bool host_repeats = std::count_if(runs.begin(), runs.end(), [&](const ReportInput& other) {
