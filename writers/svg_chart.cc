@@ -151,8 +151,8 @@ namespace {
 // beside a slow one's.
 struct TimeAxis {
   bool log = false;
-  double span = 0;           // largest bar / smallest bar
-  double lo = 0, hi = 1;     // linear: 0 and the axis maximum in ns; log: the decades at the ends
+  double span = 0;        // largest bar / smallest bar
+  double lo = 0, hi = 1;  // linear: 0 and the axis maximum in ns; log: the decades at the ends
   std::vector<std::pair<double, std::string>> ticks;  // (ns, label)
 
   // Where `ns` lies along the axis, 0 to 1.
