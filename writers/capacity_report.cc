@@ -79,13 +79,23 @@ std::vector<CapacityGroup> GroupCapacity(const RunResults& results) {
     }
     groups.push_back(CapacityGroup{JoinNonEmpty({r.suite, r.workload, r.dataset, r.phase}, " / "), {&r}});
   }
-  // Groups that share a title differ in their parameters: say which.
-  for (CapacityGroup& g : groups) {
-    const CapacityResult& r = *g.members.front();
-    const bool repeated = std::count_if(groups.begin(), groups.end(), [&](const CapacityGroup& o) {
-                            return o.title == g.title && o.members.front()->sla == r.sla;
-                          }) > 1;
-    if (repeated) g.title += " (" + JoinKeyValues(r.parameters) + ")";
+  // Groups that share a title differ in their parameters: name the ones that differ (a sweep's without
+  // its "sweep." prefix).
+  const std::vector<CapacityGroup> plain = groups;
+  for (size_t i = 0; i < groups.size(); ++i) {
+    const CapacityResult& r = *plain[i].members.front();
+    std::vector<std::string> differ;
+    for (const auto& [key, value] : r.parameters) {
+      const bool varies = std::any_of(plain.begin(), plain.end(), [&](const CapacityGroup& o) {
+        const CapacityResult& x = *o.members.front();
+        return &o != &plain[i] && o.title == plain[i].title && x.sla == r.sla &&
+               std::find(x.parameters.begin(), x.parameters.end(), std::make_pair(key, value)) == x.parameters.end();
+      });
+      const std::string name =
+          key.rfind(kSweepParameterPrefix, 0) == 0 ? key.substr(std::string_view(kSweepParameterPrefix).size()) : key;
+      if (varies) differ.push_back(name + "=" + value);
+    }
+    if (!differ.empty()) groups[i].title += fmt::format(" ({})", fmt::join(differ, ", "));
   }
   return groups;
 }

@@ -169,6 +169,7 @@ std::string Describe(const LineChart& chart) {
   for (const ChartLine& line : chart.lines) {
     std::vector<std::string> points;
     for (const LinePoint& p : line.points) {
+      if (!std::isfinite(p.x) || !std::isfinite(p.y)) continue;
       const std::string x =
           chart.x.categories.empty() || p.x < 0 || p.x >= static_cast<double>(chart.x.categories.size())
               ? Label(p.x, chart.x.unit)

@@ -295,7 +295,10 @@ void WriteSweepAndCapacity(const RunResults& results, std::vector<std::string>* 
     out << DemoteHeadings(sweep.str(), 1);
     WriteLineCharts(SweepCharts(results, host), host, taken, charts, out);
   }
-  const std::vector<NamedChart> series = TimeSeriesCharts(results, host);
+  const std::vector<PhaseGroup> groups = GroupPhasesByPhase(results);
+  std::vector<NamedChart> series;
+  for (const PhaseGroup& g : groups)
+    for (NamedChart& c : TimeSeriesCharts(g, PhaseTitle(groups, g), host)) series.push_back(std::move(c));
   if (series.empty()) return;
   out << "### Throughput and p99, second by second\n\n";
   WriteLineCharts(series, host, taken, charts, out);

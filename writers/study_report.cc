@@ -157,6 +157,39 @@ PairSummary SummarisePairs(const std::vector<StudyRow>& rows) {
   return s;
 }
 
+// A ratio with two significant digits: "1.5", "17", "370".
+std::string Times(double ratio) { return ratio >= 100 ? FormatCount(ratio) : fmt::format("{:.2g}", ratio); }
+
+// " (17× lower)", " (5.3× higher)", " (unchanged)" from the first to the last capacity; "" when either is none.
+std::string Change(double first, double last) {
+  if (!(first > 0) || !(last > 0)) return "";
+  const double ratio = last / first;
+  if (ratio >= 1.02) return fmt::format(" ({}× higher)", Times(ratio));
+  if (ratio <= 1 / 1.02) return fmt::format(" ({}× lower)", Times(1 / ratio));
+  return " (unchanged)";
+}
+
+// " At threads 4, PostgreSQL overtakes SQLite." where the order of the two changes along `line` (values[i] names
+// line[i]); "" when either is missing or the order never changes.
+std::string Overtakes(const std::vector<const StudyRow*>& line, const char* what,
+                      const std::vector<std::string>& values) {
+  auto ahead = [](const StudyRow& r) -> int {
+    const CapacityResult* s = Of(r, kSqlite);
+    const CapacityResult* p = Of(r, kPostgres);
+    if (s == nullptr || p == nullptr || (Cap(s) == 0 && Cap(p) == 0)) return 0;
+    return Cap(s) >= Cap(p) ? 1 : -1;  // 1: SQLite ahead (or equal), -1: PostgreSQL ahead
+  };
+  const int first = ahead(*line.front());
+  if (first == 0) return "";
+  for (size_t i = 1; i < line.size(); ++i) {
+    const int now = ahead(*line[i]);
+    if (now != 0 && now != first)
+      return fmt::format(" At {} {}, {} overtakes {}.", what, values[i], now > 0 ? "SQLite" : "PostgreSQL",
+                         now > 0 ? "PostgreSQL" : "SQLite");
+  }
+  return "";
+}
+
 // Rows that differ only in `field` (the others equal), in order: how each engine's capacity moves along it.
 void WriteMoves(const std::vector<StudyRow>& rows, const char* what,
                 const std::function<std::string(const StudyRow&)>& field,
@@ -176,12 +209,11 @@ void WriteMoves(const std::vector<StudyRow>& rows, const char* what,
     for (const auto& [engine, r] : line.front()->engines) {
       std::vector<std::string> caps;
       for (const StudyRow* r : line) caps.push_back(CapText(Of(*r, engine)));
-      const double first = Cap(Of(*line.front(), engine)), last = Cap(Of(*line.back(), engine));
-      std::string change = first > 0 && last > 0 ? fmt::format(" ({:.2g}×)", last / first) : "";
-      engines.push_back(fmt::format("{} {}{}", Display(engine), fmt::join(caps, " → "), change));
+      engines.push_back(fmt::format("{} {}{}", Display(engine), fmt::join(caps, " → "),
+                                    Change(Cap(Of(*line.front(), engine)), Cap(Of(*line.back(), engine)))));
     }
-    out << fmt::format("- {} ({}), {} {}: {}.\n", row.phase, rest(row), what, fmt::join(values, " → "),
-                       fmt::join(engines, "; "));
+    out << fmt::format("- {} ({}), {} {}: {}.{}\n", row.phase, rest(row), what, fmt::join(values, " → "),
+                       fmt::join(engines, "; "), Overtakes(line, what, values));
   }
 }
 
@@ -199,7 +231,7 @@ void WriteShort(const std::vector<StudyRow>& rows, std::ostream& section) {
   list("Neither holds it at any rate tried on this machine", s.neither);
   auto threads = [](const StudyRow& r) { return fmt::format("{} thread{}", r.threads, r.threads == 1 ? "" : "s"); };
   WriteMoves(
-      rows, "from", [](const StudyRow& r) { return r.dataset; },
+      rows, "data set", [](const StudyRow& r) { return r.dataset; },
       [&](const StudyRow& r) { return "durability " + r.durability + ", " + threads(r); }, out);
   WriteMoves(
       rows, "durability", [](const StudyRow& r) { return r.durability; },

@@ -164,19 +164,21 @@ struct TimeAxis {
 };
 
 TimeAxis MakeTimeAxis(const std::vector<BarChartEntry>& entries) {
-  double max_ns = 0, min_ns = INFINITY, low_ns = INFINITY;
+  double max_ns = 0, max_value = 0, min_value = INFINITY, low_ns = INFINITY;
   for (const BarChartEntry& e : entries) {
     if (e.failed) continue;
     max_ns = std::max({max_ns, Clean(e.value), Clean(e.upper)});
-    if (Clean(e.value) > 0) min_ns = std::min(min_ns, e.value);
+    max_value = std::max(max_value, Clean(e.value));
+    if (Clean(e.value) > 0) min_value = std::min(min_value, e.value);
     for (double v : {e.value, e.lower})
       if (Clean(v) > 0) low_ns = std::min(low_ns, v);
   }
   TimeAxis axis;
-  axis.span = max_ns > 0 && std::isfinite(min_ns) ? max_ns / min_ns : 0;
+  axis.span = max_value > 0 && std::isfinite(min_value) ? max_value / min_value : 0;
   if (axis.span > kLogScaleSpan) {
     axis.log = true;
-    axis.lo = std::floor(std::log10(low_ns));
+    // A decade below the smallest bar, so that it is a bar and not a sliver at the axis's start.
+    axis.lo = std::floor(std::log10(low_ns)) - 1;
     axis.hi = std::max(axis.lo + 1, std::ceil(std::log10(max_ns)));
     for (double d = axis.lo; d <= axis.hi + 1e-9; ++d)
       axis.ticks.emplace_back(std::pow(10.0, d), FormatDuration(std::pow(10.0, d), 1));

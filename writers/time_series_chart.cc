@@ -4,24 +4,10 @@
 
 #include <utility>
 
-#include "records/grouping.h"
 #include "records/record_names.h"
 
 namespace dbxb {
 namespace {
-
-// The group's name: its phase, with the parameters when another group has the same phase.
-std::string Title(const std::vector<PhaseGroup>& groups, const PhaseGroup& g) {
-  const PhaseResult& p = g.first();
-  std::string title = JoinNonEmpty({p.suite, p.workload, p.dataset, p.phase}, " / ");
-  for (const PhaseGroup& other : groups) {
-    const PhaseResult& o = other.first();
-    if (&other != &g && o.suite == p.suite && o.workload == p.workload && o.dataset == p.dataset && o.phase == p.phase)
-      return fmt::format("{} ({} thread{}, {})", title, p.threads, p.threads == 1 ? "" : "s",
-                         JoinKeyValues(p.parameters));
-  }
-  return title;
-}
 
 template <typename Pick>
 LineChart SeriesChart(const PhaseGroup& g, Pick pick) {
@@ -39,23 +25,21 @@ LineChart SeriesChart(const PhaseGroup& g, Pick pick) {
 
 }  // namespace
 
-std::vector<NamedChart> TimeSeriesCharts(const RunResults& results, const std::string& host) {
+std::vector<NamedChart> TimeSeriesCharts(const PhaseGroup& g, const std::string& title, const std::string& host) {
+  LineChart ops = SeriesChart(g, [](const SecondSample& s) { return s.ops_per_sec; });
+  if (ops.lines.empty()) return {};
+  ops.title = title + ": throughput per second";
+  ops.subtitle = host + ": operations completed in each second of the measured time";
+  ops.y = LineChartAxis{"ops/s", AxisUnit::kRate, {}, std::nullopt};
+  LineChart p99 = SeriesChart(g, [](const SecondSample& s) { return s.p99_ns; });
+  p99.title = title + ": p99 per second";
+  p99.subtitle = host + ": service-time p99 of the operations completed in each second";
+  p99.y = LineChartAxis{"p99 service time", AxisUnit::kDuration, {}, std::nullopt};
+  const PhaseResult& p = g.first();
+  const std::string stem = "series-" + JoinNonEmpty({p.suite, p.workload, p.dataset, p.phase}, "-");
   std::vector<NamedChart> charts;
-  const std::vector<PhaseGroup> groups = GroupPhasesByPhase(results);
-  for (const PhaseGroup& g : groups) {
-    LineChart ops = SeriesChart(g, [](const SecondSample& s) { return s.ops_per_sec; });
-    if (ops.lines.empty()) continue;
-    const std::string title = Title(groups, g);
-    ops.title = title + ": throughput per second";
-    ops.subtitle = host + ": operations completed in each second of the measured time";
-    ops.y = LineChartAxis{"ops/s", AxisUnit::kRate, {}, std::nullopt};
-    LineChart p99 = SeriesChart(g, [](const SecondSample& s) { return s.p99_ns; });
-    p99.title = title + ": p99 per second";
-    p99.subtitle = host + ": service-time p99 of the operations completed in each second";
-    p99.y = LineChartAxis{"p99 service time", AxisUnit::kDuration, {}, std::nullopt};
-    charts.push_back(NamedChart{"series-" + title + "-throughput", ops.title, std::move(ops)});
-    charts.push_back(NamedChart{"series-" + title + "-p99", p99.title, std::move(p99)});
-  }
+  charts.push_back(NamedChart{stem + "-throughput", ops.title, std::move(ops)});
+  charts.push_back(NamedChart{stem + "-p99", p99.title, std::move(p99)});
   return charts;
 }
 
