@@ -10,7 +10,8 @@
 #   tsan     ThreadSanitizer build in build-tsan/ (clang, -O1 -g) and the tests whose threads all run
 #            our code: the DBX engine tests (CTest label `engine`), the threaded phase runner
 #            (PhaseRunner.*, CapacityRunTest.*), ThreadTeam and dbx-micro's get and scan on --threads,
-#            and the multi-threaded YCSB, conformance and row-store tests on the dbx and null adapters, plus LMDB's two concurrency conformance tests (TSAN_THREADED_TESTS:
+#            and the multi-threaded YCSB, conformance and row-store tests on the dbx and null adapters,
+#            plus LMDB's two concurrency conformance tests (TSAN_THREADED_TESTS:
 #            LMDB starts no threads and locks with pthread mutexes, which TSan intercepts, so the
 #            adapter's own code is checked). Debian's SQLite/RocksDB are not TSan-instrumented, so
 #            tests that run threads inside them would only report false positives.
