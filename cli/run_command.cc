@@ -11,6 +11,7 @@
 #include "harness/sweep.h"
 #include "records/record_names.h"
 #include "writers/output_formats.h"
+#include "writers/sweep_report.h"
 
 namespace dbxb {
 namespace {
@@ -158,6 +159,7 @@ CommandResult RunRun(const RunCommandArgs& args, const std::string& command_line
                                 : ExecuteSweep(sweep.dimensions, points, env, &results);
   if (!st.ok())
     return CommandResult::Failed(st.IsInvalidArgument() ? kExitCodeBadInput : kExitCodeFailure, st.ToString());
+  WriteSweepTables(results, console);  // every point side by side (each point printed its own tables)
   if (results.context.incomplete && !AnythingFinished(results)) {
     return CommandResult::Failed(kExitCodeInterrupted,
                                  fmt::format("interrupted before any {} finished: nothing written, {} left as it was",

@@ -156,4 +156,10 @@ Status JsonFields::Object(const char* key, const Json** out, std::string* path_o
   return Status::Ok();
 }
 
+nlohmann::ordered_json StringsToJson(const KeyValues& kvs) {
+  Json obj = Json::object();
+  for (const auto& [key, value] : kvs) obj[key] = value;
+  return obj;
+}
+
 }  // namespace dbxb

@@ -55,4 +55,8 @@ class JsonFields {
   std::string path_;
 };
 
+/// The writing side of JsonFields::Strings: an object of strings in `kvs`' order (a repeated key keeps
+/// its last value).
+nlohmann::ordered_json StringsToJson(const KeyValues& kvs);
+
 }  // namespace dbxb

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "common/atomic_file.h"
+#include "records/json_fields.h"
 #include "records/record_names.h"
 #include "records/resources_json.h"
 #include "records/sweep_json.h"
@@ -21,12 +22,6 @@ Json Number(double v) {
   if (std::isnan(v)) return "NaN";
   if (std::isinf(v)) return v > 0 ? "Infinity" : "-Infinity";
   return v;
-}
-
-Json KeyValuesToJson(const KeyValues& kvs) {
-  Json obj = Json::object();
-  for (const auto& [key, value] : kvs) obj[key] = value;
-  return obj;
 }
 
 Json IntervalToJson(const Interval& i) {
@@ -72,7 +67,7 @@ Json ContextToJson(const RunContext& c) {
               {"libraries", std::move(libraries)},
               {"command_line", c.command_line},
               {"merged_files", c.merged_files},
-              {"configuration", KeyValuesToJson(c.configuration)},
+              {"configuration", StringsToJson(c.configuration)},
               {"seed", c.seed},
               {"sampling", std::move(sampling)},
               {"harness_overhead_ns_per_op",
@@ -99,8 +94,8 @@ Json BenchmarkToJson(const BenchmarkResult& b) {
   return Json{{"suite", b.suite},
               {"workload", b.workload},
               {"engine", b.engine},
-              {"parameters", KeyValuesToJson(b.parameters)},
-              {"engine_settings", KeyValuesToJson(b.engine_settings)},
+              {"parameters", StringsToJson(b.parameters)},
+              {"engine_settings", StringsToJson(b.engine_settings)},
               {"sampling_mode", SamplingModeName(b.sampling_mode)},
               {"warmup", Json{{"iterations", b.warmup_iterations}, {"total_ns", Number(b.warmup_ns)}}},
               {"elements_per_iteration", b.elements_per_iteration},
@@ -168,8 +163,8 @@ Json PhaseToJson(const PhaseResult& p) {
          {"phase", p.phase},
          {"engine", p.engine},
          {"dataset", p.dataset},
-         {"parameters", KeyValuesToJson(p.parameters)},
-         {"engine_settings", KeyValuesToJson(p.engine_settings)},
+         {"parameters", StringsToJson(p.parameters)},
+         {"engine_settings", StringsToJson(p.engine_settings)},
          {"threads", p.threads},
          {"target_rate", Number(p.target_rate)},
          {"rows_per_operation", p.rows_per_operation},

@@ -15,12 +15,6 @@ using Json = nlohmann::ordered_json;
 // Capacity figures are finite by construction; a non-finite one (a failed step) is written as 0.
 Json Finite(double v) { return std::isfinite(v) ? v : 0.0; }
 
-Json Strings(const KeyValues& kvs) {
-  Json obj = Json::object();
-  for (const auto& [key, value] : kvs) obj[key] = value;
-  return obj;
-}
-
 Json LatencyToJson(const StepLatency& l) {
   return Json{{"sla_percentile_ns", Finite(l.sla_percentile_ns)},
               {"p50_ns", Finite(l.p50_ns)},
@@ -54,7 +48,7 @@ Json ResultToJson(const CapacityResult& c) {
               {"dataset", c.dataset},
               {"phase", c.phase},
               {"engine", c.engine},
-              {"parameters", Strings(c.parameters)},
+              {"parameters", StringsToJson(c.parameters)},
               {"threads", c.threads},
               {"sla", c.sla},
               {"percentile", Finite(c.percentile)},
@@ -169,8 +163,10 @@ Json SweepToJson(const SweepInfo& sweep) {
   for (const SweepDimension& d : sweep.dimensions)
     dimensions.push_back(Json{{"name", d.name}, {"option", d.option}, {"values", d.values}});
   for (const SweepPoint& p : sweep.points) {
-    points.push_back(Json{
-        {"values", Strings(p.values)}, {"status", p.status}, {"message", p.message}, {"seconds", Finite(p.seconds)}});
+    points.push_back(Json{{"values", StringsToJson(p.values)},
+                          {"status", p.status},
+                          {"message", p.message},
+                          {"seconds", Finite(p.seconds)}});
   }
   return Json{{"dimensions", std::move(dimensions)}, {"points", std::move(points)}};
 }

@@ -67,6 +67,18 @@ class CorruptingAdapter final : public Adapter {
   std::unique_ptr<Adapter> inner_;
 };
 
+// The null engine behind CorruptingAdapter: a perfect store until a CorruptingSession switch is armed.
+AdapterFactory CorruptingNull() {
+  AdapterFactory f = NullAdapterFactory();
+  auto inner_open = f.open;
+  f.open = [inner_open](const AdapterOptions& o) -> Result<std::unique_ptr<Adapter>> {
+    auto a = inner_open(o);
+    if (!a.ok()) return a.status();
+    return std::unique_ptr<Adapter>(new CorruptingAdapter(std::move(a).value()));
+  };
+  return f;
+}
+
 class MicroSuiteTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -139,13 +151,7 @@ TEST_F(MicroSuiteTest, LoadedBenchmarksSettleUnlessTurnedOff) {
 }
 
 TEST_F(MicroSuiteTest, AWrongValueFailsTheGetBenchmark) {
-  AdapterFactory bad = NullAdapterFactory();
-  auto inner_open = bad.open;
-  bad.open = [inner_open](const AdapterOptions& o) -> Result<std::unique_ptr<Adapter>> {
-    auto a = inner_open(o);
-    if (!a.ok()) return a.status();
-    return std::unique_ptr<Adapter>(new CorruptingAdapter(std::move(a).value()));
-  };
+  AdapterFactory bad = CorruptingNull();
   CorruptingSession::armed_ = true;
   // Values of 100 bytes, as the fidelity check reads: the first byte, one in a later repetition of the
   // row's pattern and the last are each caught.
@@ -160,13 +166,7 @@ TEST_F(MicroSuiteTest, AWrongValueFailsTheGetBenchmark) {
 
 // The get benchmark reads every key of its seeded order (MicroGetOrder), once, in that order.
 TEST_F(MicroSuiteTest, GetReadsEveryKeyInItsSeededOrder) {
-  AdapterFactory wrapped = NullAdapterFactory();
-  auto inner_open = wrapped.open;
-  wrapped.open = [inner_open](const AdapterOptions& o) -> Result<std::unique_ptr<Adapter>> {
-    auto a = inner_open(o);
-    if (!a.ok()) return a.status();
-    return std::unique_ptr<Adapter>(new CorruptingAdapter(std::move(a).value()));
-  };
+  AdapterFactory wrapped = CorruptingNull();
   auto bench = MakeMicroBenchmark("get", wrapped, config_);
   ASSERT_TRUE(bench.ok()) << bench.status().ToString();
   ASSERT_TRUE((*bench)->SetUp().ok());
@@ -181,13 +181,7 @@ TEST_F(MicroSuiteTest, GetReadsEveryKeyInItsSeededOrder) {
 }
 
 TEST_F(MicroSuiteTest, AWrongCountFailsCountAndInsert) {
-  AdapterFactory bad = NullAdapterFactory();
-  auto inner_open = bad.open;
-  bad.open = [inner_open](const AdapterOptions& o) -> Result<std::unique_ptr<Adapter>> {
-    auto a = inner_open(o);
-    if (!a.ok()) return a.status();
-    return std::unique_ptr<Adapter>(new CorruptingAdapter(std::move(a).value()));
-  };
+  AdapterFactory bad = CorruptingNull();
   CorruptingSession::armed_count_ = true;
   EXPECT_TRUE(RunOnce(bad, "count").IsCorruption());
   EXPECT_TRUE(RunOnce(bad, "insert").IsCorruption());
@@ -213,13 +207,7 @@ TEST_F(MicroSuiteTest, ThreadsShareEachIterationOfGetAndScan) {
 }
 
 TEST_F(MicroSuiteTest, ThreadsReadEveryRowOnceAndAWrongValueOnAnyThreadFailsGet) {
-  AdapterFactory bad = NullAdapterFactory();
-  auto inner_open = bad.open;
-  bad.open = [inner_open](const AdapterOptions& o) -> Result<std::unique_ptr<Adapter>> {
-    auto a = inner_open(o);
-    if (!a.ok()) return a.status();
-    return std::unique_ptr<Adapter>(new CorruptingAdapter(std::move(a).value()));
-  };
+  AdapterFactory bad = CorruptingNull();
   config_.threads = 4;
   CorruptingSession::gets_ = 0;
   ASSERT_TRUE(RunOnce(bad, "get").ok());
