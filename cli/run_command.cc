@@ -168,8 +168,10 @@ CommandResult RunRun(const RunCommandArgs& args, const std::string& command_line
   st = WriteOutputs(plan, results);
   if (!st.ok()) return CommandResult::Failed(kExitCodeFailure, st.ToString());
   if (results.context.incomplete) {
-    std::string what = plan.phase_suite() ? fmt::format("{} phases", results.phases.size() + results.capacity.size())
-                                          : fmt::format("{} finished benchmarks", results.benchmarks.size());
+    std::string what = !results.capacity.empty() ? fmt::format("{} capacity searches and {} phases",
+                                                               results.capacity.size(), results.phases.size())
+                       : plan.phase_suite()      ? fmt::format("{} phases", results.phases.size())
+                                                 : fmt::format("{} finished benchmarks", results.benchmarks.size());
     return CommandResult::Failed(kExitCodeInterrupted,
                                  fmt::format("interrupted: {} written to {}, marked incomplete", what, plan.out_dir));
   }

@@ -23,13 +23,15 @@ double Nice(double v, int digits) {
 }
 
 // The inner phase at another rate and length: open loop at `rate` (closed loop when 0) for `seconds`,
-// bounded by time only. Everything else (set-up, settle, workers, tear-down) is the inner phase's.
+// bounded by time only, settled first only when `settle` (and the phase settles). Everything else
+// (set-up, settle, workers, tear-down) is the inner phase's.
 class RetargetedPhase final : public Phase {
  public:
-  RetargetedPhase(Phase& inner, double rate, double seconds) : inner_(inner), spec_(inner.spec()) {
+  RetargetedPhase(Phase& inner, double rate, double seconds, bool settle) : inner_(inner), spec_(inner.spec()) {
     spec_.target_rate = rate;
     spec_.operations = 0;
     spec_.duration_seconds = seconds;
+    spec_.settle = spec_.settle && settle;
   }
   const PhaseSpec& spec() const override { return spec_; }
   Status SetUp() override { return inner_.SetUp(); }
@@ -39,6 +41,33 @@ class RetargetedPhase final : public Phase {
 
  private:
   Phase& inner_;
+  PhaseSpec spec_;
+};
+
+// An operation that does nothing, open loop: what the harness alone takes (MeasureHarnessFloor).
+class EmptyWorker final : public PhaseWorker {
+ public:
+  Status NextOp(uint32_t* op) override {
+    *op = 0;
+    return Status::Ok();
+  }
+};
+
+class EmptyPhase final : public Phase {
+ public:
+  EmptyPhase(double rate, double seconds) {
+    spec_.name = "harness floor";
+    spec_.op_types = {"empty"};
+    spec_.target_rate = rate;
+    spec_.duration_seconds = seconds;
+    spec_.warmup_operations = 100;
+  }
+  const PhaseSpec& spec() const override { return spec_; }
+  Result<std::unique_ptr<PhaseWorker>> NewWorker(uint32_t) override {
+    return std::unique_ptr<PhaseWorker>(new EmptyWorker);
+  }
+
+ private:
   PhaseSpec spec_;
 };
 
@@ -75,7 +104,7 @@ CapacityStep Evaluate(const PhaseRun& run, const CapacityPlan& plan, const char*
     s.from_intended = Figures(*p.latency_from_intended_start, AtPercentile(*p.latency_from_intended_start, q));
   }
   s.late_operations = p.late_operations.value_or(0);
-  if (rate > 0) {
+  if (rate > 0 && s.error.empty()) {  // a step cut short left its schedule unfinished, not dropped
     const uint64_t scheduled = ScheduledOperations(rate, p.threads, seconds);
     s.dropped_operations = scheduled > p.operations ? scheduled - p.operations : 0;
   }
@@ -139,6 +168,16 @@ std::string ShortTailNote(const CapacityResult& r, const CapacityPlan& plan) {
       "them within {} s.",
       short_steps, short_steps == 1 ? "" : "s", FormatCount(needed), PercentileName(plan.sla.percentile),
       plan.tail_operations, plan.max_step_seconds);
+}
+
+// The note's sentence when the harness alone was above the bound, or "".
+std::string FloorNote(const CapacityResult& r) {
+  if (!(r.harness_floor_ns > r.bound_ns)) return "";
+  return fmt::format(
+      " The harness alone measured {} {} here (an empty operation at {} ops/s), above the SLA's {}: on this "
+      "machine as it was, no engine could meet it (a busy machine wakes threads late).",
+      PercentileName(r.percentile), FormatDuration(r.harness_floor_ns, 3), FormatCount(kHarnessFloorRate),
+      FormatDuration(r.bound_ns, 3));
 }
 
 }  // namespace
@@ -214,14 +253,34 @@ void CapacitySearch::Record(bool passed) {
     Finish(fmt::format("stopped after {} steps, the most a search takes", plan_.max_steps));
 }
 
+double MeasureHarnessFloor(const CapacityPlan& plan, const PhaseRunOptions& options) {
+  EmptyPhase empty(kHarnessFloorRate, StepSeconds(plan, kHarnessFloorRate));
+  PhaseRunOptions o = options;
+  o.keep_raw_latencies = false;
+  o.keep_interval_histograms = false;
+  PhaseRun run = RunPhase({"harness", "", "", "none", {}}, empty, o);
+  const PhaseResult& p = run.result;
+  if (p.error_occurred || p.incomplete || p.operations == 0) return 0;
+  if (plan.sla.service_time) return static_cast<double>(run.service_time->ValueAtPercentile(plan.sla.percentile));
+  return p.latency_from_intended_start ? AtPercentile(*p.latency_from_intended_start, plan.sla.percentile) : 0;
+}
+
 CapacityResult RunCapacitySearch(const PhaseIdentity& identity, Phase& phase, const CapacityPlan& plan,
                                  const PhaseRunOptions& options, CapacityProgress progress) {
   auto now = [&] { return options.test_clock != nullptr ? options.test_clock->now_ns() : MonotonicNowNs(); };
   const uint64_t start = now();
   CapacityResult r = Header(identity, phase.spec(), plan);
   const std::string label = JoinNonEmpty({r.suite, r.workload, r.dataset, r.phase, r.engine}, "/");
+  r.harness_floor_ns = MeasureHarnessFloor(plan, options);
+  if (progress.out != nullptr)
+    *progress.out << fmt::format("capacity {} harness floor: {} {} {} (an empty operation at {} ops/s)\n", label,
+                                 PercentileName(plan.sla.percentile),
+                                 plan.sla.service_time ? "service time" : "from intended start",
+                                 FormatDuration(r.harness_floor_ns, 3), FormatCount(kHarnessFloorRate))
+                  << std::flush;
   auto run = [&](const char* role, double rate, double seconds) {
-    RetargetedPhase step(phase, rate, seconds);
+    // Settled before the probe only: the steps are one sustained load, each with the phase's warm-up.
+    RetargetedPhase step(phase, rate, seconds, r.steps.empty());
     r.steps.push_back(Evaluate(RunPhase(identity, step, options), plan, role, rate, seconds));
     r.measured_seconds += r.steps.back().duration_ns / 1e9;
     if (progress.out != nullptr)
@@ -250,8 +309,8 @@ CapacityResult RunCapacitySearch(const PhaseIdentity& identity, Phase& phase, co
     conclusion = "a step failed";
   }
   r.search_seconds = static_cast<double>(now() - start) / 1e9;
-  r.note = fmt::format("{} ({} steps, {:.1f} s measured, {:.1f} s in all).{}", conclusion, r.steps.size(),
-                       r.measured_seconds, r.search_seconds, ShortTailNote(r, plan));
+  r.note = fmt::format("{} ({} steps, {:.1f} s measured, {:.1f} s in all).{}{}", conclusion, r.steps.size(),
+                       r.measured_seconds, r.search_seconds, ShortTailNote(r, plan), FloorNote(r));
   return r;
 }
 

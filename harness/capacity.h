@@ -1,8 +1,10 @@
 // Capacity at a latency target (`run --sla p99<=1ms`): for one engine and one phase, the highest open-loop
 // rate whose latency meets the target and whose achieved throughput keeps up with it.
 //
-// The search, step by step (each step is the phase run once by the phase runner, with the tool's own
-// settle before it when the phase settles, and its warm-up):
+// The search, step by step (each step is the phase run once by the phase runner, from its set-up, with
+// its warm-up; the tool's settle, when the phase settles, comes before the probe only: the steps are one
+// sustained load, so the background work the writes of one step leave is part of the next, and a data
+// set the probe brought into memory stays there):
 //   probe    the phase closed loop for min_step_seconds: its throughput X is what the engine can do at
 //            all on these threads, and where the ramp starts from.
 //   ramp     open loop at X × start_fraction, doubling while steps pass; when the first fails, halving
@@ -41,6 +43,10 @@ struct Sla {
   bool service_time = false;  ///< false: latency from the intended start (coordinated omission corrected)
   std::string text;           ///< as given, e.g. "p99<=1ms"
 };
+
+/// The rate of the harness-floor measurement that opens every search: an empty operation, open loop on
+/// one thread, measured like the SLA. What it gives is the most any engine could meet here.
+inline constexpr double kHarnessFloorRate = 10'000;
 
 /// How a capacity search runs.
 struct CapacityPlan {
@@ -109,8 +115,13 @@ struct CapacityProgress {
   std::ostream* out = nullptr;
 };
 
+/// The harness's own latency at the SLA's percentile (CapacityResult::harness_floor_ns): an operation that
+/// does nothing, open loop at kHarnessFloorRate on one thread for a step's length. 0 when it failed.
+double MeasureHarnessFloor(const CapacityPlan& plan, const PhaseRunOptions& options = {});
+
 /// Runs the search on `phase` (REQUIRES: phase.spec().repeatable) as `identity` and returns its record:
-/// every step with its figures, the capacity and the steps that bound it, and the search's cost. A step
+/// the harness floor, every step with its figures, the capacity and the steps that bound it, and the
+/// search's cost. A step
 /// that fails (engine error, wrong answer) ends the search with error_occurred; an interrupt ends it
 /// with what was measured. `options.test_clock` replaces the clock in tests.
 CapacityResult RunCapacitySearch(const PhaseIdentity& identity, Phase& phase, const CapacityPlan& plan,

@@ -155,16 +155,22 @@ class FixedServicePhase final : public Phase {
     spec_.op_types = {"op"};
     spec_.operations = 1000;
     spec_.warmup_operations = 10;
+    spec_.settle = true;  // as a phase after writes
   }
   const PhaseSpec& spec() const override { return spec_; }
   Status SetUp() override {
     ++setups;
     return Status::Ok();
   }
+  Status Settle() override {
+    ++settles;
+    return Status::Ok();
+  }
   Result<std::unique_ptr<PhaseWorker>> NewWorker(uint32_t) override {
     return std::unique_ptr<PhaseWorker>(new FixedServiceWorker(clock_, service_ns_));
   }
   int setups = 0;
+  int settles = 0;
 
  private:
   FakeClock* clock_;
@@ -192,6 +198,9 @@ TEST(CapacityRunTest, FindsTheKneeOfASimulatedEngine) {
   EXPECT_GE(r.capacity_ops_per_sec, knee / (1 + plan.resolution));
   EXPECT_GT(r.steps[r.upper_step].target_rate, knee);
   EXPECT_EQ(phase.setups, static_cast<int>(r.steps.size())) << "every step runs the phase from its set-up";
+  EXPECT_EQ(phase.settles, 1) << "settled before the probe only";
+  EXPECT_TRUE(r.steps[0].settle_ns.has_value());
+  EXPECT_FALSE(r.steps[1].settle_ns.has_value());
   for (size_t i = 1; i < r.steps.size(); ++i) {
     const CapacityStep& s = r.steps[i];
     SCOPED_TRACE(s.target_rate);
@@ -208,6 +217,8 @@ TEST(CapacityRunTest, FindsTheKneeOfASimulatedEngine) {
     }
   }
   EXPECT_NE(r.note.find("steps"), std::string::npos);
+  EXPECT_EQ(r.harness_floor_ns, 0) << "on the fake clock an empty operation is on time";
+  EXPECT_EQ(r.note.find("harness alone"), std::string::npos);
   EXPECT_NE(CapacitySummaryLine(r).find("capacity at p99<=500us"), std::string::npos) << CapacitySummaryLine(r);
 }
 

@@ -62,6 +62,7 @@ Json ResultToJson(const CapacityResult& c) {
               {"steps", std::move(steps)},
               {"search_seconds", Finite(c.search_seconds)},
               {"measured_seconds", Finite(c.measured_seconds)},
+              {"harness_floor_ns", Finite(c.harness_floor_ns)},
               {"note", c.note},
               {"error_occurred", c.error_occurred},
               {"error_message", c.error_message}};
@@ -132,6 +133,7 @@ Status ResultFromJson(const Json& j, const std::string& path, CapacityResult* c)
     return Status::InvalidArgument(fmt::format("{}: lower_step or upper_step is not -1 or an index into steps", path));
   DBXB_RETURN_IF_ERROR(f.Double("search_seconds", &c->search_seconds));
   DBXB_RETURN_IF_ERROR(f.Double("measured_seconds", &c->measured_seconds));
+  DBXB_RETURN_IF_ERROR(f.Double("harness_floor_ns", &c->harness_floor_ns));
   DBXB_RETURN_IF_ERROR(f.String("note", &c->note));
   DBXB_RETURN_IF_ERROR(f.Bool("error_occurred", &c->error_occurred));
   return f.String("error_message", &c->error_message);

@@ -102,7 +102,11 @@ struct CapacityResult {
   std::vector<CapacityStep> steps;  ///< in the order run
   double search_seconds = 0;        ///< wall time of the whole search (settles, warm-ups, steps)
   double measured_seconds = 0;      ///< the steps' measured time alone
-  std::string note;                 ///< how the search ended, in one sentence
+  /// The harness's own latency at the SLA's percentile: an empty operation, open loop at kFloorRate on
+  /// one thread, measured like the SLA (from the intended start, or service time) just before the search.
+  /// A bound below it cannot be met on this machine as it was (a loaded machine wakes threads late).
+  double harness_floor_ns = 0;
+  std::string note;  ///< how the search ended, in one sentence
   bool error_occurred = false;
   std::string error_message;
 

@@ -42,19 +42,20 @@ std::string FailedCell(const CapacityResult& r) {
 
 void WriteGroup(const CapacityGroup& g, std::ostream& out) {
   out << "### " << EscapeTableCell(g.title) << "\n\n";
-  out << "| Engine | Threads | Capacity | Passed | Failed | Closed loop | Steps | Search |\n";
-  out << "|:--|--:|--:|:--|:--|--:|--:|--:|\n";
+  out << "| Engine | Threads | Capacity | Passed | Failed | Closed loop | Harness floor | Steps | Search |\n";
+  out << "|:--|--:|--:|:--|:--|--:|--:|--:|--:|\n";
   for (const CapacityResult* r : g.members) {
     if (r->error_occurred) {
-      out << fmt::format("| {} | {} | FAILED: {} | | | | {} | |\n", EscapeTableCell(r->engine), r->threads,
+      out << fmt::format("| {} | {} | FAILED: {} | | | | | {} | |\n", EscapeTableCell(r->engine), r->threads,
                          EscapeTableCell(r->error_message), r->steps.size());
       continue;
     }
     const double closed = r->steps.empty() ? 0 : r->steps.front().achieved_ops_per_sec;
-    out << fmt::format(
-        "| {} | {} | {} | {} | {} | {} ops/s | {} | {:.1f} s measured, {:.1f} s in all |\n", EscapeTableCell(r->engine),
-        r->threads, r->capacity_ops_per_sec > 0 ? "**" + FormatCount(r->capacity_ops_per_sec) + " ops/s**" : "none",
-        PassedCell(*r), FailedCell(*r), FormatCount(closed), r->steps.size(), r->measured_seconds, r->search_seconds);
+    out << fmt::format("| {} | {} | {} | {} | {} | {} ops/s | {} | {} | {:.1f} s measured, {:.1f} s in all |\n",
+                       EscapeTableCell(r->engine), r->threads,
+                       r->capacity_ops_per_sec > 0 ? "**" + FormatCount(r->capacity_ops_per_sec) + " ops/s**" : "none",
+                       PassedCell(*r), FailedCell(*r), FormatCount(closed), FormatDuration(r->harness_floor_ns, 3),
+                       r->steps.size(), r->measured_seconds, r->search_seconds);
   }
   out << "\n";
   for (const CapacityResult* r : g.members)
@@ -119,7 +120,8 @@ void WriteCapacityTables(const RunResults& results, std::ostream& out) {
         "failure), then bisection until the failing rate is within {:g} % of the passing one. Passed is the "
         "step that gives the capacity, Failed the lowest failing step above it. Late: operations issued after "
         "their intended start because their thread was still busy; dropped: operations the schedule placed in "
-        "the step that were never issued.\n\n",
+        "the step that were never issued. Harness floor: the same latency of an empty operation at 10,000 ops/s, "
+        "measured before each search: no bound below it could be met on the machine as it was.\n\n",
         CapacityLatencyName(any), FormatDuration(any.bound_ns, 3), any.keep_up * 100, any.resolution * 100);
     for (const CapacityGroup& g : groups)
       if (g.members.front()->sla == sla) WriteGroup(g, out);

@@ -183,6 +183,23 @@ TEST(StudyReportTest, EveryFigureOfAVerdictIsInItsTable) {
   EXPECT_GT(checked, 20);
 }
 
+TEST(StudyReportTest, SaysWhenTheMachineCouldNotResolveTheSla) {
+  std::vector<RunResults> runs = testdata::SampleCapacityRuns();
+  for (CapacityResult& c : runs[1].capacity) {  // nothing met it, and the harness alone was above the bound
+    c.capacity_ops_per_sec = 0;
+    c.lower_step = -1;
+    c.harness_floor_ns = 3.8e6;
+  }
+  std::ostringstream out;
+  WriteSqliteOrPostgres({&runs[1]}, out);
+  EXPECT_TRUE(Contains(out.str(), "Neither SQLite nor PostgreSQL holds p99<=1ms at any rate tried")) << out.str();
+  EXPECT_TRUE(Contains(out.str(),
+                       "The harness alone measured up to 3.80 ms at the same percentile there, above the "
+                       "bound: the machine as it was could not resolve p99<=1ms."))
+      << out.str();
+  EXPECT_FALSE(Contains(StudySection(), "could not resolve")) << "35 µs is below the bound";
+}
+
 TEST(StudyReportTest, NothingWithoutCapacityRecords) {
   RunResults none;
   std::ostringstream out;

@@ -105,6 +105,14 @@ std::string RankVerdict(const StudyRow& row) {
   }
   if (!none.empty())
     out += fmt::format("{}No rate tried met {} on {}.", out.empty() ? "" : " ", row.sla, fmt::join(none, ", "));
+  // When nothing held it: could the machine resolve the bound at all?
+  double floor = 0, bound = 0;
+  for (const auto& [engine, r] : row.engines) floor = std::max(floor, r->harness_floor_ns), bound = r->bound_ns;
+  if (held.empty() && floor > bound)
+    out += fmt::format(
+        " The harness alone measured up to {} at the same percentile there, above the bound: the "
+        "machine as it was could not resolve {}.",
+        FormatDuration(floor, 3), row.sla);
   return out;
 }
 
