@@ -289,7 +289,10 @@ CapacityResult RunCapacitySearch(const PhaseIdentity& identity, Phase& phase, co
     return r.steps.back().error.empty();
   };
   std::string conclusion;
-  if (run("probe", 0, plan.min_step_seconds)) {
+  const bool resolvable = !(r.harness_floor_ns > plan.sla.bound_ns);
+  if (run("probe", 0, plan.min_step_seconds) && !resolvable) {
+    conclusion = "not searched: no rate can meet a bound below the harness's own floor";
+  } else if (r.steps.back().error.empty()) {
     CapacitySearch search(plan, r.steps.front().achieved_ops_per_sec);
     while (auto rate = search.next_rate()) {
       if (!run(search.next_role(), *rate, StepSeconds(plan, *rate))) break;

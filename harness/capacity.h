@@ -121,7 +121,8 @@ double MeasureHarnessFloor(const CapacityPlan& plan, const PhaseRunOptions& opti
 
 /// Runs the search on `phase` (REQUIRES: phase.spec().repeatable) as `identity` and returns its record:
 /// the harness floor, every step with its figures, the capacity and the steps that bound it, and the
-/// search's cost. A step
+/// search's cost. When the harness floor is above the SLA's bound, only the probe runs (no open-loop step
+/// could pass) and the note says so. A step
 /// that fails (engine error, wrong answer) ends the search with error_occurred; an interrupt ends it
 /// with what was measured. `options.test_clock` replaces the clock in tests.
 CapacityResult RunCapacitySearch(const PhaseIdentity& identity, Phase& phase, const CapacityPlan& plan,

@@ -122,10 +122,13 @@ TEST(CapacitySearchTest, ScheduledOperationsFollowTheRunnersSchedule) {
 // --- The search through the phase runner, on a simulated engine and a fake clock ---
 
 // A clock that only moves when an operation takes time or a thread sleeps.
+// `late_ns`: how much later than asked a sleeping thread wakes (a busy machine).
 struct FakeClock {
   std::atomic<uint64_t> now{1'000'000'000};
+  uint64_t late_ns = 0;
   PhaseTestClock clock{[this] { return now.load(); },
                        [this](uint64_t t) {
+                         t += late_ns;
                          uint64_t cur = now.load();
                          while (cur < t && !now.compare_exchange_weak(cur, t)) {
                          }
@@ -220,6 +223,24 @@ TEST(CapacityRunTest, FindsTheKneeOfASimulatedEngine) {
   EXPECT_EQ(r.harness_floor_ns, 0) << "on the fake clock an empty operation is on time";
   EXPECT_EQ(r.note.find("harness alone"), std::string::npos);
   EXPECT_NE(CapacitySummaryLine(r).find("capacity at p99<=500us"), std::string::npos) << CapacitySummaryLine(r);
+}
+
+TEST(CapacityRunTest, AMachineThatWakesLateIsNotSearched) {
+  FakeClock clock;
+  clock.late_ns = 2'000'000;  // every wake-up 2 ms late: the harness alone misses p99<=1ms
+  FixedServicePhase phase(&clock, 10'000);
+  CapacityPlan plan;
+  plan.sla = Sla{99, 1e6, false, "p99<=1ms"};
+  PhaseRunOptions options;
+  options.test_clock = &clock.clock;
+  EXPECT_EQ(MeasureHarnessFloor(plan, options), 2e6);
+  CapacityResult r = RunCapacitySearch({"suite", "", "", "sim", {}}, phase, plan, options);
+  ASSERT_FALSE(r.error_occurred) << r.error_message;
+  EXPECT_EQ(r.harness_floor_ns, 2e6);
+  ASSERT_EQ(r.steps.size(), 1u) << "the probe only";
+  EXPECT_EQ(r.capacity_ops_per_sec, 0);
+  EXPECT_NE(r.note.find("not searched"), std::string::npos) << r.note;
+  EXPECT_NE(r.note.find("The harness alone measured p99 2.00 ms"), std::string::npos) << r.note;
 }
 
 TEST(CapacityRunTest, ServiceTimeSlaIgnoresTheQueue) {
