@@ -18,6 +18,7 @@
 #include "harness/context.h"
 #include "harness/interrupt.h"
 #include "workloads/suite.h"
+#include "cli/units.h"
 
 namespace dbxb {
 namespace {
@@ -52,7 +53,11 @@ int ListCommand() {
 }
 
 int Main(int argc, char** argv) {
-  CLI::App app{"dbx-bench: identical workloads on DBX, SQLite, LMDB and RocksDB, with Criterion-grade statistics"};
+  std::vector<std::string> engines;
+  for (const AdapterFactory& f : BuiltinAdapters().factories())
+    if (f.name != "null") engines.push_back(f.name);
+  CLI::App app{"dbx-bench: identical workloads on every engine (" + JoinList(engines) +
+               "), with Criterion-grade statistics"};
   app.name("dbx-bench");
   app.set_version_flag("--version", ToolVersion());
   app.require_subcommand(1);

@@ -50,7 +50,7 @@ CLI::App* AddRunCommand(CLI::App* app, const SuiteRegistry& suites, RunCommandAr
   cmd->add_option("--engines", run->engines, "Comma-separated engines (default: all but null)");
   cmd->add_option("--durability", run->durability, fmt::format("none | normal | full (default: {})", durabilities));
   cmd->add_option("--cache-size", run->cache_size,
-                  "Cache budget per engine (default 64MiB, unless the suite sizes its caches itself: see README)");
+                  "Cache budget per engine (default 64MiB, unless the suite sizes its caches itself: see docs/cli.md)");
   cmd->add_option("--out", run->out_dir, "Output directory (default: results/<UTC time>)");
   cmd->add_option("--data-dir", run->data_dir, "Where databases are created (default: system temp dir)");
   cmd->add_option("--seed", run->seed, "Seed of every random choice")->capture_default_str();
@@ -61,7 +61,7 @@ CLI::App* AddRunCommand(CLI::App* app, const SuiteRegistry& suites, RunCommandAr
   cmd->add_flag("--no-settle", run->no_settle, "Measure with the background work of a load left in (no settle)");
   cmd->add_option("--engine-option", run->engine_options,
                   "An engine's native setting KEY=VALUE (e.g. sqlite.layout=rowid, lmdb.readahead=off, "
-                  "dbx.release_freed_memory=off); repeat for more; see README's native options")
+                  "dbx.release_freed_memory=off); repeat for more; see docs/engines.md, Native options")
       ->take_all()
       ->allow_extra_args(false);
   cmd->add_flag("--calibrate", run->calibrate,

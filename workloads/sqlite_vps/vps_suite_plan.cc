@@ -54,7 +54,7 @@ class SqliteVpsSuite final : public Suite {
       for (SuiteOption& p : PhaseSuiteOptionList(
                fmt::format("{} cached (--quick: {}), 2 x memory limit / 500 B disk-bound", kVpsCachedRecords,
                            kVpsQuickCachedRecords),
-               "per phase, see README (--quick: a tenth)", "5s for the concurrent phases (--quick: 1s)",
+               "per phase, see docs/suites.md (--quick: a tenth)", "5s for the concurrent phases (--quick: 1s)",
                "1000 operations per thread (--quick: 100)"))
         o.push_back(std::move(p));
       o.push_back({"readers", "Reader threads of the concurrent phases", "4"});
