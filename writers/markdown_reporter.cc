@@ -114,6 +114,8 @@ Status MarkdownReporter::Write(const RunResults& results, std::ostream& out) {
     out << fmt::format(", {} phase{}", results.phases.size(), results.phases.size() == 1 ? "" : "s");
     if (failed_phases > 0) out << fmt::format(" ({} failed)", failed_phases);
   }
+  if (!results.capacity.empty())
+    out << fmt::format(", {} capacity search{}", results.capacity.size(), results.capacity.size() == 1 ? "" : "es");
   out << fmt::format(", dbx-bench {}.\n\n", c.tool_version);
   std::vector<std::string> warnings = ReadingWarnings(results);
   for (size_t i = 0; i < warnings.size(); ++i) out << (i == 0 ? "> " : ">\n> ") << warnings[i] << "\n";

@@ -312,7 +312,7 @@ void WriteRunSection(const ReportInput& run, const std::string& heading, const R
                                       [](const BenchmarkResult& b) { return b.error_occurred; });
   out << "## " << heading << "\n\n";
   out << fmt::format("Run of {} on {} ({}, {} cores): ", c.date_utc, HostName(c), c.cpu_model, c.num_cpus);
-  if (!results.benchmarks.empty() || results.phases.empty()) {
+  if (!results.benchmarks.empty() || (results.phases.empty() && results.capacity.empty())) {
     out << fmt::format("{} benchmark{}", results.benchmarks.size(), results.benchmarks.size() == 1 ? "" : "s");
     if (failed > 0) out << fmt::format(" ({} failed)", failed);
     if (!results.phases.empty()) out << ", ";
@@ -322,6 +322,11 @@ void WriteRunSection(const ReportInput& run, const std::string& heading, const R
                                                [](const PhaseResult& p) { return p.error_occurred; });
     out << fmt::format("{} phase{}", results.phases.size(), results.phases.size() == 1 ? "" : "s");
     if (failed_phases > 0) out << fmt::format(" ({} failed)", failed_phases);
+  }
+  if (!results.capacity.empty()) {
+    const bool first = results.benchmarks.empty() && results.phases.empty();
+    out << fmt::format("{}{} capacity search{}", first ? "" : ", ", results.capacity.size(),
+                       results.capacity.size() == 1 ? "" : "es");
   }
   out << fmt::format(", dbx-bench {}. Source: `{}`.\n\n", c.tool_version, run.source);
   if (!c.merged_files.empty()) {
@@ -343,7 +348,7 @@ void WriteRunSection(const ReportInput& run, const std::string& heading, const R
 
   const std::vector<BenchmarkGroup> groups = GroupBenchmarksByWorkload(results);
   const std::vector<PhaseGroup> phase_groups = GroupPhasesByPhase(results);
-  if (groups.empty() && phase_groups.empty())
+  if (groups.empty() && phase_groups.empty() && results.capacity.empty())
     out << "No benchmarks were recorded in this run.\n\n";
   else
     WriteSummary(results, groups, phase_groups, out);
