@@ -312,8 +312,9 @@ CapacityResult RunCapacitySearch(const PhaseIdentity& identity, Phase& phase, co
     conclusion = "a step failed";
   }
   r.search_seconds = static_cast<double>(now() - start) / 1e9;
-  r.note = fmt::format("{} ({} steps, {:.1f} s measured, {:.1f} s in all).{}{}", conclusion, r.steps.size(),
-                       r.measured_seconds, r.search_seconds, ShortTailNote(r, plan), FloorNote(r));
+  r.note = fmt::format("{} ({} step{}, {:.1f} s measured, {:.1f} s in all).{}{}", conclusion, r.steps.size(),
+                       r.steps.size() == 1 ? "" : "s", r.measured_seconds, r.search_seconds, ShortTailNote(r, plan),
+                       FloorNote(r));
   return r;
 }
 
@@ -325,8 +326,8 @@ std::string CapacitySummaryLine(const CapacityResult& r) {
   if (r.upper_step >= 0)
     bounds += fmt::format("{}{} failed", bounds.empty() ? "" : ", ", FormatCount(r.steps[r.upper_step].target_rate));
   const std::string figure = r.capacity_ops_per_sec > 0 ? FormatCount(r.capacity_ops_per_sec) + " ops/s" : "none";
-  return fmt::format("{}: capacity at {}: {} ({}{}{} steps, {:.1f} s)", label, r.sla, figure, bounds,
-                     bounds.empty() ? "" : "; ", r.steps.size(), r.search_seconds);
+  return fmt::format("{}: capacity at {}: {} ({}{}{} step{}, {:.1f} s)", label, r.sla, figure, bounds,
+                     bounds.empty() ? "" : "; ", r.steps.size(), r.steps.size() == 1 ? "" : "s", r.search_seconds);
 }
 
 }  // namespace dbxb
