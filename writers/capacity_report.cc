@@ -85,18 +85,11 @@ std::vector<CapacityGroup> GroupCapacity(const RunResults& results) {
   const std::vector<CapacityGroup> plain = groups;
   for (size_t i = 0; i < groups.size(); ++i) {
     const CapacityResult& r = *plain[i].members.front();
-    std::vector<std::string> differ;
-    for (const auto& [key, value] : r.parameters) {
-      const bool varies = std::any_of(plain.begin(), plain.end(), [&](const CapacityGroup& o) {
-        const CapacityResult& x = *o.members.front();
-        return &o != &plain[i] && o.title == plain[i].title && x.sla == r.sla &&
-               std::find(x.parameters.begin(), x.parameters.end(), std::make_pair(key, value)) == x.parameters.end();
-      });
-      const std::string name =
-          key.rfind(kSweepParameterPrefix, 0) == 0 ? key.substr(std::string_view(kSweepParameterPrefix).size()) : key;
-      if (varies) differ.push_back(name + "=" + value);
-    }
-    if (!differ.empty()) groups[i].title += fmt::format(" ({})", fmt::join(differ, ", "));
+    std::vector<const KeyValues*> others;
+    for (const CapacityGroup& o : plain)
+      if (&o != &plain[i] && o.title == plain[i].title && o.members.front()->sla == r.sla)
+        others.push_back(&o.members.front()->parameters);
+    if (!others.empty()) groups[i].title += " (" + JoinDifferingKeyValues(r.parameters, others) + ")";
   }
   return groups;
 }

@@ -76,12 +76,13 @@ std::string UniqueName(std::vector<std::string>* taken, const std::string& base,
 // The title of a workload: "dbx-micro / get", with its parameters when the run has the same workload
 // with other parameters too.
 std::string GroupTitle(const std::vector<BenchmarkGroup>& groups, const BenchmarkGroup& g) {
-  std::string title = g.first().suite + " / " + g.first().workload;
+  const std::string title = g.first().suite + " / " + g.first().workload;
+  std::vector<const KeyValues*> others;
   for (const BenchmarkGroup& other : groups) {
     if (&other != &g && other.first().suite == g.first().suite && other.first().workload == g.first().workload)
-      return title + " (" + JoinKeyValues(g.first().parameters) + ")";
+      others.push_back(&other.first().parameters);
   }
-  return title;
+  return others.empty() ? title : title + " (" + JoinDifferingKeyValues(g.first().parameters, others) + ")";
 }
 
 // "ycsb / workloada / run", "sqlite-vps / disk-bound / select-pk"; when other groups share that name,
@@ -94,6 +95,7 @@ std::string PhaseTitle(const std::vector<PhaseGroup>& groups, const PhaseGroup& 
     title += (title.empty() ? "" : " / ") + *part;
   }
   bool threads = false, rate = false, parameters = false;
+  std::vector<const KeyValues*> others;
   for (const PhaseGroup& other : groups) {
     const PhaseResult& o = other.first();
     if (&other == &g || o.suite != p.suite || o.workload != p.workload || o.dataset != p.dataset || o.phase != p.phase)
@@ -101,6 +103,7 @@ std::string PhaseTitle(const std::vector<PhaseGroup>& groups, const PhaseGroup& 
     threads |= o.threads != p.threads;
     rate |= o.target_rate != p.target_rate;
     parameters |= o.parameters != p.parameters;
+    others.push_back(&o.parameters);
   }
   std::vector<std::string> distinct;
   if (threads) distinct.push_back(fmt::format("{} thread{}", p.threads, p.threads == 1 ? "" : "s"));
@@ -108,7 +111,7 @@ std::string PhaseTitle(const std::vector<PhaseGroup>& groups, const PhaseGroup& 
     distinct.push_back(p.target_rate > 0 ? fmt::format("open loop at {} ops/s", FormatCount(p.target_rate))
                                          : std::string("closed loop"));
   }
-  if (parameters) distinct.push_back(JoinKeyValues(p.parameters));
+  if (parameters) distinct.push_back(JoinDifferingKeyValues(p.parameters, others));
   std::string suffix;
   for (const std::string& d : distinct) suffix += (suffix.empty() ? "" : ", ") + d;
   return suffix.empty() ? title : title + " (" + suffix + ")";
