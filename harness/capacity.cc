@@ -193,6 +193,12 @@ double StepSeconds(const CapacityPlan& plan, double rate) {
   return std::clamp(seconds, plan.min_step_seconds, std::max(plan.min_step_seconds, plan.max_step_seconds));
 }
 
+double MinimumRate(const CapacityPlan& plan) {
+  const double beyond = 1 - plan.sla.percentile / 100;
+  if (!(beyond > 0) || !(plan.max_step_seconds > 0)) return 0;
+  return static_cast<double>(plan.min_tail_operations) / beyond / plan.max_step_seconds;
+}
+
 uint64_t ScheduledOperations(double rate, uint32_t threads, double seconds) {
   if (!(rate > 0) || threads == 0 || !(seconds > 0)) return 0;
   // The phase runner's own arithmetic: operation n of thread i is due at floor((n + i/T) × period) ns and
@@ -212,9 +218,16 @@ uint64_t ScheduledOperations(double rate, uint32_t threads, double seconds) {
 }
 
 CapacitySearch::CapacitySearch(const CapacityPlan& plan, double probe_ops_per_sec)
-    : plan_(plan), probe_(probe_ops_per_sec) {
-  next_ = Nice(probe_ * plan_.start_fraction, 2);
-  if (!(next_ > 0)) Finish("the probe measured no throughput: nothing to search");
+    : plan_(plan), probe_(probe_ops_per_sec), min_rate_(MinimumRate(plan)) {
+  next_ = std::max(Nice(probe_ * plan_.start_fraction, 2), min_rate_);
+  if (!(probe_ > 0))
+    Finish("the probe measured no throughput: nothing to search");
+  else if (probe_ < min_rate_)
+    Finish(
+        fmt::format("not searched: the closed-loop throughput ({} ops/s) is below the lowest rate a step of {:g} s "
+                    "can judge p{:g} at ({} ops/s, {} operations beyond it)",
+                    FormatCount(probe_), plan_.max_step_seconds, plan_.sla.percentile, FormatCount(min_rate_),
+                    plan_.min_tail_operations));
 }
 
 void CapacitySearch::Finish(std::string conclusion) {
@@ -246,7 +259,7 @@ void CapacitySearch::Record(bool passed) {
                                 FormatCount(rate), plan_.ceiling_factor));
   } else {
     next_ = rate / 2;
-    if (next_ < probe_ * plan_.floor_fraction)
+    if (next_ < std::max(probe_ * plan_.floor_fraction, min_rate_))
       return Finish(fmt::format("no rate met the SLA: every step failed, down to {} ops/s", FormatCount(rate)));
   }
   if (steps_ >= static_cast<int>(plan_.max_steps))

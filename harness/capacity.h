@@ -8,7 +8,9 @@
 //   probe    the phase closed loop for min_step_seconds: its throughput X is what the engine can do at
 //            all on these threads, and where the ramp starts from.
 //   ramp     open loop at X × start_fraction, doubling while steps pass; when the first fails, halving
-//            while steps fail (down to X × floor_fraction: below that, no rate meets the SLA).
+//            while steps fail (down to X × floor_fraction, and never below the lowest rate a step of
+//            max_step_seconds can still judge: min_tail_operations beyond the percentile; below that,
+//            no rate meets the SLA).
 //   bisect   between the highest passing rate L and the lowest failing rate U, at their geometric mean,
 //            until U / L <= 1 + resolution.
 // A step passes when the SLA's latency (from the intended start by default, or the service time) at its
@@ -51,11 +53,15 @@ inline constexpr double kHarnessFloorRate = 10'000;
 /// How a capacity search runs.
 struct CapacityPlan {
   Sla sla;
-  double keep_up = 0.95;               ///< achieved / target a step must reach
-  double resolution = 0.05;            ///< bisect until upper / lower <= 1 + resolution
-  double min_step_seconds = 2;         ///< every step (and the probe) at least this long
-  double max_step_seconds = 60;        ///< no step longer
-  uint64_t tail_operations = 100;      ///< operations a step must hold beyond the SLA's percentile
+  double keep_up = 0.95;           ///< achieved / target a step must reach
+  double resolution = 0.05;        ///< bisect until upper / lower <= 1 + resolution
+  double min_step_seconds = 2;     ///< every step (and the probe) at least this long
+  double max_step_seconds = 60;    ///< no step longer
+  uint64_t tail_operations = 100;  ///< operations a step must hold beyond the SLA's percentile
+  /// The fewest operations beyond the percentile a step may hold at all: no rate is tried so low that a
+  /// step of max_step_seconds holds fewer (for p99 in 60 s: 16.7 ops/s). Steps between this and
+  /// tail_operations are run and said to be short in the note.
+  uint64_t min_tail_operations = 10;
   double start_fraction = 1.0 / 8;     ///< the ramp starts at probe throughput × this
   double floor_fraction = 1.0 / 1024;  ///< the ramp down gives up below probe throughput × this
   double ceiling_factor = 4;           ///< the ramp up gives up above probe throughput × this
@@ -68,6 +74,10 @@ double OperationsForPercentile(const CapacityPlan& plan);
 /// How long the step at `rate` runs: the operations OperationsForPercentile needs at that rate, at least
 /// min_step_seconds, at most max_step_seconds.
 double StepSeconds(const CapacityPlan& plan, double rate);
+
+/// The lowest rate a search tries: a step of max_step_seconds at it holds min_tail_operations beyond the
+/// percentile.
+double MinimumRate(const CapacityPlan& plan);
 
 /// Operations the open-loop schedule places in the first `seconds` of a phase on `threads` threads at
 /// `rate` (thread i of T issues operation n at (n + i/T) × T / rate).
@@ -102,6 +112,7 @@ class CapacitySearch {
 
   CapacityPlan plan_;
   double probe_;
+  double min_rate_;  // MinimumRate(plan_)
   double next_ = 0;
   double lower_ = 0, upper_ = 0;
   int lower_step_ = -1, upper_step_ = -1;

@@ -89,8 +89,27 @@ TEST(CapacitySearchTest, NoRateMeetsAnSlaBelowTheServiceTime) {
   SearchOutcome out = Search(plan, engine, engine.mu);
   EXPECT_EQ(out.lower, 0);
   EXPECT_GT(out.upper, 0);
-  EXPECT_LT(out.upper, engine.mu * 2 * plan.floor_fraction) << "it ramped down to the floor";
+  const double floor = std::max(engine.mu * plan.floor_fraction, MinimumRate(plan));
+  EXPECT_LE(out.upper, 2 * floor) << "it ramped down to the floor";
+  EXPECT_GE(out.upper, floor);
   EXPECT_NE(out.conclusion.find("no rate met the SLA"), std::string::npos) << out.conclusion;
+}
+
+TEST(CapacitySearchTest, NoRateTooLowForAStepToJudge) {
+  CapacityPlan plan;  // p99 in steps of at most 60 s, 10 operations beyond it at least: 16.7 ops/s
+  EXPECT_NEAR(MinimumRate(plan), 10 / 0.01 / 60, 1e-9);
+  ModelEngine slow;
+  slow.mu = 12;  // closed loop, it does fewer operations than a step needs
+  CapacitySearch search(plan, slow.mu);
+  EXPECT_FALSE(search.next_rate().has_value());
+  EXPECT_NE(search.conclusion().find("not searched: the closed-loop throughput (12.0 ops/s) is below"),
+            std::string::npos)
+      << search.conclusion();
+  ModelEngine modest;
+  modest.mu = 80;  // an eighth of it is below the minimum: the ramp starts at the minimum
+  modest.service_ns = 1e5;
+  CapacitySearch from_min(plan, modest.mu);
+  EXPECT_DOUBLE_EQ(*from_min.next_rate(), MinimumRate(plan));
 }
 
 TEST(CapacitySearchTest, StopsAtMaxSteps) {

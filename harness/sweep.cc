@@ -85,8 +85,9 @@ std::string SweepPointSummary(const RunResults& r) {
   }
   for (const CapacityResult& c : r.capacity) {
     parts.push_back(c.error_occurred ? fmt::format("{} {} capacity failed", c.phase, c.engine)
-                                     : fmt::format("{} {} capacity {} ops/s", c.phase, c.engine,
-                                                   FormatCount(c.capacity_ops_per_sec)));
+                    : c.capacity_ops_per_sec > 0
+                        ? fmt::format("{} {} capacity {} ops/s", c.phase, c.engine, FormatCount(c.capacity_ops_per_sec))
+                        : fmt::format("{} {} capacity none", c.phase, c.engine));
   }
   return fmt::format("{}", fmt::join(parts, ", "));
 }
