@@ -145,7 +145,12 @@ CapacityResult Header(const PhaseIdentity& id, const PhaseSpec& spec, const Capa
   r.dataset = id.dataset;
   r.phase = spec.name;
   r.engine = id.engine;
-  r.parameters = spec.parameters;
+  for (const auto& kv : spec.parameters) {
+    if (kv.first == kMemoryMethodParameter)
+      r.memory_method = kv.second;
+    else
+      r.parameters.push_back(kv);
+  }
   r.threads = spec.threads;
   r.sla = plan.sla.text;
   r.percentile = plan.sla.percentile;

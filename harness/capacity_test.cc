@@ -178,6 +178,7 @@ class FixedServicePhase final : public Phase {
     spec_.operations = 1000;
     spec_.warmup_operations = 10;
     spec_.settle = true;  // as a phase after writes
+    spec_.parameters = {{"records", "1000"}, {kMemoryMethodParameter, "eviction; 12 of 4096 bytes still cached"}};
   }
   const PhaseSpec& spec() const override { return spec_; }
   Status SetUp() override {
@@ -240,6 +241,8 @@ TEST(CapacityRunTest, FindsTheKneeOfASimulatedEngine) {
   }
   EXPECT_NE(r.note.find("steps"), std::string::npos);
   EXPECT_EQ(r.harness_floor_ns, 0) << "on the fake clock an empty operation is on time";
+  EXPECT_EQ(r.parameters, (KeyValues{{"records", "1000"}}));
+  EXPECT_EQ(r.memory_method, "eviction; 12 of 4096 bytes still cached") << "apart from the parameters";
   EXPECT_EQ(r.note.find("harness alone"), std::string::npos);
   EXPECT_NE(CapacitySummaryLine(r).find("capacity at p99<=500us"), std::string::npos) << CapacitySummaryLine(r);
 }

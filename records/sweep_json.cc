@@ -49,6 +49,7 @@ Json ResultToJson(const CapacityResult& c) {
               {"phase", c.phase},
               {"engine", c.engine},
               {"parameters", StringsToJson(c.parameters)},
+              {"memory_method", c.memory_method},
               {"threads", c.threads},
               {"sla", c.sla},
               {"percentile", Finite(c.percentile)},
@@ -109,6 +110,16 @@ Status ResultFromJson(const Json& j, const std::string& path, CapacityResult* c)
   DBXB_RETURN_IF_ERROR(f.String("phase", &c->phase));
   DBXB_RETURN_IF_ERROR(f.String("engine", &c->engine));
   DBXB_RETURN_IF_ERROR(f.Strings("parameters", &c->parameters));
+  if (j.contains("memory_method")) {
+    DBXB_RETURN_IF_ERROR(f.String("memory_method", &c->memory_method));
+  } else {  // the first files kept it among the parameters (the phase's kMemoryMethodParameter)
+    for (auto it = c->parameters.begin(); it != c->parameters.end(); ++it) {
+      if (it->first != "memory_method") continue;
+      c->memory_method = it->second;
+      c->parameters.erase(it);
+      break;
+    }
+  }
   DBXB_RETURN_IF_ERROR(f.Uint32("threads", &c->threads));
   DBXB_RETURN_IF_ERROR(f.String("sla", &c->sla));
   DBXB_RETURN_IF_ERROR(f.Double("percentile", &c->percentile));

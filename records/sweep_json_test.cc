@@ -77,7 +77,7 @@ TEST(SweepJson, EveryWrongTypeIsNamedByItsPath) {
 TEST(SweepJson, EveryMissingFieldIsNamed) {
   const Json good = ToJson(Sample());
   EXPECT_GT(testdata::ExpectEveryMissingFieldNamed(good, "/sweep", {"values"}, Read), 8);
-  EXPECT_GT(testdata::ExpectEveryMissingFieldNamed(good, "/capacity/0", {"parameters"}, Read), 100);
+  EXPECT_GT(testdata::ExpectEveryMissingFieldNamed(good, "/capacity/0", {"parameters", "memory_method"}, Read), 100);
 }
 
 TEST(SweepJson, InconsistentRecordsAreRefused) {
@@ -94,6 +94,16 @@ TEST(SweepJson, InconsistentRecordsAreRefused) {
   j = ToJson(Sample());
   j["phases"][0]["late_operations"] = -1;
   EXPECT_EQ(FromJson(j, &out).message(), "phases[0].late_operations: expected unsigned integer, got negative integer");
+}
+
+TEST(SweepJson, AnEarlierFilesMemoryMethodParameterIsMovedToItsField) {
+  Json j = ToJson(Sample());
+  j["capacity"][0].erase("memory_method");
+  j["capacity"][0]["parameters"]["memory_method"] = "eviction; 1 of 2 bytes still cached";
+  RunResults out;
+  ASSERT_TRUE(FromJson(j, &out).ok());
+  EXPECT_EQ(out.capacity[0].memory_method, "eviction; 1 of 2 bytes still cached");
+  for (const auto& [key, value] : out.capacity[0].parameters) EXPECT_NE(key, "memory_method");
 }
 
 TEST(SweepJson, NullMeansNone) {

@@ -88,7 +88,10 @@ struct CapacityStep {
 /// up), bounded above by the lowest rate that failed.
 struct CapacityResult {
   std::string suite, workload, dataset, phase, engine;
-  KeyValues parameters;  ///< the phase's parameters (and a sweep's "sweep.*" values)
+  KeyValues parameters;  ///< the phase's parameters (and a sweep's "sweep.*" values), but its memory method
+  /// How the phase's memory was limited (PhaseResult::memory_method), or "": kept apart from the
+  /// parameters because it names per-run figures (bytes still cached), which would set engines apart.
+  std::string memory_method;
   uint32_t threads = 0;
   std::string sla;                  ///< as given, e.g. "p99<=1ms"
   double percentile = 0;            ///< 99

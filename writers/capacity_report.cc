@@ -58,8 +58,12 @@ void WriteGroup(const CapacityGroup& g, std::ostream& out) {
                        r->steps.size(), r->measured_seconds, r->search_seconds);
   }
   out << "\n";
-  for (const CapacityResult* r : g.members)
-    if (!r->note.empty()) out << "- " << EscapeTableCell(r->engine) << ": " << EscapeTableCell(r->note) << "\n";
+  for (const CapacityResult* r : g.members) {
+    if (r->note.empty() && r->memory_method.empty()) continue;
+    out << "- " << EscapeTableCell(r->engine) << ": " << EscapeTableCell(r->note);
+    if (!r->memory_method.empty()) out << " Memory: " << EscapeTableCell(r->memory_method) << ".";
+    out << "\n";
+  }
   out << "\n";
 }
 
