@@ -83,7 +83,8 @@ CLI::App* AddRunCommand(CLI::App* app, const SuiteRegistry& suites, RunCommandAr
                   "whose latency meets it and whose throughput keeps up (phase suites; see README)");
   cmd->add_option("--sla-latency", args->capacity.sla_latency,
                   "The latency --sla judges: intended (from each operation's intended start, the default) or service");
-  cmd->add_option("--sla-step", args->capacity.sla_step, "The shortest capacity step (default 2s; --quick: 1s)");
+  cmd->add_option("--sla-step", args->capacity.sla_step,
+                  "The shortest capacity step (default 2s; --quick: 1s, and the longest 10s instead of 60s)");
   cmd->add_flag("--quiet", args->quiet, "No progress lines on stderr (sweep points, capacity steps)");
   return cmd;
 }

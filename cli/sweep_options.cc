@@ -225,7 +225,10 @@ Status ApplyCapacityArgs(const CapacityArgs& capacity, const RunArgs& args, RunP
   else if (!capacity.sla_latency.empty() && capacity.sla_latency != "intended")
     return Status::InvalidArgument(
         fmt::format("--sla-latency: '{}' is not one of intended, service", capacity.sla_latency));
-  if (plan->common.quick) c.min_step_seconds = 1;
+  if (plan->common.quick) {  // a short search: steps of 1 to 10 s (no rate below 100 ops/s for p99)
+    c.min_step_seconds = 1;
+    c.max_step_seconds = 10;
+  }
   if (!capacity.sla_step.empty())
     DBXB_RETURN_IF_ERROR(ParseDurationOption("--sla-step", capacity.sla_step, 0.1, &c.min_step_seconds));
   if (c.min_step_seconds > c.max_step_seconds)

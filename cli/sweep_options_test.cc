@@ -169,7 +169,8 @@ TEST(ApplyCapacityArgsTest, SetsThePlanAndRecordsIt) {
   RunArgs q = Vps({});
   q.quick = true;
   ASSERT_EQ(Apply(q, CapacityArgs{"p99<=1ms", "", ""}, &quick), "");
-  EXPECT_EQ(quick.capacity->min_step_seconds, 1) << "--quick: 1 s steps";
+  EXPECT_EQ(quick.capacity->min_step_seconds, 1) << "--quick: steps of 1 to 10 s";
+  EXPECT_EQ(quick.capacity->max_step_seconds, 10);
   RunPlan none;
   ASSERT_EQ(Apply(Vps({}), CapacityArgs{}, &none), "");
   EXPECT_FALSE(none.capacity.has_value());
