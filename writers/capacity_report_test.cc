@@ -201,6 +201,25 @@ TEST(StudyReportTest, SaysWhenTheMachineCouldNotResolveTheSla) {
   EXPECT_FALSE(Contains(StudySection(), "could not resolve")) << "35 µs is below the bound";
 }
 
+// A search that stopped after its probe ran no open-loop step: it says why, not "down to 0.00 ops/s".
+TEST(StudyReportTest, ASearchWithOnlyItsProbeSaysWhyNotHowFarDown) {
+  std::vector<RunResults> runs = testdata::SampleCapacityRuns();
+  for (CapacityResult& c : runs[1].capacity) {
+    c.capacity_ops_per_sec = 0;
+    c.lower_step = c.upper_step = -1;
+    c.steps.resize(1);  // the probe
+    c.harness_floor_ns = c.engine == "sqlite" ? 3.8e6 : 0;
+  }
+  std::ostringstream out;
+  WriteSqliteOrPostgres({&runs[1]}, out);
+  EXPECT_TRUE(Contains(out.str(),
+                       "(SQLite: not searched: the harness floor was above the bound; PostgreSQL: "
+                       "not searched: "))
+      << out.str();
+  EXPECT_TRUE(Contains(out.str(), "ops/s closed loop, below the lowest rate searched")) << out.str();
+  EXPECT_FALSE(Contains(out.str(), "down to")) << out.str();
+}
+
 TEST(StudyReportTest, NothingWithoutCapacityRecords) {
   RunResults none;
   std::ostringstream out;

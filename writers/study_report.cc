@@ -51,6 +51,18 @@ double LowestFailure(const CapacityResult& r) {
   return lowest;
 }
 
+// How far down a search that found nothing went: "down to N ops/s", or why it ran no open-loop step.
+std::string MissedText(const CapacityResult& r) {
+  const double lowest = LowestFailure(r);
+  if (lowest > 0) return fmt::format("down to {} ops/s", FormatCount(lowest));
+  if (r.harness_floor_ns > r.bound_ns) return "not searched: the harness floor was above the bound";
+  for (const CapacityStep& s : r.steps)
+    if (s.role == "probe" && s.error.empty())
+      return fmt::format("not searched: {} ops/s closed loop, below the lowest rate searched",
+                         FormatCount(s.achieved_ops_per_sec));
+  return r.error_occurred ? "not searched: " + r.error_message : "not searched";
+}
+
 std::string Condition(const StudyRow& row) {
   std::vector<std::string> parts;
   if (!row.dataset.empty()) parts.push_back(row.dataset);
@@ -75,14 +87,12 @@ std::string PairVerdict(const StudyRow& row) {
   if (sc > 0 || pc > 0) {
     const CapacityResult* holds = sc > 0 ? s : p;
     const CapacityResult* misses = sc > 0 ? p : s;
-    return fmt::format("Only {} holds {} (up to {} ops/s); {} missed it at every rate tried, down to {} ops/s.",
+    return fmt::format("Only {} holds {} (up to {} ops/s); {} missed it at every rate tried ({}).",
                        Display(holds->engine), row.sla, FormatCount(Cap(holds)), Display(misses->engine),
-                       FormatCount(LowestFailure(*misses)));
+                       MissedText(*misses));
   }
-  return fmt::format(
-      "Neither SQLite nor PostgreSQL holds {} at any rate tried (SQLite down to {} ops/s, PostgreSQL "
-      "down to {} ops/s).",
-      row.sla, FormatCount(LowestFailure(*s)), FormatCount(LowestFailure(*p)));
+  return fmt::format("Neither SQLite nor PostgreSQL holds {} at any rate tried (SQLite: {}; PostgreSQL: {}).", row.sla,
+                     MissedText(*s), MissedText(*p));
 }
 
 // Every engine of the row, highest capacity first, and the ones that met the SLA at no rate.
@@ -93,7 +103,7 @@ std::string RankVerdict(const StudyRow& row) {
     if (Cap(r) > 0)
       held.emplace_back(engine, r);
     else
-      none.push_back(fmt::format("{} (down to {} ops/s)", Display(engine), FormatCount(LowestFailure(*r))));
+      none.push_back(fmt::format("{} ({})", Display(engine), MissedText(*r)));
   }
   std::stable_sort(held.begin(), held.end(),
                    [](const auto& a, const auto& b) { return Cap(a.second) > Cap(b.second); });
