@@ -257,6 +257,24 @@ TEST(SweepReportTest, CapacityAgainstTheSweptValue) {
   EXPECT_EQ(c.chart.x.categories, (std::vector<std::string>{"1", "2", "4", "8"}));
 }
 
+// An engine that met the SLA at no rate has no point at 0 (off a log axis): the chart says so instead,
+// and a service-time SLA is named as one.
+TEST(SweepReportTest, CapacityNoneIsSaidAndServiceTimeNamed) {
+  RunResults r = testdata::SampleCapacityRuns()[1];
+  for (CapacityResult& c : r.capacity) {
+    c.latency = "service";
+    if (c.engine == "sqlite" && Contains(c.phase + c.workload, "concurrent-writes")) c.capacity_ops_per_sec = 0;
+  }
+  const std::vector<NamedChart> charts = SweepCharts(r, "bench-host");
+  const NamedChart& c =
+      Named(charts, "sweep-sqlite-vps / cached / concurrent-writes: capacity at p99<=1ms (service time)-throughput");
+  for (const ChartLine& line : c.chart.lines)
+    if (line.label == "sqlite") EXPECT_TRUE(line.points.empty());
+  std::string notes;
+  for (const std::string& n : c.chart.notes) notes += n + " | ";
+  EXPECT_TRUE(Contains(notes, "sqlite: no rate met the SLA at writers=1, writers=2")) << notes;
+}
+
 // --- Time series ---
 
 TEST(TimeSeriesChartTest, ThroughputAndP99PerPhase) {

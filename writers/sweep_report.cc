@@ -96,7 +96,9 @@ std::vector<Series> Collect(const RunResults& r) {
     Cell c;
     c.failed = x.error_occurred;
     c.throughput = x.capacity_ops_per_sec;
-    b.Add("capacity", JoinNonEmpty({x.suite, x.workload, x.dataset, x.phase}, " / ") + ": capacity at " + x.sla,
+    b.Add("capacity",
+          JoinNonEmpty({x.suite, x.workload, x.dataset, x.phase}, " / ") + ": capacity at " + x.sla +
+              (x.latency == "service" ? " (service time)" : ""),
           x.engine, x.parameters, c);
   }
   return b.Take();
@@ -129,11 +131,18 @@ LineChart BaseChart(const SweepDimension& d, const Series& s, const std::string&
   chart.x.title = d.name;
   chart.x.categories = d.values;
   for (size_t e = 0; e < s.engines.size(); ++e) {
-    std::vector<std::string> failed;
-    for (size_t i = 0; i < d.values.size(); ++i)
-      if (s.cells[e][i].failed) failed.push_back(d.name + "=" + d.values[i]);
+    std::vector<std::string> failed, none;
+    for (size_t i = 0; i < d.values.size(); ++i) {
+      const Cell& c = s.cells[e][i];
+      if (c.failed) failed.push_back(d.name + "=" + d.values[i]);
+      if (s.kind == "capacity" && c.present && !c.failed && !(c.throughput > 0))
+        none.push_back(d.name + "=" + d.values[i]);
+    }
     if (!failed.empty())
       chart.notes.push_back(fmt::format("{} failed at {} (no point drawn).", s.engines[e], fmt::join(failed, ", ")));
+    if (!none.empty())
+      chart.notes.push_back(
+          fmt::format("{}: no rate met the SLA at {} (no point drawn).", s.engines[e], fmt::join(none, ", ")));
   }
   chart.subtitle = host + ": one line per engine, a point per swept value";
   return chart;
@@ -146,7 +155,7 @@ LineChart FigureChart(LineChart chart, const Series& s, Pick pick) {
     ChartLine line{s.engines[e], {}, false};
     for (size_t i = 0; i < s.cells[e].size(); ++i) {
       const Cell& c = s.cells[e][i];
-      if (!c.present || c.failed) continue;
+      if (!c.present || c.failed || (s.kind == "capacity" && !(c.throughput > 0))) continue;
       line.points.push_back(LinePoint{static_cast<double>(i), pick(c), chart.x.categories[i], false, false});
     }
     chart.lines.push_back(std::move(line));
