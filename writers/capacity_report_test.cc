@@ -220,6 +220,17 @@ TEST(StudyReportTest, ASearchWithOnlyItsProbeSaysWhyNotHowFarDown) {
   EXPECT_FALSE(Contains(out.str(), "down to")) << out.str();
 }
 
+// A search whose ramp stopped at its ceiling with every step passed found a lower bound, not the knee.
+TEST(StudyReportTest, ACapacityWithNoFailureAboveItIsALowerBound) {
+  std::vector<RunResults> runs = testdata::SampleCapacityRuns();
+  for (CapacityResult& c : runs[1].capacity)
+    if (c.engine == "dbx") c.upper_step = -1;
+  std::ostringstream out;
+  WriteSqliteOrPostgres({&runs[1]}, out);
+  EXPECT_TRUE(Contains(out.str(), "| ≥ ")) << out.str();
+  EXPECT_FALSE(Contains(StudySection(), "≥")) << "every sample search has a failing step above its capacity";
+}
+
 TEST(StudyReportTest, NothingWithoutCapacityRecords) {
   RunResults none;
   std::ostringstream out;

@@ -40,7 +40,9 @@ double Cap(const CapacityResult* r) { return r == nullptr ? 0 : r->capacity_ops_
 
 std::string CapText(const CapacityResult* r) {
   if (r == nullptr) return "—";
-  return r->capacity_ops_per_sec > 0 ? FormatCount(r->capacity_ops_per_sec) + " ops/s" : "none";
+  if (!(r->capacity_ops_per_sec > 0)) return "none";
+  // No step failed above it (the ramp stopped at its ceiling): the capacity is at least this.
+  return (r->upper_step < 0 ? "≥ " : "") + FormatCount(r->capacity_ops_per_sec) + " ops/s";
 }
 
 // The lowest target rate that failed: how far down a search that found nothing went.
