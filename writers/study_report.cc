@@ -74,6 +74,11 @@ std::string Condition(const StudyRow& row) {
   return fmt::format("{}", fmt::join(parts, ", "));
 }
 
+// "up to N ops/s", or "at least N ops/s" when no step failed above the capacity (the ramp's ceiling).
+std::string UpTo(const CapacityResult& r) {
+  return fmt::format("{} {} ops/s", r.upper_step < 0 ? "at least" : "up to", FormatCount(Cap(&r)));
+}
+
 // The sentence comparing SQLite and PostgreSQL in one row, or "" when either was not measured.
 std::string PairVerdict(const StudyRow& row) {
   const CapacityResult* s = Of(row, kSqlite);
@@ -82,16 +87,15 @@ std::string PairVerdict(const StudyRow& row) {
   const double sc = Cap(s), pc = Cap(p);
   if (sc > 0 && pc > 0) {
     const bool sqlite_ahead = sc >= pc;
-    return fmt::format("SQLite holds {} up to {} ops/s, PostgreSQL up to {} ops/s: {} carries {:.1f}× {}'s load.",
-                       row.sla, FormatCount(sc), FormatCount(pc), sqlite_ahead ? "SQLite" : "PostgreSQL",
-                       sqlite_ahead ? sc / pc : pc / sc, sqlite_ahead ? "PostgreSQL" : "SQLite");
+    return fmt::format("SQLite holds {} {}, PostgreSQL {}: {} carries {:.1f}× {}'s load.", row.sla, UpTo(*s), UpTo(*p),
+                       sqlite_ahead ? "SQLite" : "PostgreSQL", sqlite_ahead ? sc / pc : pc / sc,
+                       sqlite_ahead ? "PostgreSQL" : "SQLite");
   }
   if (sc > 0 || pc > 0) {
     const CapacityResult* holds = sc > 0 ? s : p;
     const CapacityResult* misses = sc > 0 ? p : s;
-    return fmt::format("Only {} holds {} (up to {} ops/s); {} missed it at every rate tried ({}).",
-                       Display(holds->engine), row.sla, FormatCount(Cap(holds)), Display(misses->engine),
-                       MissedText(*misses));
+    return fmt::format("Only {} holds {} ({}); {} missed it at every rate tried ({}).", Display(holds->engine), row.sla,
+                       UpTo(*holds), Display(misses->engine), MissedText(*misses));
   }
   return fmt::format("Neither SQLite nor PostgreSQL holds {} at any rate tried (SQLite: {}; PostgreSQL: {}).", row.sla,
                      MissedText(*s), MissedText(*p));
