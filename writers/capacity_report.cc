@@ -144,6 +144,7 @@ std::vector<NamedChart> CapacityCharts(const RunResults& results, const std::str
         if (s.target_rate > 0 && s.error.empty()) steps.push_back(&s);
       std::stable_sort(steps.begin(), steps.end(),
                        [](const CapacityStep* a, const CapacityStep* b) { return a->target_rate < b->target_rate; });
+      if (steps.empty()) chart.notes.push_back(r->engine + ": no open-loop step ran (its note in the table says why).");
       ChartLine line{r->engine, {}, false};
       for (const CapacityStep* s : steps) {
         const bool at_capacity = r->lower_step >= 0 && s == &r->steps[r->lower_step];

@@ -201,6 +201,18 @@ TEST(StudyReportTest, SaysWhenTheMachineCouldNotResolveTheSla) {
   EXPECT_FALSE(Contains(StudySection(), "could not resolve")) << "35 µs is below the bound";
 }
 
+// An engine whose search ran no open-loop step has no line on the capacity curve: the chart says so.
+TEST(CapacityReportTest, ACurveNamesTheEngineWithNoStep) {
+  RunResults r = testdata::SampleCapacityRuns()[0];
+  for (CapacityResult& c : r.capacity)
+    if (c.engine == "sqlite") c.steps.resize(1), c.lower_step = c.upper_step = -1, c.capacity_ops_per_sec = 0;
+  bool said = false;
+  for (const NamedChart& c : CapacityCharts(r, "h"))
+    for (const std::string& n : c.chart.notes)
+      said |= n == "sqlite: no open-loop step ran (its note in the table says why).";
+  EXPECT_TRUE(said);
+}
+
 // A search that stopped after its probe ran no open-loop step: it says why, not "down to 0.00 ops/s".
 TEST(StudyReportTest, ASearchWithOnlyItsProbeSaysWhyNotHowFarDown) {
   std::vector<RunResults> runs = testdata::SampleCapacityRuns();
