@@ -11,8 +11,10 @@
 #include "common/redact.h"
 #include "harness/clients.h"
 #include "harness/runner.h"
+#include "harness/sweep.h"
 #include "records/record_names.h"
 #include "writers/output_formats.h"
+#include "writers/sweep_report.h"
 
 namespace dbxb {
 namespace {
@@ -86,6 +88,14 @@ CLI::App* AddRunCommand(CLI::App* app, const SuiteRegistry& suites, RunCommandAr
   cmd->add_option("--save-baseline", args->save_baseline,
                   "After a successful run, keep results.json as baseline NAME: <parent of --out>/baselines/NAME.json");
   cmd->add_flag("--force", args->force, kForceHelp);
+  cmd->add_option("--sla", args->capacity.sla,
+                  "Capacity at a latency target, e.g. p99<=1ms: per engine and phase, the highest open-loop rate "
+                  "whose latency meets it and whose throughput keeps up (phase suites; see README)");
+  cmd->add_option("--sla-latency", args->capacity.sla_latency,
+                  "The latency --sla judges: intended (from each operation's intended start, the default) or service");
+  cmd->add_option("--sla-step", args->capacity.sla_step,
+                  "The shortest capacity step (default 2s; --quick: 1s, and the longest 10s instead of 60s)");
+  cmd->add_flag("--quiet", args->quiet, "No progress lines on stderr (sweep points, capacity steps)");
   return cmd;
 }
 
@@ -100,27 +110,81 @@ Status CheckBeforeRun(const RunCommandArgs& args, const RunPlan& plan, FilePolic
   return Status::Ok();
 }
 
+// Every point's plan (one point without a sweep), validated before anything runs. Points after the first
+// share its --out and measure no harness overhead or calibration again (the first point's stand for all).
+CommandResult PlanPoints(const RunCommandArgs& args, const SweepRequest& sweep, std::vector<SweepPointPlan>* points,
+                         std::vector<std::string>* warnings) {
+  std::vector<RunArgs> list = sweep.point_args;
+  if (list.empty()) list.push_back(args.run);
+  for (size_t k = 0; k < list.size(); ++k) {
+    RunArgs& point = list[k];
+    if (k > 0) {
+      point.out_dir = points->front().plan.out_dir;
+      point.no_overhead = true;
+      point.calibrate = false;
+    }
+    SweepPointPlan p;
+    if (!sweep.point_values.empty()) p.values = sweep.point_values[k];
+    Status st = ValidateRunArgs(point, BuiltinAdapters(), BuiltinSuites(), &p.plan);
+    if (st.ok()) st = ApplyCapacityArgs(args.capacity, point, &p.plan);
+    if (!st.ok()) {
+      return BadInput(p.values.empty() ? st.message()
+                                       : fmt::format("sweep point {}: {}", SweepPointName(p.values), st.message()));
+    }
+    for (const std::string& w : p.plan.warnings)
+      if (std::find(warnings->begin(), warnings->end(), w) == warnings->end()) warnings->push_back(w);
+    points->push_back(std::move(p));
+  }
+  return CommandResult::Ok();
+}
+
+// The first failure of a finished run, or "".
+std::string FirstFailure(const RunResults& results) {
+  if (results.sweep) {
+    for (const SweepPoint& p : results.sweep->points)
+      if (p.status == "failed") return fmt::format("sweep point {} failed: {}", SweepPointName(p.values), p.message);
+  }
+  for (const auto& b : results.benchmarks)
+    if (b.error_occurred) return fmt::format("{}/{}/{} failed: {}", b.suite, b.workload, b.engine, b.error_message);
+  for (const auto& p : results.phases)
+    if (p.error_occurred) return fmt::format("{} failed: {}", PhaseName(p), p.error_message);
+  for (const auto& c : results.capacity)
+    if (c.error_occurred) return CapacitySummaryLine(c);
+  return "";
+}
+
 }  // namespace
 
 CommandResult RunRun(const RunCommandArgs& args, const std::string& command_line, std::ostream& console,
                      std::ostream& err) {
   const std::string& save_baseline = args.save_baseline;
-  RunPlan plan;
-  Status st = ValidateRunArgs(args.run, BuiltinAdapters(), BuiltinSuites(), &plan);
+  SweepRequest sweep;
+  Status st = PlanSweep(args.run, &sweep);
   if (!st.ok()) return BadInput(st.message());
+  std::vector<SweepPointPlan> points;
+  std::vector<std::string> warnings;
+  if (CommandResult planned = PlanPoints(args, sweep, &points, &warnings); planned.exit_code != kExitCodeSuccess)
+    return planned;
+  const RunPlan& plan = points.front().plan;
+  if (plan.clients > 0 && !sweep.dimensions.empty())
+    return BadInput("--clients: a sweep runs one process per point; give one value to each swept option");
   FilePolicy files("run", args.force);
   if (!(st = CheckBeforeRun(args, plan, &files)).ok()) return BadInput(st.message());
-  for (const std::string& w : plan.warnings) err << "dbx-bench: " << OneLine(w) << "\n";
+  for (const std::string& w : warnings) err << "dbx-bench: " << OneLine(w) << "\n";
   RunEnvironment env;
   env.command_line = RedactPasswords(command_line);
   env.console = &console;
   env.console_is_tty = isatty(STDOUT_FILENO) != 0;
   env.files = &files;
+  env.progress = args.quiet ? nullptr : &err;
   RunResults results;
-  st = plan.clients > 0 ? RunClients(plan, args.arguments, env, &results) : ExecutePlan(plan, env, &results);
+  st = !sweep.dimensions.empty() ? ExecuteSweep(sweep.dimensions, points, env, &results)
+       : plan.clients > 0        ? RunClients(plan, args.arguments, env, &results)
+                                 : ExecutePlan(plan, env, &results);
   if (st.IsInterrupted()) return CommandResult::Failed(kExitCodeInterrupted, st.ToString());
   if (!st.ok())
     return st.IsInvalidArgument() ? BadInput(st.message()) : CommandResult::Failed(kExitCodeFailure, st.ToString());
+  WriteSweepTables(results, console);  // every point side by side (each point printed its own tables)
   if (results.context.incomplete && !AnythingFinished(results)) {
     return CommandResult::Failed(kExitCodeInterrupted,
                                  fmt::format("interrupted before any {} finished: nothing written, {} left as it was",
@@ -129,18 +193,15 @@ CommandResult RunRun(const RunCommandArgs& args, const std::string& command_line
   st = WriteOutputs(plan, results, files);
   if (!st.ok()) return CommandResult::Failed(kExitCodeFailure, st.ToString());
   if (results.context.incomplete) {
-    std::string what = plan.phase_suite() ? fmt::format("{} phases", results.phases.size())
-                                          : fmt::format("{} finished benchmarks", results.benchmarks.size());
+    std::string what = !results.capacity.empty() ? fmt::format("{} capacity searches and {} phases",
+                                                               results.capacity.size(), results.phases.size())
+                       : plan.phase_suite()      ? fmt::format("{} phases", results.phases.size())
+                                                 : fmt::format("{} finished benchmarks", results.benchmarks.size());
     return CommandResult::Failed(kExitCodeInterrupted,
                                  fmt::format("interrupted: {} written to {}, marked incomplete", what, plan.out_dir));
   }
-  for (const auto& b : results.benchmarks)
-    if (b.error_occurred)
-      return CommandResult::Failed(kExitCodeFailure,
-                                   fmt::format("{}/{}/{} failed: {}", b.suite, b.workload, b.engine, b.error_message));
-  for (const auto& p : results.phases)
-    if (p.error_occurred)
-      return CommandResult::Failed(kExitCodeFailure, fmt::format("{} failed: {}", PhaseName(p), p.error_message));
+  if (std::string failure = FirstFailure(results); !failure.empty())
+    return CommandResult::Failed(kExitCodeFailure, failure);
   if (!save_baseline.empty()) {
     std::string saved;
     st = SaveBaseline(files, results, plan.out_dir, save_baseline, &saved);

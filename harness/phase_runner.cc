@@ -134,6 +134,7 @@ struct alignas(64) ThreadState {
   std::unique_ptr<RawLatencyBuffer> raw;
   uint64_t warmup_ops = 0;
   uint64_t ops = 0;
+  uint64_t late = 0;  // open loop: operations issued after their intended start
   uint64_t last_end_ns = 0;
   bool started = false;  // reached the measured loop
 };
@@ -248,6 +249,8 @@ Status OpenLoop(Clock& clock, Shared& sh, ThreadState& ts, PhaseWorker& worker, 
     if (issued < intended) {
       if (!SleepUntilOrStop(clock, sh, intended)) break;
       issued = clock.Now();
+    } else {
+      ++ts.late;  // still busy with earlier operations when this one was due
     }
     uint32_t op = 0;
     st = worker.NextOp(&op);
@@ -382,9 +385,11 @@ void Summarize(const PhaseSpec& spec, const Shared& sh, std::vector<std::unique_
   const int ticks = options.percentile_ticks_per_half_distance;
   const bool open = spec.target_rate > 0;
   uint64_t last_end = sh.start_ns;
+  if (open) r.late_operations = 0;
   for (const auto& ts : states) {
     r.warmup_operations += ts->warmup_ops;
     r.operations += ts->ops;
+    if (open) *r.late_operations += ts->late;
     if (ts->started && ts->ops > 0) last_end = std::max(last_end, ts->last_end_ns);
   }
   r.duration_ns = static_cast<double>(last_end - sh.start_ns);

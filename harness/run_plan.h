@@ -2,9 +2,11 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "harness/capacity.h"
 #include "records/result.h"
 #include "workloads/suite.h"
 
@@ -26,6 +28,8 @@ struct RunPlan {
   /// Set in a client process of such a run (common.client_index/client_count say which): the run's work
   /// directory, shared by its clients, used as it is; the parent answers the client barrier on descriptor 3.
   std::string client_work_dir;
+  /// --sla: search every repeatable phase's capacity at this target instead of measuring it once.
+  std::optional<CapacityPlan> capacity;
   KeyValues configuration;  ///< every option, as used (recorded in results.json)
   /// Things the user should know before the run starts, one line each; the CLI prints them to stderr.
   std::vector<std::string> warnings;

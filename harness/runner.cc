@@ -13,6 +13,7 @@
 #include "common/disk_usage.h"
 #include "common/output_dir.h"
 #include "harness/calibrate.h"
+#include "harness/capacity.h"
 #include "harness/client_barrier.h"
 #include "harness/context.h"
 #include "harness/hdr_log_writer.h"
@@ -214,8 +215,9 @@ struct PhaseRunContext {
   const std::string& hdr_log_dir;  // empty = no HdrHistogram interval logs
   const FilePolicy& files;
   RunResults* results;
-  std::string work_dir;              // holds the one database a sequence has open
-  ClientBarrier* barrier = nullptr;  // a client of run --clients: meets the others at every phase
+  std::string work_dir;                    // holds the one database a sequence has open
+  ClientBarrier* barrier = nullptr;        // a client of run --clients: meets the others at every phase
+  const CapacityPlan* capacity = nullptr;  // --sla: search each repeatable phase's capacity
 };
 
 // A client of run --clients waits for the others at `tag` (harness/client_barrier.h); false when the
@@ -237,6 +239,19 @@ PhaseResult FailedStep(const std::string& suite, const PhaseSequence* seq, const
   r.error_occurred = true;
   r.error_message = st.ToString();
   return r;
+}
+
+// run --sla: the phase's capacity instead of one measurement, recorded and printed. False when a step failed.
+bool SearchCapacity(const PhaseRunContext& c, const PhaseIdentity& identity, Phase& phase,
+                    const PhaseRunOptions& options) {
+  CapacityResult r = RunCapacitySearch(identity, phase, *c.capacity, options, {c.env.progress});
+  if (c.env.console) {
+    if (c.progress) c.progress->Clear();
+    *c.env.console << CapacitySummaryLine(r) << "\n";
+  }
+  const bool failed = r.error_occurred;
+  c.results->capacity.push_back(std::move(r));
+  return !failed;
 }
 
 void Report(const PhaseRunContext& c, PhaseResult r) {
@@ -283,11 +298,16 @@ Status RunSequence(const PhaseRunContext& c, PhaseSequence& seq, const AdapterFa
       label.dataset = identity.dataset;
       label.phase = spec.name;
       label.engine = identity.engine;
-      std::string bound = spec.operations > 0 ? fmt::format("{} operation{}", FormatInteger(spec.operations),
-                                                            spec.operations == 1 ? "" : "s")
-                                              : fmt::format("for {} s", spec.duration_seconds);
+      std::string bound = c.capacity != nullptr && spec.repeatable ? "a capacity search at " + c.capacity->sla.text
+                          : spec.operations > 0 ? fmt::format("{} operation{}", FormatInteger(spec.operations),
+                                                              spec.operations == 1 ? "" : "s")
+                                                : fmt::format("for {} s", spec.duration_seconds);
       c.progress->Running(PhaseName(label),
                           fmt::format("{} on {} thread{}", bound, spec.threads, spec.threads == 1 ? "" : "s"));
+    }
+    if (c.capacity != nullptr && phase.spec().repeatable) {
+      if (!SearchCapacity(c, identity, phase, options)) break;
+      continue;
     }
     PhaseRun run = RunPhase(identity, phase, options);
     PhaseResult& r = run.result;
@@ -321,8 +341,17 @@ class HarnessRunner final : public SuiteRunner {
         progress_(progress),
         results_(results),
         console_(plan.baseline),
-        phases_{plan.common.suite,  env,        &console_, progress, raw,
-                plan.work->hdr_log, *env.files, results,   work_dir, barrier},
+        phases_{plan.common.suite,
+                env,
+                &console_,
+                progress,
+                raw,
+                plan.work->hdr_log,
+                *env.files,
+                results,
+                work_dir,
+                barrier,
+                plan.capacity ? &*plan.capacity : nullptr},
         memory_limits_(work_dir) {}
 
   bool interrupted() const override { return InterruptRequested(); }
@@ -406,7 +435,7 @@ void Calibrate(const RunPlan& plan, const RunEnvironment& env, const std::string
 }  // namespace
 
 bool AnythingFinished(const RunResults& results) {
-  if (!results.benchmarks.empty()) return true;
+  if (!results.benchmarks.empty() || !results.capacity.empty()) return true;
   for (const PhaseResult& p : results.phases)
     if (!p.incomplete) return true;
   return false;

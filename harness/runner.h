@@ -17,6 +17,8 @@ struct RunEnvironment {
   bool console_is_tty = false;
   /// Decides every file the run writes (common/file_policy.h). REQUIRES: set, outlives the run.
   const FilePolicy* files = nullptr;
+  /// One line per step of long work (each capacity step); null = quiet (--quiet).
+  std::ostream* progress = nullptr;
 };
 
 /// Whether the run may write every output it will write (--out and its files per plan.formats,

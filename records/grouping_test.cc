@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "records/record_names.h"
+
 namespace dbxb {
 namespace {
 
@@ -61,6 +63,22 @@ TEST(Grouping, EnginesOfBenchmarksLeaveOutPhaseOnlyEngines) {
   EXPECT_EQ(EnginesOfBenchmarks(r), (std::vector<std::string>{"lmdb", "dbx"}));
   EXPECT_EQ(EnginesOfRun(r), (std::vector<std::string>{"lmdb", "dbx", "sqlite"}));
   EXPECT_TRUE(EnginesOfBenchmarks(RunResults()).empty());
+}
+
+}  // namespace
+}  // namespace dbxb
+
+namespace dbxb {
+namespace {
+
+TEST(RecordNames, DifferingKeyValuesNameWhatTellsARecordApart) {
+  const KeyValues one = {{"records", "10000"}, {"sweep.threads", "1"}};
+  const KeyValues two = {{"records", "10000"}, {"threads", "2"}, {"sweep.threads", "2"}};
+  const KeyValues big = {{"records", "1000000"}, {"sweep.threads", "1"}};
+  EXPECT_EQ(JoinDifferingKeyValues(one, {&two}), "threads=1") << "a sweep's value without its prefix";
+  EXPECT_EQ(JoinDifferingKeyValues(two, {&one}), "threads=2") << "said once when the record says it itself";
+  EXPECT_EQ(JoinDifferingKeyValues(one, {&two, &big}), "records=10000, threads=1");
+  EXPECT_EQ(JoinDifferingKeyValues(one, {}), "");
 }
 
 }  // namespace

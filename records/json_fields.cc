@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <climits>
 #include <cmath>
 #include <limits>
 
@@ -166,3 +167,71 @@ Status GetNullableUint(const Json& obj, const std::string& path, std::string_vie
 }
 
 }  // namespace dbxb::json_fields
+
+namespace dbxb {
+
+using json_fields::Json;
+
+Status JsonFields::Uint32(const char* key, uint32_t* out) const {
+  uint64_t v = 0;
+  DBXB_RETURN_IF_ERROR(Uint(key, &v));
+  if (v > UINT32_MAX) return Status::InvalidArgument(fmt::format("{}: {} is out of range", Member(key), v));
+  *out = static_cast<uint32_t>(v);
+  return Status::Ok();
+}
+
+Status JsonFields::Int(const char* key, int* out) const {
+  const Json* j = nullptr;
+  DBXB_RETURN_IF_ERROR(json_fields::Find(obj_, path_, key, false, &j));
+  if (!j->is_number_integer()) return json_fields::TypeError(Member(key), "integer", *j);
+  const int64_t v = j->get<int64_t>();
+  if (v < INT_MIN || v > INT_MAX) return Status::InvalidArgument(fmt::format("{}: {} is out of range", Member(key), v));
+  *out = static_cast<int>(v);
+  return Status::Ok();
+}
+
+Status JsonFields::Strings(const char* key, KeyValues* out) const {
+  const Json* j = nullptr;
+  DBXB_RETURN_IF_ERROR(json_fields::GetObject(obj_, path_, key, &j));
+  KeyValues kvs;
+  for (auto it = j->begin(); it != j->end(); ++it) {
+    if (!it.value().is_string())
+      return json_fields::TypeError(json_fields::Member(Member(key), it.key()), "string", it.value());
+    kvs.emplace_back(it.key(), it.value().get<std::string>());
+  }
+  *out = std::move(kvs);
+  return Status::Ok();
+}
+
+Status JsonFields::StringList(const char* key, std::vector<std::string>* out) const {
+  const Json* j = nullptr;
+  std::string here;
+  DBXB_RETURN_IF_ERROR(Array(key, &j, &here));
+  std::vector<std::string> items;
+  for (size_t i = 0; i < j->size(); ++i) {
+    if (!(*j)[i].is_string()) return json_fields::TypeError(Element(here, i), "string", (*j)[i]);
+    items.push_back((*j)[i].get<std::string>());
+  }
+  *out = std::move(items);
+  return Status::Ok();
+}
+
+Status JsonFields::Array(const char* key, const Json** out, std::string* path_out) const {
+  DBXB_RETURN_IF_ERROR(json_fields::GetArray(obj_, path_, key, out));
+  *path_out = Member(key);
+  return Status::Ok();
+}
+
+Status JsonFields::Object(const char* key, const Json** out, std::string* path_out) const {
+  DBXB_RETURN_IF_ERROR(json_fields::GetObject(obj_, path_, key, out));
+  *path_out = Member(key);
+  return Status::Ok();
+}
+
+Json StringsToJson(const KeyValues& kvs) {
+  Json obj = Json::object();
+  for (const auto& [key, value] : kvs) obj[key] = value;
+  return obj;
+}
+
+}  // namespace dbxb

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "common/status.h"
+#include "records/sweep_record.h"
 
 namespace dbxb::json_fields {
 
@@ -62,3 +63,56 @@ Status GetNullableUint(const Json& obj, const std::string& path, std::string_vie
                        std::optional<uint64_t>* out);
 
 }  // namespace dbxb::json_fields
+
+namespace dbxb {
+
+/// The members of one object (at JSON path `path`) read by the rules above, for the readers of
+/// results.json's newer objects (sweep, capacity). Every getter leaves *out unchanged on error; `obj`
+/// must outlive the reader.
+class JsonFields {
+ public:
+  using Json = nlohmann::ordered_json;
+
+  /// InvalidArgument "PATH: expected object, got ..." unless `obj` is an object.
+  static Status CheckObject(const Json& obj, const std::string& path) { return json_fields::AsObject(obj, path); }
+  /// "path[i]".
+  static std::string Element(const std::string& path, size_t i) { return json_fields::Element(path, i); }
+
+  JsonFields(const Json& obj, std::string path) : obj_(obj), path_(std::move(path)) {}
+
+  Status Uint(const char* key, uint64_t* out) const { return json_fields::GetUint(obj_, path_, key, out); }
+  Status Uint32(const char* key, uint32_t* out) const;
+  Status Int(const char* key, int* out) const;
+  Status Double(const char* key, double* out) const { return json_fields::GetDouble(obj_, path_, key, out); }
+  Status String(const char* key, std::string* out) const { return json_fields::GetString(obj_, path_, key, out); }
+  Status Bool(const char* key, bool* out) const { return json_fields::GetBool(obj_, path_, key, out); }
+  /// An object of strings, in the file's order.
+  Status Strings(const char* key, KeyValues* out) const;
+  /// An array of strings.
+  Status StringList(const char* key, std::vector<std::string>* out) const;
+  /// Required but nullable: null leaves *out empty.
+  Status OptionalUint(const char* key, std::optional<uint64_t>* out) const {
+    return json_fields::GetNullableUint(obj_, path_, key, false, out);
+  }
+  Status OptionalDouble(const char* key, std::optional<double>* out) const {
+    return json_fields::GetNullableDouble(obj_, path_, key, false, out);
+  }
+  /// The member, which must be an array; *path_out is its path.
+  Status Array(const char* key, const Json** out, std::string* path_out) const;
+  /// The member, which must be an object; *path_out is its path.
+  Status Object(const char* key, const Json** out, std::string* path_out) const;
+
+  const std::string& path() const { return path_; }
+  /// "PATH.key" ("key" at the top level, where the path is "").
+  std::string Member(const char* key) const { return json_fields::Member(path_, key); }
+
+ private:
+  const Json& obj_;
+  std::string path_;
+};
+
+/// The writing side of JsonFields::Strings: an object of strings in `kvs`' order (a repeated key keeps
+/// its last value).
+nlohmann::ordered_json StringsToJson(const KeyValues& kvs);
+
+}  // namespace dbxb

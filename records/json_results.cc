@@ -12,6 +12,7 @@
 #include "records/json_fields.h"
 #include "records/record_names.h"
 #include "records/resources_json.h"
+#include "records/sweep_json.h"
 
 namespace dbxb {
 namespace {
@@ -19,12 +20,6 @@ namespace {
 using Json = nlohmann::ordered_json;
 
 using json_fields::Number;
-
-Json KeyValuesToJson(const KeyValues& kvs) {
-  Json obj = Json::object();
-  for (const auto& [key, value] : kvs) obj[key] = value;
-  return obj;
-}
 
 Json IntervalToJson(const Interval& i) {
   return Json{{"point", Number(i.point)},
@@ -69,7 +64,7 @@ Json ContextToJson(const RunContext& c) {
               {"libraries", std::move(libraries)},
               {"command_line", c.command_line},
               {"merged_files", c.merged_files},
-              {"configuration", KeyValuesToJson(c.configuration)},
+              {"configuration", StringsToJson(c.configuration)},
               {"seed", c.seed},
               {"sampling", std::move(sampling)},
               {"harness_overhead_ns_per_op",
@@ -96,8 +91,8 @@ Json BenchmarkToJson(const BenchmarkResult& b) {
   return Json{{"suite", b.suite},
               {"workload", b.workload},
               {"engine", b.engine},
-              {"parameters", KeyValuesToJson(b.parameters)},
-              {"engine_settings", KeyValuesToJson(b.engine_settings)},
+              {"parameters", StringsToJson(b.parameters)},
+              {"engine_settings", StringsToJson(b.engine_settings)},
               {"sampling_mode", SamplingModeName(b.sampling_mode)},
               {"warmup", Json{{"iterations", b.warmup_iterations}, {"total_ns", Number(b.warmup_ns)}}},
               {"elements_per_iteration", b.elements_per_iteration},
@@ -160,33 +155,37 @@ Json PhaseToJson(const PhaseResult& p) {
                                {"operations", m.operations},
                                {"throughput_ops_per_sec", Number(m.throughput_ops_per_sec)}});
   }
-  return Json{{"suite", p.suite},
-              {"workload", p.workload},
-              {"phase", p.phase},
-              {"engine", p.engine},
-              {"dataset", p.dataset},
-              {"parameters", KeyValuesToJson(p.parameters)},
-              {"engine_settings", KeyValuesToJson(p.engine_settings)},
-              {"threads", p.threads},
-              {"target_rate", Number(p.target_rate)},
-              {"rows_per_operation", p.rows_per_operation},
-              {"warmup_operations", p.warmup_operations},
-              {"duration_ns", Number(p.duration_ns)},
-              {"start_unix_s", Number(p.start_unix_s)},
-              {"operations", p.operations},
-              {"throughput_ops_per_sec", Number(p.throughput_ops_per_sec)},
-              {"service_time", LatencyToJson(p.service_time)},
-              {"latency_from_intended_start", OptionalLatencyToJson(p.latency_from_intended_start)},
-              {"per_op", std::move(per_op)},
-              {"per_second", std::move(per_second)},
-              {"merged_from", std::move(merged_from)},
-              {"merged_throughput", p.merged_throughput},
-              {"settle_ns", p.settle_ns ? Number(*p.settle_ns) : Json(nullptr)},
-              {"memory_method", p.memory_method},
-              {"resources", ResourcesToJson(p.resources)},
-              {"incomplete", p.incomplete},
-              {"error_occurred", p.error_occurred},
-              {"error_message", p.error_message}};
+  Json j{{"suite", p.suite},
+         {"workload", p.workload},
+         {"phase", p.phase},
+         {"engine", p.engine},
+         {"dataset", p.dataset},
+         {"parameters", StringsToJson(p.parameters)},
+         {"engine_settings", StringsToJson(p.engine_settings)},
+         {"threads", p.threads},
+         {"target_rate", Number(p.target_rate)},
+         {"rows_per_operation", p.rows_per_operation},
+         {"warmup_operations", p.warmup_operations},
+         {"duration_ns", Number(p.duration_ns)},
+         {"start_unix_s", Number(p.start_unix_s)},
+         {"operations", p.operations},
+         {"throughput_ops_per_sec", Number(p.throughput_ops_per_sec)},
+         {"service_time", LatencyToJson(p.service_time)},
+         {"latency_from_intended_start", OptionalLatencyToJson(p.latency_from_intended_start)},
+         {"late_operations", p.late_operations ? Json(*p.late_operations) : Json(nullptr)},
+         {"per_op", std::move(per_op)},
+         {"per_second", std::move(per_second)},
+         {"merged_from", std::move(merged_from)},
+         {"merged_throughput", p.merged_throughput},
+         {"settle_ns", p.settle_ns ? Number(*p.settle_ns) : Json(nullptr)},
+         {"memory_method", p.memory_method},
+         {"resources", ResourcesToJson(p.resources)},
+         {"incomplete", p.incomplete},
+         {"error_occurred", p.error_occurred},
+         {"error_message", p.error_message}};
+  // Open loop only: absent in closed loop, so that those files are unchanged.
+  if (!p.late_operations) j.erase("late_operations");
+  return j;
 }
 
 }  // namespace
@@ -215,10 +214,13 @@ nlohmann::ordered_json ToJson(const RunResults& results) {
   for (const BenchmarkResult& b : results.benchmarks) benchmarks.push_back(BenchmarkToJson(b));
   Json phases = Json::array();
   for (const PhaseResult& p : results.phases) phases.push_back(PhaseToJson(p));
-  return Json{{"schema_version", kResultsSchemaVersion},
-              {"context", ContextToJson(results.context)},
-              {"benchmarks", std::move(benchmarks)},
-              {"phases", std::move(phases)}};
+  Json out{{"schema_version", kResultsSchemaVersion}, {"context", ContextToJson(results.context)}};
+  // Written only by the runs that have them (docs/results-schema.md), so other files are unchanged.
+  if (results.sweep) out["sweep"] = SweepToJson(*results.sweep);
+  out["benchmarks"] = std::move(benchmarks);
+  out["phases"] = std::move(phases);
+  if (!results.capacity.empty()) out["capacity"] = CapacityToJson(results.capacity);
+  return out;
 }
 
 std::string SerializeResults(const RunResults& results) {

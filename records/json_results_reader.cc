@@ -13,6 +13,7 @@
 #include "records/json_fields.h"
 #include "records/json_results.h"
 #include "records/resources_json.h"
+#include "records/sweep_json.h"
 
 namespace dbxb {
 namespace {
@@ -303,6 +304,11 @@ Status PhaseFromJson(const Json& j, const std::string& path, PhaseResult* p) {
   DBXB_RETURN_IF_ERROR(GetDouble(j, path, "throughput_ops_per_sec", &p->throughput_ops_per_sec));
   DBXB_RETURN_IF_ERROR(GetLatency(j, path, "service_time", &p->service_time));
   DBXB_RETURN_IF_ERROR(GetOptionalLatency(j, path, "latency_from_intended_start", &p->latency_from_intended_start));
+  p->late_operations.reset();
+  if (const Json * late; Find(j, path, "late_operations", true, &late).ok() && late != nullptr && !late->is_null()) {
+    if (!IsUnsigned(*late)) return TypeError(Member(path, "late_operations"), "unsigned integer", *late);
+    p->late_operations = late->get<uint64_t>();
+  }
   const Json* per_op;
   DBXB_RETURN_IF_ERROR(GetArray(j, path, "per_op", &per_op));
   p->per_op.clear();
@@ -387,14 +393,17 @@ Status ResultsFromJson(const Json& j, RunResults* r) {
   const Json* phases;
   DBXB_RETURN_IF_ERROR(Find(j, "", "phases", true, &phases));
   r->phases.clear();
-  if (phases == nullptr || phases->is_null()) return Status::Ok();
-  if (!phases->is_array()) return TypeError("phases", "array", *phases);
-  for (size_t i = 0; i < phases->size(); ++i) {
-    PhaseResult p;
-    DBXB_RETURN_IF_ERROR(PhaseFromJson((*phases)[i], Element("phases", i), &p));
-    r->phases.push_back(std::move(p));
+  if (phases != nullptr && !phases->is_null()) {
+    if (!phases->is_array()) return TypeError("phases", "array", *phases);
+    for (size_t i = 0; i < phases->size(); ++i) {
+      PhaseResult p;
+      DBXB_RETURN_IF_ERROR(PhaseFromJson((*phases)[i], Element("phases", i), &p));
+      r->phases.push_back(std::move(p));
+    }
   }
-  return Status::Ok();
+  // Optional: only sweeps and capacity searches write them.
+  DBXB_RETURN_IF_ERROR(SweepFromJson(j, &r->sweep));
+  return CapacityFromJson(j, &r->capacity);
 }
 
 }  // namespace

@@ -14,27 +14,13 @@
 
 #include "common/atomic_file.h"
 #include "tests/fixtures/golden.h"
+#include "tests/fixtures/json_paths.h"
 #include "tests/fixtures/sample_results.h"
 
 namespace dbxb {
 namespace {
 
 using Json = nlohmann::ordered_json;
-
-// "/benchmarks/3/samples/0/iterations" -> "benchmarks[3].samples[0].iterations"
-std::string PathOf(const std::string& pointer) {
-  std::string out;
-  size_t pos = 1;
-  while (pos <= pointer.size()) {
-    size_t next = pointer.find('/', pos);
-    if (next == std::string::npos) next = pointer.size();
-    std::string token = pointer.substr(pos, next - pos);
-    bool index = !token.empty() && token.find_first_not_of("0123456789") == std::string::npos;
-    out += index ? "[" + token + "]" : (out.empty() ? token : "." + token);
-    pos = next + 1;
-  }
-  return out;
-}
 
 TEST(JsonResults, RoundTripGivesEqualRecords) {
   RunResults in = testdata::SampleRunResults();
@@ -171,7 +157,7 @@ TEST(JsonResults, EveryWrongTypeIsNamedByItsPath) {
     RunResults out;
     Status s = FromJson(doc, &out);
     ASSERT_TRUE(s.IsInvalidArgument()) << it.key() << ": " << s.ToString();
-    std::string path = PathOf(it.key());
+    std::string path = testdata::JsonPathOf(it.key());
     EXPECT_EQ(s.message().rfind(path + ": expected ", 0), 0u) << it.key() << " -> " << s.message();
     ++checked;
   }
@@ -180,42 +166,25 @@ TEST(JsonResults, EveryWrongTypeIsNamedByItsPath) {
 
 TEST(JsonResults, EveryMissingRequiredFieldIsNamed) {
   const Json good = ToJson(testdata::SampleRunResults());
-  const std::set<std::string> optional = {"slope",
-                                          "harness_overhead_ns_per_op",
-                                          "forced_sampling_mode",
-                                          "phases",
-                                          "merged_files",
-                                          "resources",
-                                          "settle_ns",
-                                          "calibration",
-                                          "harness_round_ns",
-                                          "native_round_ns"};
-  const std::set<std::string> free_form = {"parameters", "engine_settings", "configuration"};
-  int checked = 0;
-  // Walk every object of the document that has a fixed set of fields.
-  std::function<void(const Json&, const Json::json_pointer&)> walk = [&](const Json& node,
-                                                                         const Json::json_pointer& ptr) {
-    if (node.is_array()) {
-      for (size_t i = 0; i < node.size(); ++i) walk(node[i], ptr / i);
-      return;
-    }
-    if (!node.is_object()) return;
-    for (auto it = node.begin(); it != node.end(); ++it) {
-      Json::json_pointer child = ptr / it.key();
-      if (free_form.count(it.key())) continue;
-      walk(it.value(), child);
-      if (optional.count(it.key()) || child.to_string() == "/schema_version") continue;
-      Json doc = good;
-      doc[ptr].erase(it.key());
-      RunResults out;
-      Status s = FromJson(doc, &out);
-      ASSERT_TRUE(s.IsInvalidArgument()) << child.to_string();
-      EXPECT_EQ(s.message(), PathOf(child.to_string()) + ": missing field");
-      ++checked;
-    }
+  const auto read = [](const Json& doc) {
+    RunResults out;
+    return FromJson(doc, &out);
   };
-  walk(good, Json::json_pointer());
-  EXPECT_GT(checked, 300);
+  // schema_version's own message is checked above.
+  const std::vector<std::string> optional = {"slope",
+                                             "harness_overhead_ns_per_op",
+                                             "forced_sampling_mode",
+                                             "phases",
+                                             "merged_files",
+                                             "resources",
+                                             "settle_ns",
+                                             "calibration",
+                                             "harness_round_ns",
+                                             "native_round_ns",
+                                             "schema_version"};
+  EXPECT_GT(testdata::ExpectEveryMissingFieldNamed(good, "", {"parameters", "engine_settings", "configuration"}, read,
+                                                   optional),
+            300);
 }
 
 TEST(JsonResults, OptionalFieldsMayBeNullOrAbsent) {

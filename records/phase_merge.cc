@@ -131,6 +131,7 @@ Result<PhaseResult> MergePhase(const std::vector<const PhaseResult*>& parts, con
   m.operations = 0;
   m.target_rate = 0;
   m.incomplete = false;
+  if (m.late_operations) m.late_operations = 0;  // the inputs' own counts are added below
 
   Accumulator service, intended;
   std::vector<Accumulator> op_service(first.per_op.size()), op_intended(first.per_op.size());
@@ -156,6 +157,10 @@ Result<PhaseResult> MergePhase(const std::vector<const PhaseResult*>& parts, con
     m.threads += p.threads;
     m.warmup_operations += p.warmup_operations;
     m.operations += p.operations;
+    if (!p.late_operations)
+      m.late_operations.reset();  // an input that did not count them: the sum would be short
+    else if (m.late_operations)
+      *m.late_operations += *p.late_operations;
     m.target_rate += p.target_rate;
     m.incomplete = m.incomplete || p.incomplete;
     const double end = p.start_unix_s + p.duration_ns / 1e9;

@@ -1,5 +1,7 @@
 #include "records/record_names.h"
 
+#include <algorithm>
+
 namespace dbxb {
 
 std::string BenchmarkName(const BenchmarkResult& b) { return b.suite + "/" + b.workload + "/" + b.engine; }
@@ -9,6 +11,25 @@ std::string PhaseName(const PhaseResult& p) {
 }
 
 const char* SamplingModeName(SamplingMode mode) { return mode == SamplingMode::kLinear ? "linear" : "flat"; }
+
+std::string JoinDifferingKeyValues(const KeyValues& kvs, const std::vector<const KeyValues*>& others) {
+  auto holds = [](const KeyValues& in, const std::pair<std::string, std::string>& kv) {
+    return std::find(in.begin(), in.end(), kv) != in.end();
+  };
+  const std::string prefix = kSweepParameterPrefix;
+  std::string out;
+  for (const auto& kv : kvs) {
+    const bool differs = std::any_of(others.begin(), others.end(), [&](const KeyValues* o) { return !holds(*o, kv); });
+    if (!differs) continue;
+    std::string key = kv.first;
+    if (key.rfind(prefix, 0) == 0) {
+      key = key.substr(prefix.size());
+      if (holds(kvs, {key, kv.second})) continue;  // the record says it itself
+    }
+    out += (out.empty() ? "" : ", ") + key + "=" + kv.second;
+  }
+  return out;
+}
 
 std::string JoinKeyValues(const KeyValues& kvs) {
   std::string out;

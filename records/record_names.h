@@ -22,6 +22,11 @@ const char* SamplingModeName(SamplingMode mode);
 /// "key=value, key=value" in recorded order.
 std::string JoinKeyValues(const KeyValues& kvs);
 
+/// What tells `kvs` apart from `others` (e.g. the other records of a workload), "key=value, ..." in
+/// recorded order: the entries some of `others` lack or hold with another value. A sweep's
+/// "sweep.<name>" entry reads "<name>=value", and is left out when `kvs` holds <name> with that value.
+std::string JoinDifferingKeyValues(const KeyValues& kvs, const std::vector<const KeyValues*>& others);
+
 /// The non-empty parts joined with `sep`, e.g. JoinNonEmpty({"ycsb", "", "run"}, "/") == "ycsb/run".
 std::string JoinNonEmpty(const std::vector<std::string>& parts, std::string_view sep);
 

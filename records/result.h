@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "records/resource_usage.h"
+#include "records/sweep_record.h"
 
 namespace dbxb {
 
@@ -193,6 +194,9 @@ struct PhaseResult {
   LatencySummary service_time;  ///< every measured operation, all types
   /// Open loop only: latency from the intended start (coordinated omission corrected), all types.
   std::optional<LatencySummary> latency_from_intended_start;
+  /// Open loop only: measured operations issued after their intended start because their thread was
+  /// still busy with earlier ones (absent in closed loop and in files from before it was counted).
+  std::optional<uint64_t> late_operations;
   std::vector<OpTypeResult> per_op;      ///< in PhaseSpec::op_types order
   std::vector<SecondSample> per_second;  ///< the measured time, second by second (empty when merged)
   /// Merged phases only: the inputs, in the order given, and how their throughputs were combined:
@@ -289,6 +293,10 @@ struct RunResults {
   std::vector<BenchmarkResult> benchmarks;
   /// Phase-based suites (YCSB, sqlite-vps): one record per measured phase, in run order.
   std::vector<PhaseResult> phases;
+  /// A sweep (`run --threads 1,2,4`): its dimensions and points; absent for a run of one point.
+  std::optional<SweepInfo> sweep;
+  /// A capacity search (`run --sla`): one record per engine and searched phase.
+  std::vector<CapacityResult> capacity;
 
   friend bool operator==(const RunResults&, const RunResults&) = default;
 };

@@ -9,8 +9,9 @@
 #            (also set for any clang build by engine/CMakeLists.txt).
 #   tsan     ThreadSanitizer build in build-tsan/ (clang, -O1 -g) and the tests whose threads all run
 #            our code: the DBX engine tests (CTest label `engine`), the threaded phase runner
-#            (PhaseRunner.*), and the multi-threaded YCSB, conformance and row-store tests on the dbx
-#            and null adapters, plus LMDB's two concurrency conformance tests (TSAN_THREADED_TESTS:
+#            (PhaseRunner.*, CapacityRunTest.*), ThreadTeam and dbx-micro's get and scan on --threads,
+#            and the multi-threaded YCSB, conformance and row-store tests on the dbx and null adapters,
+#            plus LMDB's two concurrency conformance tests (TSAN_THREADED_TESTS:
 #            LMDB starts no threads and locks with pthread mutexes, which TSan intercepts, so the
 #            adapter's own code is checked). Debian's SQLite/RocksDB are not TSan-instrumented, so
 #            tests that run threads inside them would only report false positives.
@@ -49,7 +50,7 @@ fi
 want() { local s; for s in "${stages[@]}"; do [[ "$s" == "$1" ]] && return 0; done; return 1; }
 
 JOBS=$(nproc)
-TSAN_THREADED_TESTS='^PhaseRunner\.|^AcknowledgedCounter\.|YcsbOnEngine\..*/(dbx|null)( |$)|ConformanceTest\.(ConcurrentSessions|BigBatchWhileReadersRun)/(dbx|lmdb)_|RowStoreTest\.ConcurrentReaderNeverSeesHalfABatch/dbx_kv'
+TSAN_THREADED_TESTS='^PhaseRunner\.|^ThreadTeamTest\.|^MicroSuiteTest\.Threads|^CapacityRunTest\.|^AcknowledgedCounter\.|YcsbOnEngine\..*/(dbx|null)( |$)|ConformanceTest\.(ConcurrentSessions|BigBatchWhileReadersRun)/(dbx|lmdb)_|RowStoreTest\.ConcurrentReaderNeverSeesHalfABatch/dbx_kv'
 
 FUZZ_SECONDS="${DBXB_FUZZ_SECONDS:-20}"
 # Sanitizer reports stop the process (a test that hits one fails) and print full stacks.
@@ -141,7 +142,7 @@ fi
 if want tsan; then
   begin "tsan: ThreadSanitizer build (build-tsan/) and the engine and phase-runner tests"
   configure_sanitizer build-tsan thread
-  list=$(targets_matching build-tsan '^(dbx_[a-z_]+_test|phase_runner_test|ycsb_suite_test|conformance_test|row_store_test)$')
+  list=$(targets_matching build-tsan '^(dbx_[a-z_]+_test|phase_runner_test|ycsb_suite_test|conformance_test|row_store_test|thread_team_test|workloads_test|capacity_test)$')
   mapfile -t tsan_targets <<<"$list"
   cmake --build build-tsan -j"$JOBS" --target "${tsan_targets[@]}"
   finish tsan-build "build-tsan/ (${#tsan_targets[@]} targets)"

@@ -60,6 +60,16 @@ std::string Seed(const std::string& args) {
                                                {"--data-dir", "{data}"}});
 }
 
+// sqlite-vps with a capacity search (no --operations: the search refuses it), one short phase.
+std::string VpsSla(const std::string& args) {
+  return WithDefaults("--suite sqlite-vps " + args, {{"--engines", "sqlite"},
+                                                     {"--records", "1000"},
+                                                     {"--workloads", "select-pk"},
+                                                     {"--sla-step", "100ms"},
+                                                     {"--out", "{out}"},
+                                                     {"--data-dir", "{data}"}});
+}
+
 const char* const kGood = "{fx}/valid_results.json";
 
 std::string Compare(const std::string& args) { return "compare " + args; }
@@ -258,6 +268,44 @@ std::vector<BadInputRow> BadInputRows() {
       {"VpsWithSamples", Vps("--samples 20"), "--samples"},
       {"VpsOnTheNullEngine", Vps("--engines null"), "--engines null"},
       {"VpsNullAmongEngines", Vps("--engines sqlite,null"), "--engines null"},
+
+      // --- Sweeps (a list in a sweepable option) and capacity searches (--sla) ---
+      {"SweepEmptyItem", Run("--workloads get --threads 1,,2"), "--threads"},
+      {"SweepTrailingComma", Run("--workloads get --threads 1,"), "--threads"},
+      {"SweepNotANumber", Run("--workloads get --threads 1,x"), "--threads"},
+      {"SweepZero", Run("--workloads get --threads 0,1"), "--threads"},
+      {"SweepValueTwice", Run("--records 1k,1000"), "--records"},
+      {"SweepBadDurability", Run("--durability none,fast"), "--durability"},
+      {"SweepBadCacheSize", Run("--cache-size 8MiB,big"), "--cache-size"},
+      {"SweepThreeOptions", Run("--workloads get --threads 1,2 --records 100,200 --value-size 19,20"),
+       "at most 2 options"},
+      {"SweepTooManyValues", Run("--records 1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17"), "at most 16"},
+      {"SweepBothDimensionsOverLimits",
+       Run("--workloads get --threads 1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17 "
+           "--records 1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17"),
+       "--threads has 17, --records has 17"},
+      {"SweepTooManyPoints", Run("--workloads get --threads 1,2,3,4,5,6,7,8,9 --records 1,2,3,4,5,6,7,8"), "72 points"},
+      {"SweepPointOutOfRange", Run("--workloads get --threads 1,2000"), "sweep point threads=2000: --threads"},
+      {"SweepPointValueTooSmall", Run("--value-size 19,5"), "sweep point value_size=5: --value-size"},
+      {"SweepOptionOfAnotherSuite", Run("--readers 1,2"), "--readers"},
+      {"MicroThreadsWithInsert", Run("--threads 2"), "--threads"},
+      {"SlaNotAnSla", VpsSla("--sla 99<=1ms"), "--sla"},
+      {"SlaStrictLess", VpsSla("--sla p99<1ms"), "--sla"},
+      {"SlaPercentileNotANumber", VpsSla("--sla pxx<=1ms"), "--sla"},
+      {"SlaPercentileHundred", VpsSla("--sla p100<=1ms"), "--sla"},
+      {"SlaPercentileZero", VpsSla("--sla p0<=1ms"), "--sla"},
+      {"SlaPercentileBeyondTheHistogramsReach", VpsSla("--sla p99.999<=1ms"), "p99.999"},
+      {"SlaNoRateMeetsZero", VpsSla("--sla p99<=0ms"), "no rate meets"},
+      {"SlaNoRateMeetsNanoseconds", VpsSla("--sla p99<=100ns"), "no rate meets"},
+      {"SlaBadBound", VpsSla("--sla p99<=soon"), "--sla"},
+      {"SlaOnASampledSuite", Run("--sla p99<=1ms"), "--sla"},
+      {"SlaWithTargetRate", VpsSla("--sla p99<=1ms --target-rate 100"), "--target-rate"},
+      {"SlaWithOperations", VpsSla("--sla p99<=1ms --operations 100"), "--operations"},
+      {"SlaWithRawLatencies", VpsSla("--sla p99<=1ms --raw-latencies {tmp}/raw.csv"), "--raw-latencies"},
+      {"SlaUnknownLatency", VpsSla("--sla p99<=1ms --sla-latency wall"), "--sla-latency"},
+      {"SlaLatencyWithoutSla", VpsSla("--sla-latency service"), "--sla-latency"},
+      {"SlaStepTooShort", VpsSla("--sla p99<=1ms --sla-step 1ms"), "--sla-step"},
+      {"SlaStepLongerThanTheLongest", VpsSla("--sla p99<=1ms --sla-step 5m"), "--sla-step"},
 
       // --- compare: arguments ---
       {"CompareNoFiles", Compare(""), "results files"},

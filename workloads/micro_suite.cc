@@ -9,6 +9,7 @@
 #include "common/fnv.h"
 #include "common/interrupt.h"
 #include "common/prng.h"
+#include "common/thread_team.h"
 
 namespace dbxb {
 namespace {
@@ -128,7 +129,16 @@ Status VerifyAll(Session* s, const Dataset& data, std::string* checksum) {
   return Status::Ok();
 }
 
-// Base for the benchmarks that load the data set once and then only read.
+// What one thread of an iteration keeps: its buffers and its verdict, on a cache line of its own.
+struct alignas(64) ThreadSlot {
+  Session* session = nullptr;
+  std::string key;
+  std::string value;
+  Status status;
+};
+
+// Base for the benchmarks that load the data set once and then only read. With config.threads > 1 it
+// holds one session per thread and the team that runs each iteration's slices.
 class LoadedBenchmark : public MicroBenchmark {
  public:
   LoadedBenchmark(const AdapterFactory& engine, const MicroConfig& config, std::string name)
@@ -141,24 +151,65 @@ class LoadedBenchmark : public MicroBenchmark {
     options.reference = config_.dataset;
     DBXB_RETURN_IF_ERROR(db_.Open(engine_, options));
     DBXB_RETURN_IF_ERROR(Load(db_.session(), data_, config_.load_batch).WithContext("load"));
-    return VerifyAll(db_.session(), data_, &checksum_).WithContext("verify after load");
+    DBXB_RETURN_IF_ERROR(VerifyAll(db_.session(), data_, &checksum_).WithContext("verify after load"));
+    return OpenThreads();
   }
   bool settles() const override { return config_.settle; }
   Adapter* adapter() override { return db_.adapter(); }
   Status Settle() override { return db_.adapter()->Settle(); }
-  Status TearDown() override { return db_.Close(); }
+  Status TearDown() override {
+    team_.reset();
+    sessions_.clear();  // before the adapter closes
+    slots_.clear();
+    return db_.Close();
+  }
   const Settings& engine_settings() const override { return db_.settings(); }
   std::string checksum() const override { return checksum_; }
   uint64_t live_logical_bytes() const override { return LogicalBytes(data_); }
   uint64_t disk_bytes() const override { return db_.disk_bytes(); }
 
  protected:
+  uint32_t threads() const { return static_cast<uint32_t>(slots_.size()); }
+  // Rows [first, second) of `n`: thread t's slice, the first n % threads slices one row longer.
+  std::pair<uint64_t, uint64_t> SliceOf(uint32_t t, uint64_t n) const {
+    const uint64_t k = threads();
+    return {t * (n / k) + std::min<uint64_t>(t, n % k), (t + 1) * (n / k) + std::min<uint64_t>(t + 1, n % k)};
+  }
+  // Runs read(t, slot) on every thread (on this one alone when there is one) and returns the first failure.
+  template <typename Read>
+  Status RunSlices(Read read) {
+    if (team_ == nullptr) return read(0, slots_[0]);
+    team_->Run([&](uint32_t t) { slots_[t].status = read(t, slots_[t]); });
+    for (ThreadSlot& slot : slots_)
+      if (!slot.status.ok()) return slot.status.WithContext(fmt::format("thread {}", &slot - slots_.data()));
+    return Status::Ok();
+  }
+
   const AdapterFactory& engine_;
   MicroConfig config_;
   const Dataset& data_;
   std::string name_;
   OpenDb db_;
   std::string checksum_;
+  std::vector<ThreadSlot> slots_;  // one per thread; slot 0 uses db_'s session
+
+ private:
+  Status OpenThreads() {
+    const uint32_t threads = std::max<uint32_t>(1, config_.threads);
+    slots_.assign(threads, ThreadSlot());
+    slots_[0].session = db_.session();
+    for (uint32_t t = 1; t < threads; ++t) {
+      auto session = db_.adapter()->NewSession();
+      if (!session.ok()) return session.status().WithContext(fmt::format("session of thread {}", t));
+      sessions_.push_back(std::move(session).value());
+      slots_[t].session = sessions_.back().get();
+    }
+    if (threads > 1) team_ = std::make_unique<ThreadTeam>(threads);
+    return Status::Ok();
+  }
+
+  std::vector<std::unique_ptr<Session>> sessions_;  // threads 1..n-1
+  std::unique_ptr<ThreadTeam> team_;                // null on one thread
 };
 
 class InsertBenchmark final : public MicroBenchmark {
@@ -230,22 +281,32 @@ class GetBenchmark final : public LoadedBenchmark {
       : LoadedBenchmark(engine, config, "get"), rows_(data_), order_(MicroGetOrder(data_.size(), config.seed)) {}
 
   Status RunIteration() override {
-    Session* s = db_.session();
+    return RunSlices([this](uint32_t t, ThreadSlot& slot) {
+      const auto [begin, end] = SliceOf(t, order_.size());
+      return ReadRows(slot, begin, end);
+    });
+  }
+
+ private:
+  // Reads the rows order_[begin, end) through slot.session, verifying each value.
+  Status ReadRows(ThreadSlot& slot, uint64_t begin, uint64_t end) {
+    Session* s = slot.session;
+    std::string& key = slot.key;
+    std::string& value = slot.value;
     // In blocks, the flag looked at between them (an iteration over 10^8 rows takes minutes).
-    const size_t n = order_.size();
-    for (size_t block = 0; block < n; block += kRowsPerInterruptCheck) {
-      const size_t end = std::min<size_t>(n, block + kRowsPerInterruptCheck);
-      for (size_t k = block; k < end; ++k) {
-        const uint64_t i = order_[k];
-        Status st = s->Get(rows_.KeyInto(i, &key_), &value_);
+    for (uint64_t block = begin; block < end; block += kRowsPerInterruptCheck) {
+      const uint64_t stop = std::min<uint64_t>(end, block + kRowsPerInterruptCheck);
+      for (uint64_t n = block; n < stop; ++n) {
+        const uint64_t i = order_[n];
+        Status st = s->Get(rows_.KeyInto(i, &key), &value);
         if (!st.ok()) {
           if (st.IsNotFound())
             return Status::Corruption(fmt::format("get: key '{}' not found", Printable(rows_.key(i))));
           return st;
         }
-        if (!rows_.ValueEquals(i, value_))
+        if (!rows_.ValueEquals(i, value))
           return Status::Corruption(
-              fmt::format("get: wrong value for '{}': '{}'", Printable(rows_.key(i)), Printable(value_)));
+              fmt::format("get: wrong value for '{}': '{}'", Printable(rows_.key(i)), Printable(value)));
       }
       if (InterruptRequested()) [[unlikely]]
         return Status::Interrupted("reading the data set");
@@ -264,8 +325,6 @@ class GetBenchmark final : public LoadedBenchmark {
   // benchmark pays (perf: RocksDB's copy of the key into its lookup key took 8 % of a 1M get).
   const ReferenceData& rows_;
   std::vector<uint64_t> order_;  // a seeded random permutation of the rows
-  std::string key_;
-  std::string value_;
 };
 
 class ScanBenchmark final : public LoadedBenchmark {
@@ -273,10 +332,23 @@ class ScanBenchmark final : public LoadedBenchmark {
   using LoadedBenchmark::LoadedBenchmark;
 
   Status RunIteration() override {
-    // Touch every key and value: count the rows and their bytes, check both against the data set.
+    if (expected_bytes_.empty()) ComputeExpectedBytes();
+    return RunSlices([this](uint32_t t, ThreadSlot& slot) {
+      const auto [begin, end] = SliceOf(t, data_.size());
+      return ScanRows(*slot.session, begin, end, expected_bytes_[t]);
+    });
+  }
+
+ private:
+  // Touches every key and value of rows [begin, end) (all of them from the start on one thread): counts
+  // the rows and their bytes and checks both against the data set.
+  Status ScanRows(Session& session, uint64_t begin, uint64_t end, uint64_t expected_bytes) {
+    const bool whole = threads() == 1;
+    if (!whole && begin == end) return Status::Ok();  // more threads than rows
     uint64_t rows = 0, bytes = 0;
     bool interrupted = false;
-    DBXB_RETURN_IF_ERROR(db_.session()->Scan("", 0, [&](std::string_view k, std::string_view v) {
+    const std::string_view start = whole ? std::string_view() : data_.key(begin);
+    DBXB_RETURN_IF_ERROR(session.Scan(start, whole ? 0 : end - begin, [&](std::string_view k, std::string_view v) {
       ++rows;
       bytes += k.size() + v.size() + static_cast<unsigned char>(k.back()) +
                (v.empty() ? 0 : static_cast<unsigned char>(v.back()));
@@ -288,23 +360,24 @@ class ScanBenchmark final : public LoadedBenchmark {
       return true;
     }));
     if (interrupted) return Status::Interrupted("scanning the data set");
-    if (rows != data_.size()) return Status::Corruption(fmt::format("scan: {} rows, expected {}", rows, data_.size()));
-    if (bytes != ExpectedBytes()) return Status::Corruption("scan: the bytes read differ from the data set");
+    if (rows != end - begin) return Status::Corruption(fmt::format("scan: {} rows, expected {}", rows, end - begin));
+    if (bytes != expected_bytes) return Status::Corruption("scan: the bytes read differ from the data set");
     return Status::Ok();
   }
 
- private:
-  uint64_t ExpectedBytes() {
-    if (expected_bytes_ == 0) {
-      for (uint64_t i = 0; i < data_.size(); ++i) {
+  // The byte sum each thread's slice must read, once.
+  void ComputeExpectedBytes() {
+    expected_bytes_.assign(threads(), 0);
+    for (uint32_t t = 0; t < threads(); ++t) {
+      const auto [begin, end] = SliceOf(t, data_.size());
+      for (uint64_t i = begin; i < end; ++i) {
         std::string_view k = data_.key(i), v = data_.value(i);
-        expected_bytes_ +=
+        expected_bytes_[t] +=
             k.size() + v.size() + static_cast<unsigned char>(k.back()) + static_cast<unsigned char>(v.back());
       }
     }
-    return expected_bytes_;
   }
-  uint64_t expected_bytes_ = 0;
+  std::vector<uint64_t> expected_bytes_;
 };
 
 class CountBenchmark final : public LoadedBenchmark {
@@ -333,6 +406,8 @@ std::vector<uint64_t> MicroGetOrder(uint64_t n, uint64_t seed) {
   for (uint64_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[mix.Next() % i]);
   return order;
 }
+
+bool MicroWorkloadTakesThreads(std::string_view workload) { return workload == "get" || workload == "scan"; }
 
 const std::vector<std::string>& MicroWorkloadNames() {
   static const std::vector<std::string> names = {"insert", "get", "scan", "count"};

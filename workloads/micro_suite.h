@@ -38,7 +38,14 @@ struct MicroConfig {
   uint64_t load_batch = 10000;
   /// Settle the engine after loading (false: --no-settle). The harness calls Settle and times it.
   bool settle = true;
+  /// Threads that share each iteration of get and scan (--threads), one session each: thread i reads
+  /// the i-th of `threads` equal slices of the key order (get) or of the key range (scan). insert and
+  /// count run on one thread. REQUIRES: >= 1.
+  uint32_t threads = 1;
 };
+
+/// The workloads --threads above 1 applies to.
+bool MicroWorkloadTakesThreads(std::string_view workload);
 
 class MicroBenchmark {
  public:

@@ -27,6 +27,7 @@ class DbxMicroPlan final : public SuitePlan {
     config.work_dir = work_dir;
     config.seed = common.seed;
     config.settle = common.settle;
+    config.threads = threads;
     auto maker = [&config](const std::string& workload, const AdapterFactory& engine) -> MakeBenchmark {
       return [&config, workload, &engine] { return MakeMicroBenchmark(workload, engine, config); };
     };
@@ -39,9 +40,13 @@ class DbxMicroPlan final : public SuitePlan {
                                   {"durability", std::string(DurabilityName(common.durability))},
                                   {"cache_bytes", std::to_string(common.cache_bytes)}};
     for (const std::string& workload : workloads) {
+      // Recorded only above one thread, so that one-thread results match those of earlier runs.
+      KeyValues with_threads = parameters;
+      if (threads > 1 && MicroWorkloadTakesThreads(workload))
+        with_threads.emplace_back("threads", std::to_string(threads));
       for (const AdapterFactory* engine : common.engines) {
         // false: interrupted; what finished is kept by the runner.
-        if (!runner.RunBenchmark(workload, *engine, parameters, sampling, maker(workload, *engine)))
+        if (!runner.RunBenchmark(workload, *engine, with_threads, sampling, maker(workload, *engine)))
           return Status::Ok();
       }
     }
@@ -51,6 +56,7 @@ class DbxMicroPlan final : public SuitePlan {
   SuiteCommon common;
   std::vector<std::string> workloads;
   DatasetShape shape;
+  uint32_t threads = 1;
 };
 
 class DbxMicroSuite final : public Suite {
@@ -73,6 +79,10 @@ class DbxMicroSuite final : public Suite {
           {"records", "Records in the data set (10000, 10k, 1M)", std::to_string(kDefaultRecords)},
           {"key-size", "Key size in bytes (>= 12)", std::to_string(kDefaultKeySize)},
           {"value-size", "Value size in bytes (>= 19)", std::to_string(kDefaultValueSize)},
+          {"threads",
+           "Worker threads, one session each (dbx-micro: threads sharing each get and scan iteration; phase suites: "
+           "per phase)",
+           "1"},
       };
       for (auto& s : SamplingSuiteOptionList()) o.push_back(std::move(s));
       return o;
@@ -99,11 +109,19 @@ class DbxMicroSuite final : public Suite {
             fmt::format("--key-size: {} bytes is longer than the longest key {} stores ({} bytes)", shape.key_size,
                         engine->name, engine->max_key_bytes));
     }
+    DBXB_RETURN_IF_ERROR(args.Count32("threads", 1, 1024, &plan->threads));
+    for (const std::string& w : plan->workloads) {
+      if (plan->threads > 1 && !MicroWorkloadTakesThreads(w))
+        return Status::InvalidArgument(
+            fmt::format("--threads: dbx-micro's {} runs on one thread (--threads applies to get and scan); give "
+                        "--workloads get,scan",
+                        w));
+    }
 
     plan->configuration = {
-        {"workloads", JoinNames(plan->workloads)},           {"records", std::to_string(shape.records)},
-        {"key_size", std::to_string(shape.key_size)},        {"value_size", std::to_string(shape.value_size)},
-        {"cache_bytes", std::to_string(common.cache_bytes)},
+        {"workloads", JoinNames(plan->workloads)},    {"records", std::to_string(shape.records)},
+        {"key_size", std::to_string(shape.key_size)}, {"value_size", std::to_string(shape.value_size)},
+        {"threads", std::to_string(plan->threads)},   {"cache_bytes", std::to_string(common.cache_bytes)},
     };
     // Criterion's defaults, --quick shortens them, explicit options override both.
     DBXB_RETURN_IF_ERROR(ParseSamplingArgs(args, common, &plan->sampling, &plan->configuration));

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -22,6 +23,7 @@ class CorruptingSession final : public Session {
   Status Delete(std::string_view k) override { return inner_->Delete(k); }
   Status Get(std::string_view k, std::string* v) override {
     if (recording_) reads_.emplace_back(k);
+    gets_.fetch_add(1, std::memory_order_relaxed);
     Status st = inner_->Get(k, v);
     if (st.ok() && k == bad_key_ && armed_) (*v)[flip_at_ < v->size() ? flip_at_ : v->size() - 1] ^= 1;
     return st;
@@ -43,6 +45,7 @@ class CorruptingSession final : public Session {
   static inline bool armed_count_ = false;
   static inline bool recording_ = false;
   static inline std::vector<std::string> reads_;  // the keys of every Get while recording_
+  static inline std::atomic<uint64_t> gets_{0};   // every Get, from any thread
 
  private:
   std::unique_ptr<Session> inner_;
@@ -63,6 +66,18 @@ class CorruptingAdapter final : public Adapter {
  private:
   std::unique_ptr<Adapter> inner_;
 };
+
+// The null engine behind CorruptingAdapter: a perfect store until a CorruptingSession switch is armed.
+AdapterFactory CorruptingNull() {
+  AdapterFactory f = NullAdapterFactory();
+  auto inner_open = f.open;
+  f.open = [inner_open](const AdapterOptions& o) -> Result<std::unique_ptr<Adapter>> {
+    auto a = inner_open(o);
+    if (!a.ok()) return a.status();
+    return std::unique_ptr<Adapter>(new CorruptingAdapter(std::move(a).value()));
+  };
+  return f;
+}
 
 class MicroSuiteTest : public ::testing::Test {
  protected:
@@ -136,13 +151,7 @@ TEST_F(MicroSuiteTest, LoadedBenchmarksSettleUnlessTurnedOff) {
 }
 
 TEST_F(MicroSuiteTest, AWrongValueFailsTheGetBenchmark) {
-  AdapterFactory bad = NullAdapterFactory();
-  auto inner_open = bad.open;
-  bad.open = [inner_open](const AdapterOptions& o) -> Result<std::unique_ptr<Adapter>> {
-    auto a = inner_open(o);
-    if (!a.ok()) return a.status();
-    return std::unique_ptr<Adapter>(new CorruptingAdapter(std::move(a).value()));
-  };
+  AdapterFactory bad = CorruptingNull();
   CorruptingSession::armed_ = true;
   // Values of 100 bytes, as the fidelity check reads: the first byte, one in a later repetition of the
   // row's pattern and the last are each caught.
@@ -157,13 +166,7 @@ TEST_F(MicroSuiteTest, AWrongValueFailsTheGetBenchmark) {
 
 // The get benchmark reads every key of its seeded order (MicroGetOrder), once, in that order.
 TEST_F(MicroSuiteTest, GetReadsEveryKeyInItsSeededOrder) {
-  AdapterFactory wrapped = NullAdapterFactory();
-  auto inner_open = wrapped.open;
-  wrapped.open = [inner_open](const AdapterOptions& o) -> Result<std::unique_ptr<Adapter>> {
-    auto a = inner_open(o);
-    if (!a.ok()) return a.status();
-    return std::unique_ptr<Adapter>(new CorruptingAdapter(std::move(a).value()));
-  };
+  AdapterFactory wrapped = CorruptingNull();
   auto bench = MakeMicroBenchmark("get", wrapped, config_);
   ASSERT_TRUE(bench.ok()) << bench.status().ToString();
   ASSERT_TRUE((*bench)->SetUp().ok());
@@ -178,16 +181,42 @@ TEST_F(MicroSuiteTest, GetReadsEveryKeyInItsSeededOrder) {
 }
 
 TEST_F(MicroSuiteTest, AWrongCountFailsCountAndInsert) {
-  AdapterFactory bad = NullAdapterFactory();
-  auto inner_open = bad.open;
-  bad.open = [inner_open](const AdapterOptions& o) -> Result<std::unique_ptr<Adapter>> {
-    auto a = inner_open(o);
-    if (!a.ok()) return a.status();
-    return std::unique_ptr<Adapter>(new CorruptingAdapter(std::move(a).value()));
-  };
+  AdapterFactory bad = CorruptingNull();
   CorruptingSession::armed_count_ = true;
   EXPECT_TRUE(RunOnce(bad, "count").IsCorruption());
   EXPECT_TRUE(RunOnce(bad, "insert").IsCorruption());
+}
+
+// --threads: get and scan split each iteration into slices, one per thread and session, and still read
+// (and verify) every row once; on an engine with real storage too.
+TEST_F(MicroSuiteTest, ThreadsShareEachIterationOfGetAndScan) {
+  const AdapterFactory* lmdb = BuiltinAdapters().Find("lmdb");
+  ASSERT_NE(lmdb, nullptr);
+  for (const AdapterFactory& engine : {NullAdapterFactory(), *lmdb}) {
+    for (uint32_t threads : {1u, 3u, 7u}) {
+      config_.threads = threads;
+      for (const char* w : {"get", "scan"}) {
+        std::string checksum;
+        Status st = RunOnce(engine, w, &checksum);
+        ASSERT_TRUE(st.ok()) << engine.name << " " << w << " on " << threads << " threads: " << st.ToString();
+      }
+    }
+  }
+  EXPECT_TRUE(MicroWorkloadTakesThreads("get") && MicroWorkloadTakesThreads("scan"));
+  EXPECT_FALSE(MicroWorkloadTakesThreads("insert") || MicroWorkloadTakesThreads("count"));
+}
+
+TEST_F(MicroSuiteTest, ThreadsReadEveryRowOnceAndAWrongValueOnAnyThreadFailsGet) {
+  AdapterFactory bad = CorruptingNull();
+  config_.threads = 4;
+  CorruptingSession::gets_ = 0;
+  ASSERT_TRUE(RunOnce(bad, "get").ok());
+  EXPECT_EQ(CorruptingSession::gets_.load(), 3 * config_.dataset->size()) << "every row once per iteration";
+  CorruptingSession::armed_ = true;
+  Status st = RunOnce(bad, "get");
+  ASSERT_TRUE(st.IsCorruption()) << st.ToString();
+  EXPECT_NE(st.message().find("wrong value for 'key_00000042"), std::string::npos) << st.message();
+  EXPECT_EQ(st.message().rfind("thread ", 0), 0u) << "names the thread: " << st.message();
 }
 
 TEST_F(MicroSuiteTest, UnknownWorkloadIsInvalidArgument) {

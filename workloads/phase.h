@@ -90,6 +90,11 @@ struct PhaseSpec {
   /// The phase follows writes: before its workers exist the runner calls Phase::Settle (the engine's
   /// Adapter::Settle) and records how long it took. Phase suites set it from PhaseSuiteOptions::settle.
   bool settle = false;
+
+  /// The phase may run again on the same database, SetUp to TearDown, at other rates and lengths (a
+  /// capacity search runs it once per step: harness/capacity.h). False for a load that fills an empty
+  /// store once.
+  bool repeatable = true;
 };
 
 /// The PhaseSpec::parameters key saying how the phase's memory was limited (harness/memory/memory_limit.h adds

@@ -110,6 +110,7 @@ class YcsbLoadPhase final : public Phase {
  public:
   explicit YcsbLoadPhase(YcsbShared* s) : s_(*s) {
     spec_.name = "load";
+    spec_.repeatable = false;  // it inserts the records once
     spec_.op_types = {s_.load_batch() > 1 ? "insert-batch" : "insert"};
     spec_.threads = s_.threads;
     spec_.operations = (s_.load_count + s_.load_batch() - 1) / s_.load_batch();

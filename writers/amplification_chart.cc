@@ -23,14 +23,6 @@ std::string Value(const std::optional<double>& v) {
   return v && std::isfinite(*v) ? fmt::format("{:.2f}×", *v) : std::string("n/a");
 }
 
-// 1, 2 or 5 times a power of ten, at least `raw`.
-double NiceStep(double raw) {
-  const double power = std::pow(10.0, std::floor(std::log10(raw)));
-  for (double m : {1.0, 2.0, 5.0, 10.0})
-    if (m * power >= raw * (1 - 1e-9)) return m * power;
-  return 10 * power;
-}
-
 }  // namespace
 
 std::string RenderAmplificationChart(const AmplificationChart& chart) {

@@ -6,11 +6,13 @@
 #include <utility>
 #include <vector>
 
+#include "writers/capacity_report.h"
 #include "writers/format.h"
 #include "writers/markdown_methodology.h"
 #include "writers/markdown_phases.h"
 #include "writers/markdown_reporter.h"
 #include "writers/markdown_resources.h"
+#include "writers/sweep_report.h"
 
 namespace dbxb {
 namespace {
@@ -67,6 +69,8 @@ void ConsoleReporter::ReportSummary(const RunResults& results, std::ostream& out
   std::string baseline = baseline_engine_.empty() ? DefaultBaselineEngine(results) : baseline_engine_;
   WriteComparisonTables(results, baseline, out);
   WritePhaseTables(results, out);
+  WriteCapacityTables(results, out);
+  WriteSweepTables(results, out);
   WriteResourceTables(results, out);
   for (const std::string& w : ReadingWarnings(results)) out << w << "\n";
 }

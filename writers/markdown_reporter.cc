@@ -9,12 +9,15 @@
 #include <vector>
 
 #include "records/grouping.h"
+#include "writers/capacity_report.h"
 #include "writers/format.h"
 #include "writers/markdown_collapse.h"
 #include "writers/markdown_methodology.h"
 #include "writers/markdown_phases.h"
 #include "writers/markdown_resources.h"
 #include "writers/markdown_versus.h"
+#include "writers/study_report.h"
+#include "writers/sweep_report.h"
 
 namespace dbxb {
 namespace {
@@ -111,6 +114,8 @@ Status MarkdownReporter::Write(const RunResults& results, std::ostream& out) {
     out << fmt::format(", {} phase{}", results.phases.size(), results.phases.size() == 1 ? "" : "s");
     if (failed_phases > 0) out << fmt::format(" ({} failed)", failed_phases);
   }
+  if (!results.capacity.empty())
+    out << fmt::format(", {} capacity search{}", results.capacity.size(), results.capacity.size() == 1 ? "" : "es");
   out << fmt::format(", dbx-bench {}.\n\n", c.tool_version);
   std::vector<std::string> warnings = ReadingWarnings(results);
   for (size_t i = 0; i < warnings.size(); ++i) out << (i == 0 ? "> " : ">\n> ") << warnings[i] << "\n";
@@ -120,6 +125,9 @@ Status MarkdownReporter::Write(const RunResults& results, std::ostream& out) {
   WritePhaseTables(results, out);
   WriteCollapseTables(results, out);
   WriteSqliteVsPostgres(results, out);
+  WriteCapacityTables(results, out);
+  WriteSqliteOrPostgres({&results}, out);
+  WriteSweepTables(results, out);
   WriteResourceTables(results, out);
   WriteMethodology(results, out);
   return StreamStatus(out, "results.md");

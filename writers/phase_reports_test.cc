@@ -8,6 +8,7 @@
 
 #include "records/json_results.h"
 #include "tests/fixtures/golden.h"
+#include "tests/fixtures/json_paths.h"
 #include "tests/fixtures/sample_phases.h"
 #include "tests/fixtures/sample_results.h"
 #include "writers/console_reporter.h"
@@ -18,21 +19,6 @@ namespace dbxb {
 namespace {
 
 using Json = nlohmann::ordered_json;
-
-// "/phases/3/per_op/0/count" -> "phases[3].per_op[0].count"
-std::string PathOf(const std::string& pointer) {
-  std::string out;
-  size_t pos = 1;
-  while (pos <= pointer.size()) {
-    size_t next = pointer.find('/', pos);
-    if (next == std::string::npos) next = pointer.size();
-    std::string token = pointer.substr(pos, next - pos);
-    bool index = !token.empty() && token.find_first_not_of("0123456789") == std::string::npos;
-    out += index ? "[" + token + "]" : (out.empty() ? token : "." + token);
-    pos = next + 1;
-  }
-  return out;
-}
 
 TEST(PhaseJson, RoundTripGivesEqualRecords) {
   RunResults in = testdata::SamplePhaseResults();
@@ -81,7 +67,8 @@ TEST(PhaseJson, EveryWrongTypeIsNamedByItsPath) {
     RunResults out;
     Status s = FromJson(doc, &out);
     ASSERT_TRUE(s.IsInvalidArgument()) << it.key() << ": " << s.ToString();
-    EXPECT_EQ(s.message().rfind(PathOf(it.key()) + ": expected ", 0), 0u) << it.key() << " -> " << s.message();
+    EXPECT_EQ(s.message().rfind(testdata::JsonPathOf(it.key()) + ": expected ", 0), 0u)
+        << it.key() << " -> " << s.message();
     ++checked;
   }
   EXPECT_GT(checked, 300);
@@ -89,33 +76,15 @@ TEST(PhaseJson, EveryWrongTypeIsNamedByItsPath) {
 
 TEST(PhaseJson, EveryMissingRequiredFieldIsNamed) {
   const Json good = ToJson(testdata::SamplePhaseResults());
-  const std::set<std::string> optional = {"latency_from_intended_start", "hdr_histogram", "start_unix_s", "merged_from",
-                                          "merged_throughput",           "resources",     "settle_ns"};
-  const std::set<std::string> free_form = {"parameters", "engine_settings"};
-  int checked = 0;
-  std::function<void(const Json&, const Json::json_pointer&)> walk = [&](const Json& node,
-                                                                         const Json::json_pointer& ptr) {
-    if (node.is_array()) {
-      for (size_t i = 0; i < node.size(); ++i) walk(node[i], ptr / i);
-      return;
-    }
-    if (!node.is_object()) return;
-    for (auto it = node.begin(); it != node.end(); ++it) {
-      Json::json_pointer child = ptr / it.key();
-      if (free_form.count(it.key())) continue;
-      walk(it.value(), child);
-      if (optional.count(it.key())) continue;
-      Json doc = good;
-      doc[ptr].erase(it.key());
-      RunResults out;
-      Status s = FromJson(doc, &out);
-      ASSERT_TRUE(s.IsInvalidArgument()) << child.to_string();
-      EXPECT_EQ(s.message(), PathOf(child.to_string()) + ": missing field");
-      ++checked;
-    }
+  const auto read = [](const Json& doc) {
+    RunResults out;
+    return FromJson(doc, &out);
   };
-  walk(good["phases"], Json::json_pointer("/phases"));
-  EXPECT_GT(checked, 200);
+  const std::vector<std::string> optional = {
+      "latency_from_intended_start", "hdr_histogram", "start_unix_s", "merged_from",
+      "merged_throughput",           "resources",     "settle_ns"};
+  EXPECT_GT(testdata::ExpectEveryMissingFieldNamed(good, "/phases", {"parameters", "engine_settings"}, read, optional),
+            200);
 }
 
 TEST(PhaseJson, BadCurvePointsAndThreadCounts) {

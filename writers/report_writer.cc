@@ -11,6 +11,7 @@
 
 #include "records/grouping.h"
 #include "writers/amplification_chart.h"
+#include "writers/capacity_report.h"
 #include "writers/format.h"
 #include "writers/markdown_collapse.h"
 #include "writers/markdown_methodology.h"
@@ -20,7 +21,10 @@
 #include "writers/markdown_seed.h"
 #include "writers/markdown_versus.h"
 #include "writers/reporter.h"
+#include "writers/study_report.h"
 #include "writers/svg_chart.h"
+#include "writers/sweep_report.h"
+#include "writers/time_series_chart.h"
 
 namespace dbxb {
 namespace {
@@ -73,12 +77,13 @@ std::string UniqueName(std::vector<std::string>* taken, const std::string& base,
 // The title of a workload: "dbx-micro / get", with its parameters when the run has the same workload
 // with other parameters too.
 std::string GroupTitle(const std::vector<BenchmarkGroup>& groups, const BenchmarkGroup& g) {
-  std::string title = g.first().suite + " / " + g.first().workload;
+  const std::string title = g.first().suite + " / " + g.first().workload;
+  std::vector<const KeyValues*> others;
   for (const BenchmarkGroup& other : groups) {
     if (&other != &g && other.first().suite == g.first().suite && other.first().workload == g.first().workload)
-      return title + " (" + JoinKeyValues(g.first().parameters) + ")";
+      others.push_back(&other.first().parameters);
   }
-  return title;
+  return others.empty() ? title : title + " (" + JoinDifferingKeyValues(g.first().parameters, others) + ")";
 }
 
 // "ycsb / workloada / run", "sqlite-vps / disk-bound / select-pk"; when other groups share that name,
@@ -91,6 +96,7 @@ std::string PhaseTitle(const std::vector<PhaseGroup>& groups, const PhaseGroup& 
     title += (title.empty() ? "" : " / ") + *part;
   }
   bool threads = false, rate = false, parameters = false;
+  std::vector<const KeyValues*> others;
   for (const PhaseGroup& other : groups) {
     const PhaseResult& o = other.first();
     if (&other == &g || o.suite != p.suite || o.workload != p.workload || o.dataset != p.dataset || o.phase != p.phase)
@@ -98,6 +104,7 @@ std::string PhaseTitle(const std::vector<PhaseGroup>& groups, const PhaseGroup& 
     threads |= o.threads != p.threads;
     rate |= o.target_rate != p.target_rate;
     parameters |= o.parameters != p.parameters;
+    others.push_back(&o.parameters);
   }
   std::vector<std::string> distinct;
   if (threads) distinct.push_back(fmt::format("{} thread{}", p.threads, p.threads == 1 ? "" : "s"));
@@ -105,7 +112,7 @@ std::string PhaseTitle(const std::vector<PhaseGroup>& groups, const PhaseGroup& 
     distinct.push_back(p.target_rate > 0 ? fmt::format("open loop at {} ops/s", FormatCount(p.target_rate))
                                          : std::string("closed loop"));
   }
-  if (parameters) distinct.push_back(JoinKeyValues(p.parameters));
+  if (parameters) distinct.push_back(JoinDifferingKeyValues(p.parameters, others));
   std::string suffix;
   for (const std::string& d : distinct) suffix += (suffix.empty() ? "" : ", ") + d;
   return suffix.empty() ? title : title + " (" + suffix + ")";
@@ -263,6 +270,44 @@ void WriteResourceSection(const RunResults& results, std::vector<std::string>* t
   out << ResourceLegend(tables);
 }
 
+// Each chart as an SVG file named after the host and its stem, and its image in the Markdown.
+void WriteLineCharts(const std::vector<NamedChart>& named, const std::string& host, std::vector<std::string>* taken,
+                     std::vector<ReportFile>* charts, std::ostream& out) {
+  for (const NamedChart& n : named) {
+    const std::string file = UniqueName(taken, Slug(host + "-" + n.stem), ".svg");
+    charts->push_back(ReportFile{file, RenderLineChart(n.chart)});
+    std::string alt = n.alt + " on " + host;
+    std::replace(alt.begin(), alt.end(), '[', '(');
+    std::replace(alt.begin(), alt.end(), ']', ')');
+    out << fmt::format("![{}]({})\n\n", alt, file);
+  }
+}
+
+// A sweep's tables and scaling charts, capacity searches' tables and curves, and every phase's time series.
+void WriteSweepAndCapacity(const RunResults& results, std::vector<std::string>* taken, std::vector<ReportFile>* charts,
+                           std::ostream& out) {
+  const std::string host = HostName(results.context);
+  std::ostringstream capacity;
+  WriteCapacityTables(results, capacity);
+  if (!capacity.str().empty()) {
+    out << DemoteHeadings(capacity.str(), 1);
+    WriteLineCharts(CapacityCharts(results, host), host, taken, charts, out);
+  }
+  std::ostringstream sweep;
+  WriteSweepTables(results, sweep);
+  if (!sweep.str().empty()) {
+    out << DemoteHeadings(sweep.str(), 1);
+    WriteLineCharts(SweepCharts(results, host), host, taken, charts, out);
+  }
+  const std::vector<PhaseGroup> groups = GroupPhasesByPhase(results);
+  std::vector<NamedChart> series;
+  for (const PhaseGroup& g : groups)
+    for (NamedChart& c : TimeSeriesCharts(g, PhaseTitle(groups, g), host)) series.push_back(std::move(c));
+  if (series.empty()) return;
+  out << "### Throughput and p99, second by second\n\n";
+  WriteLineCharts(series, host, taken, charts, out);
+}
+
 void WriteRunSection(const ReportInput& run, const std::string& heading, const ReportOptions& options,
                      std::vector<std::string>* taken, std::vector<ReportFile>* charts, std::ostream& out) {
   const RunResults& results = run.results;
@@ -271,7 +316,7 @@ void WriteRunSection(const ReportInput& run, const std::string& heading, const R
                                       [](const BenchmarkResult& b) { return b.error_occurred; });
   out << "## " << heading << "\n\n";
   out << fmt::format("Run of {} on {} ({}, {} cores): ", c.date_utc, HostName(c), c.cpu_model, c.num_cpus);
-  if (!results.benchmarks.empty() || results.phases.empty()) {
+  if (!results.benchmarks.empty() || (results.phases.empty() && results.capacity.empty())) {
     out << fmt::format("{} benchmark{}", results.benchmarks.size(), results.benchmarks.size() == 1 ? "" : "s");
     if (failed > 0) out << fmt::format(" ({} failed)", failed);
     if (!results.phases.empty()) out << ", ";
@@ -281,6 +326,11 @@ void WriteRunSection(const ReportInput& run, const std::string& heading, const R
                                                [](const PhaseResult& p) { return p.error_occurred; });
     out << fmt::format("{} phase{}", results.phases.size(), results.phases.size() == 1 ? "" : "s");
     if (failed_phases > 0) out << fmt::format(" ({} failed)", failed_phases);
+  }
+  if (!results.capacity.empty()) {
+    const bool first = results.benchmarks.empty() && results.phases.empty();
+    out << fmt::format("{}{} capacity search{}", first ? "" : ", ", results.capacity.size(),
+                       results.capacity.size() == 1 ? "" : "es");
   }
   out << fmt::format(", dbx-bench {}. Source: `{}`.\n\n", c.tool_version, run.source);
   if (!c.merged_files.empty()) {
@@ -302,7 +352,7 @@ void WriteRunSection(const ReportInput& run, const std::string& heading, const R
 
   const std::vector<BenchmarkGroup> groups = GroupBenchmarksByWorkload(results);
   const std::vector<PhaseGroup> phase_groups = GroupPhasesByPhase(results);
-  if (groups.empty() && phase_groups.empty())
+  if (groups.empty() && phase_groups.empty() && results.capacity.empty())
     out << "No benchmarks were recorded in this run.\n\n";
   else
     WriteSummary(results, groups, phase_groups, out);
@@ -350,6 +400,7 @@ void WriteRunSection(const ReportInput& run, const std::string& heading, const R
     }
   }
 
+  WriteSweepAndCapacity(results, taken, charts, out);
   WriteResourceSection(results, taken, charts, out);
 
   std::ostringstream methodology;
@@ -388,6 +439,21 @@ std::vector<ReportFile> RenderReport(const std::vector<ReportInput>& runs, const
   std::vector<const RunResults*> all;
   for (const ReportInput& run : runs) all.push_back(&run.results);
   WriteSeedComparison(all, out);  // only when a run holds the seed suite
+  // The study's answer over every run of a host (a cached and a disk-bound run, a durability sweep, ...).
+  std::vector<std::string> hosts;
+  for (const ReportInput& run : runs)
+    if (std::find(hosts.begin(), hosts.end(), HostName(run.results.context)) == hosts.end())
+      hosts.push_back(HostName(run.results.context));
+  for (const std::string& host : hosts) {
+    std::vector<const RunResults*> of_host;
+    for (const ReportInput& run : runs)
+      if (HostName(run.results.context) == host) of_host.push_back(&run.results);
+    std::ostringstream study;
+    WriteSqliteOrPostgres(of_host, study);
+    std::string text = study.str();
+    if (hosts.size() > 1 && !text.empty()) text.insert(text.find('\n'), " (" + host + ")");
+    out << text;
+  }
   for (const ReportInput& run : runs) {
     const RunContext& c = run.results.context;
     const bool host_repeats = std::count_if(runs.begin(), runs.end(), [&](const ReportInput& other) {

@@ -146,11 +146,18 @@ TEST(ReportWriterTest, PhasesGetTablesSummaryAndLatencyCharts) {
   std::vector<std::string> names;
   for (const ReportFile& f : files) names.push_back(f.name);
   // The open-loop lmdb run and the closed-loop sqlite and rocksdb runs measure different things: two charts.
-  EXPECT_EQ(names,
-            (std::vector<std::string>{
-                "README.md", "bench-host-ycsb-workloada-load-latency.svg", "bench-host-ycsb-workloada-run-latency.svg",
-                "bench-host-ycsb-workloada-run-latency-2.svg", "bench-host-sqlite-vps-disk-bound-select-pk-latency.svg",
-                "bench-host-ycsb-workloada-amplification.svg", "bench-host-sqlite-vps-disk-bound-amplification.svg"}));
+  EXPECT_EQ(
+      names,
+      (std::vector<std::string>{
+          "README.md", "bench-host-ycsb-workloada-load-latency.svg", "bench-host-ycsb-workloada-run-latency.svg",
+          "bench-host-ycsb-workloada-run-latency-2.svg", "bench-host-sqlite-vps-disk-bound-select-pk-latency.svg",
+          // Each phase's second-by-second throughput and p99.
+          "bench-host-series-ycsb-workloada-load-throughput.svg", "bench-host-series-ycsb-workloada-load-p99.svg",
+          "bench-host-series-ycsb-workloada-run-throughput.svg", "bench-host-series-ycsb-workloada-run-p99.svg",
+          "bench-host-series-ycsb-workloada-run-throughput-2.svg", "bench-host-series-ycsb-workloada-run-p99-2.svg",
+          "bench-host-series-sqlite-vps-disk-bound-select-pk-throughput.svg",
+          "bench-host-series-sqlite-vps-disk-bound-select-pk-p99.svg", "bench-host-ycsb-workloada-amplification.svg",
+          "bench-host-sqlite-vps-disk-bound-amplification.svg"}));
   // The charts against goldens; the page by its parts, since most of its phase text (tables, methodology)
   // is WritePhaseTables' and WriteMethodology's, tested with their own goldens.
   for (size_t i = 1; i < files.size(); ++i)

@@ -60,15 +60,6 @@ TimeUnit UnitFor(double ns) {
   return {1, "ns"};
 }
 
-// 1, 2 or 5 times a power of ten, at least `raw`.
-double NiceStep(double raw) {
-  const double power = std::pow(10.0, std::floor(std::log10(raw)));
-  for (double m : {1.0, 2.0, 5.0, 10.0}) {
-    if (m * power >= raw * (1 - 1e-9)) return m * power;
-  }
-  return 10 * power;
-}
-
 double Clean(double v) { return std::isfinite(v) && v > 0 ? v : 0; }
 
 std::string Num(double v) { return fmt::format("{:.1f}", v); }
@@ -81,6 +72,29 @@ double TextWidth(const std::string& text) {
 }
 
 }  // namespace
+
+double NiceStep(double raw) {
+  const double power = std::pow(10.0, std::floor(std::log10(raw)));
+  for (double m : {1.0, 2.0, 5.0, 10.0}) {
+    if (m * power >= raw * (1 - 1e-9)) return m * power;
+  }
+  return 10 * power;
+}
+
+std::string SvgDocumentStart(double width, double height, const std::string& title, const std::string& subtitle,
+                             const std::string& desc) {
+  std::string svg = fmt::format(
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{0}\" height=\"{1}\" viewBox=\"0 0 {0} {1}\" role=\"img\" "
+      "aria-labelledby=\"chart-title chart-desc\" font-family=\"Helvetica, Arial, sans-serif\" font-size=\"12\">\n",
+      Num(width), Num(height));
+  svg += fmt::format("<title id=\"chart-title\">{}</title>\n", XmlEscape(title));
+  svg += fmt::format("<desc id=\"chart-desc\">{}</desc>\n", XmlEscape(subtitle + ". " + desc));
+  svg += "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n";
+  svg += fmt::format("<text x=\"16\" y=\"24\" font-size=\"16\" font-weight=\"bold\" fill=\"#222222\">{}</text>\n",
+                     XmlEscape(title));
+  svg += fmt::format("<text x=\"16\" y=\"42\" fill=\"#555555\">{}</text>\n", XmlEscape(subtitle));
+  return svg;
+}
 
 std::string XmlEscape(std::string_view text) {
   std::string out;
@@ -129,23 +143,74 @@ std::string EngineColor(std::string_view engine) {
   return kPalette[Fnv1a64(engine) % 5];
 }
 
-std::string RenderTimeBarChart(const BarChart& chart) {
-  constexpr double kWidth = 760, kTop = 58, kRow = 28, kBar = 18, kRightRoom = 140;
-  double label_width = 60;
-  double max_ns = 0;
-  for (const BarChartEntry& e : chart.entries) {
-    label_width = std::max(label_width, TextWidth(e.label));
-    if (!e.failed) max_ns = std::max({max_ns, Clean(e.value), Clean(e.upper)});
+namespace {
+
+// The time axis of a bar chart: linear from 0 with round ticks, or logarithmic (a tick per power of ten)
+// when the successful bars span more than kLogScaleSpan, so that a fast engine's bar is not a sliver
+// beside a slow one's.
+struct TimeAxis {
+  bool log = false;
+  double span = 0;        // largest bar / smallest bar
+  double lo = 0, hi = 1;  // linear: 0 and the axis maximum in ns; log: the decades at the ends
+  std::vector<std::pair<double, std::string>> ticks;  // (ns, label)
+
+  // Where `ns` lies along the axis, 0 to 1.
+  double Fraction(double ns) const {
+    if (!log) return std::min(Clean(ns) / hi, 1.0);
+    if (!(Clean(ns) > 0)) return 0;
+    return std::clamp((std::log10(ns) - lo) / (hi - lo), 0.0, 1.0);
   }
-  const double x0 = 16 + label_width + 8;
-  const double x1 = kWidth - kRightRoom;
+};
+
+TimeAxis MakeTimeAxis(const std::vector<BarChartEntry>& entries) {
+  double max_ns = 0, max_value = 0, min_value = INFINITY, low_ns = INFINITY;
+  for (const BarChartEntry& e : entries) {
+    if (e.failed) continue;
+    max_ns = std::max({max_ns, Clean(e.value), Clean(e.upper)});
+    max_value = std::max(max_value, Clean(e.value));
+    if (Clean(e.value) > 0) min_value = std::min(min_value, e.value);
+    for (double v : {e.value, e.lower})
+      if (Clean(v) > 0) low_ns = std::min(low_ns, v);
+  }
+  TimeAxis axis;
+  axis.span = max_value > 0 && std::isfinite(min_value) ? max_value / min_value : 0;
+  if (axis.span > kLogScaleSpan) {
+    axis.log = true;
+    // A decade below the smallest bar, so that it is a bar and not a sliver at the axis's start.
+    axis.lo = std::floor(std::log10(low_ns)) - 1;
+    axis.hi = std::max(axis.lo + 1, std::ceil(std::log10(max_ns)));
+    for (double d = axis.lo; d <= axis.hi + 1e-9; ++d)
+      axis.ticks.emplace_back(std::pow(10.0, d), FormatDuration(std::pow(10.0, d), 1));
+    return axis;
+  }
   const TimeUnit unit = UnitFor(max_ns > 0 ? max_ns : 1);
   const double max_units = max_ns > 0 ? max_ns / unit.scale : 1;
   const double step = NiceStep(max_units / 5);
   const double axis_max = std::ceil(max_units / step * (1 - 1e-9)) * step;
-  auto x_of = [&](double ns) { return x0 + (x1 - x0) * std::min(Clean(ns) / unit.scale / axis_max, 1.0); };
+  axis.hi = axis_max * unit.scale;
+  for (int k = 0; k * step <= axis_max * (1 + 1e-9); ++k) {
+    const double tick = k * step;  // multiplied, not accumulated: no drift in the labels
+    axis.ticks.emplace_back(tick * unit.scale, tick == 0 ? "0" : fmt::format("{:g} {}", tick, unit.name));
+  }
+  return axis;
+}
+
+}  // namespace
+
+std::string RenderTimeBarChart(const BarChart& chart) {
+  constexpr double kWidth = 760, kTop = 58, kRow = 28, kBar = 18, kRightRoom = 140;
+  double label_width = 60;
+  for (const BarChartEntry& e : chart.entries) label_width = std::max(label_width, TextWidth(e.label));
+  const double x0 = 16 + label_width + 8;
+  const double x1 = kWidth - kRightRoom;
+  const TimeAxis axis = MakeTimeAxis(chart.entries);
+  auto x_of = [&](double ns) { return x0 + (x1 - x0) * axis.Fraction(ns); };
   const double axis_y = kTop + kRow * static_cast<double>(chart.entries.size()) + 4;
-  const double height = axis_y + 36;
+  const std::string scale_note =
+      axis.log ? fmt::format("Log scale: the times span {}×, so each gridline is 10× the one before it.",
+                             FormatCount(axis.span))
+               : "";
+  const double height = axis_y + 36 + (axis.log ? 18 : 0);
 
   std::string desc;
   for (const BarChartEntry& e : chart.entries) {
@@ -155,27 +220,21 @@ std::string RenderTimeBarChart(const BarChart& chart) {
                                    FormatDuration(e.upper));
   }
 
-  std::string svg;
-  svg += fmt::format(
-      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{0}\" height=\"{1}\" viewBox=\"0 0 {0} {1}\" role=\"img\" "
-      "aria-labelledby=\"chart-title chart-desc\" font-family=\"Helvetica, Arial, sans-serif\" font-size=\"12\">\n",
-      Num(kWidth), Num(height));
-  svg += fmt::format("<title id=\"chart-title\">{}</title>\n", XmlEscape(chart.title));
-  svg += fmt::format("<desc id=\"chart-desc\">{}</desc>\n", XmlEscape(chart.subtitle + ". " + desc));
-  svg += "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n";
-  svg += fmt::format("<text x=\"16\" y=\"24\" font-size=\"16\" font-weight=\"bold\" fill=\"#222222\">{}</text>\n",
-                     XmlEscape(chart.title));
-  svg += fmt::format("<text x=\"16\" y=\"42\" fill=\"#555555\">{}</text>\n", XmlEscape(chart.subtitle));
+  if (axis.log) desc += (desc.empty() ? "" : ". ") + scale_note;
+
+  std::string svg = SvgDocumentStart(kWidth, height, chart.title, chart.subtitle, desc);
 
   // Grid and ticks.
-  for (int k = 0; k * step <= axis_max * (1 + 1e-9); ++k) {
-    const double tick = k * step;  // multiplied, not accumulated: no drift in the labels
-    const double x = x0 + (x1 - x0) * tick / axis_max;
+  for (const auto& [ns, label] : axis.ticks) {
+    const double x = x_of(ns);
     svg += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"#e3e3e3\"/>\n", Num(x),
                        Num(kTop - 6), Num(axis_y));
-    std::string label = tick == 0 ? "0" : fmt::format("{:g} {}", tick, unit.name);
     svg += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" fill=\"#555555\">{}</text>\n", Num(x),
                        Num(axis_y + 16), XmlEscape(label));
+  }
+  if (axis.log) {
+    svg += fmt::format("<text x=\"{}\" y=\"{}\" fill=\"#b05000\" font-style=\"italic\">{}</text>\n", Num(x0),
+                       Num(axis_y + 34), XmlEscape(scale_note));
   }
   svg += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"#333333\"/>\n", Num(x0), Num(kTop - 6),
                      Num(axis_y));
@@ -245,16 +304,7 @@ std::string RenderLatencyPercentileChart(const LatencyChart& chart) {
     if (!desc.empty()) desc += "; ";
     desc += c.label + ": " + (c.failed ? std::string("failed") : c.description);
   }
-  std::string svg = fmt::format(
-      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{0}\" height=\"{1}\" viewBox=\"0 0 {0} {1}\" role=\"img\" "
-      "aria-labelledby=\"chart-title chart-desc\" font-family=\"Helvetica, Arial, sans-serif\" font-size=\"12\">\n",
-      Num(kWidth), Num(kHeight));
-  svg += fmt::format("<title id=\"chart-title\">{}</title>\n", XmlEscape(chart.title));
-  svg += fmt::format("<desc id=\"chart-desc\">{}</desc>\n", XmlEscape(chart.subtitle + ". " + desc));
-  svg += "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n";
-  svg += fmt::format("<text x=\"16\" y=\"24\" font-size=\"16\" font-weight=\"bold\" fill=\"#222222\">{}</text>\n",
-                     XmlEscape(chart.title));
-  svg += fmt::format("<text x=\"16\" y=\"42\" fill=\"#555555\">{}</text>\n", XmlEscape(chart.subtitle));
+  std::string svg = SvgDocumentStart(kWidth, kHeight, chart.title, chart.subtitle, desc);
 
   // Percentile ticks: 0 %, 90 %, 99 %, 99.9 %, ...; then "max".
   for (int k = 0; k <= static_cast<int>(max_nines); ++k) {

@@ -15,6 +15,15 @@ namespace dbxb {
 /// carriage return) are dropped; invalid UTF-8 becomes U+FFFD.
 std::string XmlEscape(std::string_view text);
 
+/// 1, 2 or 5 times a power of ten, at least `raw` (the step between round axis ticks). REQUIRES: raw > 0.
+double NiceStep(double raw);
+
+/// The start of a chart's SVG document, `width` × `height` px: the <svg> element, <title> (`title`) and
+/// <desc> ("`subtitle`. `desc`", for screen readers and text search), a white background, and the title
+/// and subtitle drawn at the top left. The caller adds the chart and "</svg>\n".
+std::string SvgDocumentStart(double width, double height, const std::string& title, const std::string& subtitle,
+                             const std::string& desc);
+
 struct BarChartEntry {
   std::string label;  ///< the engine
   double value = 0;   ///< nanoseconds
@@ -34,11 +43,17 @@ struct BarChart {
 /// every chart.
 std::string EngineColor(std::string_view engine);
 
+/// Above this ratio of the largest bar to the smallest, a bar chart's axis is logarithmic.
+inline constexpr double kLogScaleSpan = 20;
+
 /// A horizontal bar chart of times as a complete SVG document: one row per entry in the given order
-/// (label, bar from zero to `value`, whisker from `lower` to `upper`, the value as text), under a
-/// title and subtitle, above an axis with round ticks in the time unit of the largest bound (ns, µs,
-/// ms or s). The <title> and <desc> elements name every entry with its value, for screen readers and
-/// for text search. Non-finite or negative numbers are drawn as zero-length bars, never as garbage.
+/// (label, bar from the axis's start to `value`, whisker from `lower` to `upper`, the value as text),
+/// under a title and subtitle, above an axis with round ticks in the time unit of the largest bound
+/// (ns, µs, ms or s) starting at zero — or, when the bars span more than kLogScaleSpan (PostgreSQL's
+/// 383 ms beside DBX's 1.1 ms), a logarithmic axis with a tick per power of ten, said in a line under
+/// the axis ("Log scale: the times span 348×, ...") and in <desc>. The <title> and <desc> elements name
+/// every entry with its value, for screen readers and for text search. Non-finite or negative numbers
+/// are drawn as zero-length bars, never as garbage.
 std::string RenderTimeBarChart(const BarChart& chart);
 
 /// One engine's latency distribution as (percentile, ns) points, percentile in [0, 100].

@@ -119,6 +119,7 @@ Result<VpsPlan> ResolveVpsPlan(VpsDataset dataset, const PhaseSuiteOptions& opti
     double default_seconds = 0;
     if (name == "bulk-insert") {
       spec.op_types = {"insert"};
+      spec.repeatable = false;  // it fills the empty table once
       spec.threads = 1;
       spec.target_rate = 0;
       // Every row is inserted exactly once: the warm-up rows are the first of the N.
