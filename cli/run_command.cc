@@ -7,6 +7,7 @@
 
 #include "adapters/adapter.h"
 #include "cli/compare_command.h"
+#include "harness/instructions.h"
 #include "harness/runner.h"
 #include "records/record_names.h"
 #include "writers/output_formats.h"
@@ -62,6 +63,9 @@ CLI::App* AddRunCommand(CLI::App* app, const SuiteRegistry& suites, RunCommandAr
                   "dbx.release_freed_memory=off); repeat for more; see README's native options")
       ->take_all()
       ->allow_extra_args(false);
+  cmd->add_option("--measure", run->measure,
+                  "time (sampled by the clock; default) or instructions (dbx-micro: each benchmark's instructions per "
+                  "operation, counted under valgrind's callgrind over a fixed number of iterations)");
   cmd->add_flag("--calibrate", run->calibrate,
                 "First time each engine's own get/scan/insert loop against the harness's (as `calibrate` does) "
                 "and record the ratios with the results");
@@ -79,39 +83,48 @@ CLI::App* AddRunCommand(CLI::App* app, const SuiteRegistry& suites, RunCommandAr
   return cmd;
 }
 
-
 CommandResult RunRun(const RunCommandArgs& args, const std::string& command_line, std::ostream& console,
                      std::ostream& err) {
   const std::string& save_baseline = args.save_baseline;
   RunPlan plan;
   Status st = ValidateRunArgs(args.run, BuiltinAdapters(), BuiltinSuites(), &plan);
   if (!st.ok()) return BadInput(st.message());
-  for (const std::string& w : plan.warnings) err << "dbx-bench: " << w << "\n";
   if (!save_baseline.empty() && !(st = ValidateBaselineName(save_baseline)).ok())
     return BadInput("--save-baseline: " + st.message());
+  if (plan.measure_instructions && !UnderCallgrind()) {  // the run itself happens under callgrind
+    auto code = RunSelfUnderCallgrind(args.argv);
+    if (!code.ok()) return BadInput(code.status().message());
+    return CommandResult::Failed(code.value(), "");
+  }
+  for (const std::string& w : plan.warnings) err << "dbx-bench: " << w << "\n";
   RunEnvironment env;
   env.command_line = command_line;
   env.console = &console;
   env.console_is_tty = isatty(STDOUT_FILENO) != 0;
   RunResults results;
   st = ExecutePlan(plan, env, &results);
-  if (!st.ok()) return CommandResult::Failed(st.IsInvalidArgument() ? kExitCodeBadInput : kExitCodeFailure, st.ToString());
+  if (!st.ok())
+    return CommandResult::Failed(st.IsInvalidArgument() ? kExitCodeBadInput : kExitCodeFailure, st.ToString());
   if (results.context.incomplete && !AnythingFinished(results)) {
-    return CommandResult::Failed(kExitCodeInterrupted, fmt::format("interrupted before any {} finished: nothing written, {} left as it was",
-                                              plan.phase_suite() ? "phase" : "benchmark", plan.out_dir));
+    return CommandResult::Failed(kExitCodeInterrupted,
+                                 fmt::format("interrupted before any {} finished: nothing written, {} left as it was",
+                                             plan.phase_suite() ? "phase" : "benchmark", plan.out_dir));
   }
   st = WriteOutputs(plan, results);
   if (!st.ok()) return CommandResult::Failed(kExitCodeFailure, st.ToString());
   if (results.context.incomplete) {
     std::string what = plan.phase_suite() ? fmt::format("{} phases", results.phases.size())
                                           : fmt::format("{} finished benchmarks", results.benchmarks.size());
-    return CommandResult::Failed(kExitCodeInterrupted, fmt::format("interrupted: {} written to {}, marked incomplete", what, plan.out_dir));
+    return CommandResult::Failed(kExitCodeInterrupted,
+                                 fmt::format("interrupted: {} written to {}, marked incomplete", what, plan.out_dir));
   }
   for (const auto& b : results.benchmarks)
     if (b.error_occurred)
-      return CommandResult::Failed(kExitCodeFailure, fmt::format("{}/{}/{} failed: {}", b.suite, b.workload, b.engine, b.error_message));
+      return CommandResult::Failed(kExitCodeFailure,
+                                   fmt::format("{}/{}/{} failed: {}", b.suite, b.workload, b.engine, b.error_message));
   for (const auto& p : results.phases)
-    if (p.error_occurred) return CommandResult::Failed(kExitCodeFailure, fmt::format("{} failed: {}", PhaseName(p), p.error_message));
+    if (p.error_occurred)
+      return CommandResult::Failed(kExitCodeFailure, fmt::format("{} failed: {}", PhaseName(p), p.error_message));
   if (!save_baseline.empty()) {
     std::string saved;
     st = SaveBaseline(results, plan.out_dir, save_baseline, &saved);

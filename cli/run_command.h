@@ -5,6 +5,7 @@
 
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "cli/command_result.h"
 #include "cli/run_options.h"
@@ -19,6 +20,9 @@ namespace dbxb {
 struct RunCommandArgs {
   RunArgs run;
   std::string save_baseline;  ///< --save-baseline NAME; empty = none
+  /// The command line after the program's name, as given: `--measure instructions` runs it again
+  /// under callgrind (harness/instructions.h).
+  std::vector<std::string> argv;
 };
 
 /// `run` with the options of every run, then each suite's own (each name once, in registration order).

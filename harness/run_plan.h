@@ -19,7 +19,10 @@ struct RunPlan {
   std::string data_dir;  ///< empty = make a temporary one
   std::vector<std::string> formats;
   std::string baseline;
-  bool calibrate = false;   ///< run the native-loop calibration of every engine before the suite
+  bool calibrate = false;  ///< run the native-loop calibration of every engine before the suite
+  /// `--measure instructions`: count each benchmark's instructions under callgrind (harness/instructions.h)
+  /// instead of sampling it by the clock.
+  bool measure_instructions = false;
   KeyValues configuration;  ///< every option, as used (recorded in results.json)
   /// Things the user should know before the run starts, one line each; the CLI prints them to stderr.
   std::vector<std::string> warnings;

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "common/atomic_file.h"
+#include "records/instructions_json.h"
 #include "records/record_names.h"
 #include "records/resources_json.h"
 
@@ -95,24 +96,27 @@ Json BenchmarkToJson(const BenchmarkResult& b) {
                 {"low_mild", o.low_mild},
                 {"high_mild", o.high_mild},
                 {"high_severe", o.high_severe}};
-  return Json{{"suite", b.suite},
-              {"workload", b.workload},
-              {"engine", b.engine},
-              {"parameters", KeyValuesToJson(b.parameters)},
-              {"engine_settings", KeyValuesToJson(b.engine_settings)},
-              {"sampling_mode", SamplingModeName(b.sampling_mode)},
-              {"warmup", Json{{"iterations", b.warmup_iterations}, {"total_ns", Number(b.warmup_ns)}}},
-              {"elements_per_iteration", b.elements_per_iteration},
-              {"samples", std::move(samples)},
-              {"sampling_notes", b.sampling_notes},
-              {"estimates", std::move(estimates)},
-              {"outliers", std::move(outliers)},
-              {"throughput", IntervalToJson(b.throughput)},
-              {"checksum", b.checksum},
-              {"resources", ResourcesToJson(b.resources)},
-              {"settle_ns", b.settle_ns ? Number(*b.settle_ns) : Json(nullptr)},
-              {"error_occurred", b.error_occurred},
-              {"error_message", b.error_message}};
+  Json out{{"suite", b.suite},
+           {"workload", b.workload},
+           {"engine", b.engine},
+           {"parameters", KeyValuesToJson(b.parameters)},
+           {"engine_settings", KeyValuesToJson(b.engine_settings)},
+           {"sampling_mode", SamplingModeName(b.sampling_mode)},
+           {"warmup", Json{{"iterations", b.warmup_iterations}, {"total_ns", Number(b.warmup_ns)}}},
+           {"elements_per_iteration", b.elements_per_iteration},
+           {"samples", std::move(samples)},
+           {"sampling_notes", b.sampling_notes},
+           {"estimates", std::move(estimates)},
+           {"outliers", std::move(outliers)},
+           {"throughput", IntervalToJson(b.throughput)},
+           {"checksum", b.checksum},
+           {"resources", ResourcesToJson(b.resources)},
+           {"settle_ns", b.settle_ns ? Number(*b.settle_ns) : Json(nullptr)},
+           {"error_occurred", b.error_occurred},
+           {"error_message", b.error_message}};
+  // Only runs of `run --measure instructions` have it (schema: absent otherwise).
+  if (b.instructions) out["instructions"] = InstructionsToJson(b.instructions);
+  return out;
 }
 
 Json LatencyToJson(const LatencySummary& l) {
@@ -162,33 +166,35 @@ Json PhaseToJson(const PhaseResult& p) {
                                {"operations", m.operations},
                                {"throughput_ops_per_sec", Number(m.throughput_ops_per_sec)}});
   }
-  return Json{{"suite", p.suite},
-              {"workload", p.workload},
-              {"phase", p.phase},
-              {"engine", p.engine},
-              {"dataset", p.dataset},
-              {"parameters", KeyValuesToJson(p.parameters)},
-              {"engine_settings", KeyValuesToJson(p.engine_settings)},
-              {"threads", p.threads},
-              {"target_rate", Number(p.target_rate)},
-              {"rows_per_operation", p.rows_per_operation},
-              {"warmup_operations", p.warmup_operations},
-              {"duration_ns", Number(p.duration_ns)},
-              {"start_unix_s", Number(p.start_unix_s)},
-              {"operations", p.operations},
-              {"throughput_ops_per_sec", Number(p.throughput_ops_per_sec)},
-              {"service_time", LatencyToJson(p.service_time)},
-              {"latency_from_intended_start", OptionalLatencyToJson(p.latency_from_intended_start)},
-              {"per_op", std::move(per_op)},
-              {"per_second", std::move(per_second)},
-              {"merged_from", std::move(merged_from)},
-              {"merged_throughput", p.merged_throughput},
-              {"settle_ns", p.settle_ns ? Number(*p.settle_ns) : Json(nullptr)},
-              {"memory_method", p.memory_method},
-              {"resources", ResourcesToJson(p.resources)},
-              {"incomplete", p.incomplete},
-              {"error_occurred", p.error_occurred},
-              {"error_message", p.error_message}};
+  Json out{{"suite", p.suite},
+           {"workload", p.workload},
+           {"phase", p.phase},
+           {"engine", p.engine},
+           {"dataset", p.dataset},
+           {"parameters", KeyValuesToJson(p.parameters)},
+           {"engine_settings", KeyValuesToJson(p.engine_settings)},
+           {"threads", p.threads},
+           {"target_rate", Number(p.target_rate)},
+           {"rows_per_operation", p.rows_per_operation},
+           {"warmup_operations", p.warmup_operations},
+           {"duration_ns", Number(p.duration_ns)},
+           {"start_unix_s", Number(p.start_unix_s)},
+           {"operations", p.operations},
+           {"throughput_ops_per_sec", Number(p.throughput_ops_per_sec)},
+           {"service_time", LatencyToJson(p.service_time)},
+           {"latency_from_intended_start", OptionalLatencyToJson(p.latency_from_intended_start)},
+           {"per_op", std::move(per_op)},
+           {"per_second", std::move(per_second)},
+           {"merged_from", std::move(merged_from)},
+           {"merged_throughput", p.merged_throughput},
+           {"settle_ns", p.settle_ns ? Number(*p.settle_ns) : Json(nullptr)},
+           {"memory_method", p.memory_method},
+           {"resources", ResourcesToJson(p.resources)},
+           {"incomplete", p.incomplete},
+           {"error_occurred", p.error_occurred},
+           {"error_message", p.error_message}};
+  if (p.bounded_by_duration) out["bounded_by_duration"] = true;  // absent: ended after its operation count
+  return out;
 }
 
 }  // namespace

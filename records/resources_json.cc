@@ -79,26 +79,32 @@ class Reader {
 Json ResourcesToJson(const std::optional<ResourceUsage>& usage) {
   if (!usage) return nullptr;
   const ResourceUsage& u = *usage;
-  return Json{{"operations", u.operations},
-              {"cpu_user_ns", u.cpu_user_ns},
-              {"cpu_sys_ns", u.cpu_sys_ns},
-              {"cpu_ns_per_op", u.cpu_ns_per_op},
-              {"max_rss_bytes", u.max_rss_bytes},
-              {"max_rss_scope", u.max_rss_scope},
-              {"anon_rss_bytes", u.anon_rss_bytes},
-              {"io_read_bytes", u.io_read_bytes},
-              {"io_write_bytes", u.io_write_bytes},
-              {"rchar", u.rchar},
-              {"wchar", u.wchar},
-              {"io_write_bytes_per_op", u.io_write_bytes_per_op},
-              {"fsync_calls", Optional(u.fsync_calls)},
-              {"commits", u.commits},
-              {"fsyncs_per_commit", Optional(u.fsyncs_per_commit)},
-              {"disk_bytes", u.disk_bytes},
-              {"logical_bytes", u.logical_bytes},
-              {"live_logical_bytes", u.live_logical_bytes},
-              {"write_amplification", Optional(u.write_amplification)},
-              {"space_amplification", Optional(u.space_amplification)}};
+  Json j{{"operations", u.operations},
+         {"cpu_user_ns", u.cpu_user_ns},
+         {"cpu_sys_ns", u.cpu_sys_ns},
+         {"cpu_ns_per_op", u.cpu_ns_per_op},
+         {"max_rss_bytes", u.max_rss_bytes},
+         {"max_rss_scope", u.max_rss_scope},
+         {"anon_rss_bytes", u.anon_rss_bytes},
+         {"io_read_bytes", u.io_read_bytes},
+         {"io_write_bytes", u.io_write_bytes},
+         {"rchar", u.rchar},
+         {"wchar", u.wchar},
+         {"io_write_bytes_per_op", u.io_write_bytes_per_op},
+         {"fsync_calls", Optional(u.fsync_calls)},
+         {"commits", u.commits},
+         {"fsyncs_per_commit", Optional(u.fsyncs_per_commit)},
+         {"disk_bytes", u.disk_bytes},
+         {"logical_bytes", u.logical_bytes},
+         {"live_logical_bytes", u.live_logical_bytes},
+         {"write_amplification", Optional(u.write_amplification)},
+         {"space_amplification", Optional(u.space_amplification)}};
+  // Only benchmarks with fresh state per iteration have them (older files have neither).
+  if (u.setup_fsync_calls || u.setup_io_write_bytes) {
+    j["setup_fsync_calls"] = Optional(u.setup_fsync_calls);
+    j["setup_io_write_bytes"] = Optional(u.setup_io_write_bytes);
+  }
+  return j;
 }
 
 Status ResourcesFromJson(const Json& parent, const std::string& path, std::optional<ResourceUsage>* out) {
@@ -132,6 +138,10 @@ Status ResourcesFromJson(const Json& parent, const std::string& path, std::optio
   DBXB_RETURN_IF_ERROR(r.Uint("live_logical_bytes", &u.live_logical_bytes));
   DBXB_RETURN_IF_ERROR(r.OptionalDouble("write_amplification", &u.write_amplification));
   DBXB_RETURN_IF_ERROR(r.OptionalDouble("space_amplification", &u.space_amplification));
+  if (it->contains("setup_fsync_calls") || it->contains("setup_io_write_bytes")) {
+    DBXB_RETURN_IF_ERROR(r.OptionalUint("setup_fsync_calls", &u.setup_fsync_calls));
+    DBXB_RETURN_IF_ERROR(r.OptionalUint("setup_io_write_bytes", &u.setup_io_write_bytes));
+  }
   *out = u;
   return Status::Ok();
 }
