@@ -356,6 +356,7 @@ std::vector<BadInputRow> BadInputRows() {
       {"NullSpinNotANumber", Run("--engine-option null.spin=fast"), "null.spin"},
       {"NullStallWithoutEvery", Run("--engine-option null.stall=5000"), "null.stall"},
       {"NullStallEveryZero", Run("--engine-option null.stall=5000/0"), "null.stall"},
+      {"NullPauseWithoutPeriod", Run("--engine-option null.pause=5000"), "null.pause"},
       {"NullSyncsPerCommitHuge", Run("--engine-option null.syncs_per_commit=100000"), "null.syncs_per_commit"},
       // Empty values are refused, never read as "use the default" (cli/main.cc).
       {"EmptyEngineList", Run("--engines ''"), "--engines"},

@@ -101,7 +101,7 @@ AdapterFactory NullAdapterFactory() {
     return std::unique_ptr<Adapter>(new NullAdapter(options.reference, faults, options.dir));
   };
   // Test-only instruments (null_faults.h).
-  f.native_option_keys = {kNullSpinKey, kNullStallKey, kNullSyncsPerCommitKey};
+  f.native_option_keys = {kNullSpinKey, kNullStallKey, kNullPauseKey, kNullSyncsPerCommitKey};
   f.check_native_values = [](const AdapterOptions& options) {
     NullFaults faults;
     return NullFaults::Parse(options, &faults);

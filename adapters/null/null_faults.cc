@@ -11,6 +11,25 @@
 namespace dbxb {
 namespace {
 
+Status ParseWhole(const std::string& key, const std::string& text, uint64_t max, uint64_t* out);
+
+// "A/B": two whole numbers, the second at least 1.
+Status ParsePair(const std::string& key, const std::string& value, uint64_t max_first, uint64_t* first,
+                 uint64_t* second) {
+  const size_t slash = value.find('/');
+  if (slash == std::string::npos)
+    return Status::InvalidArgument(key + ": '" + value + "' is not two whole numbers A/B");
+  DBXB_RETURN_IF_ERROR(ParseWhole(key, value.substr(0, slash), max_first, first));
+  DBXB_RETURN_IF_ERROR(ParseWhole(key, value.substr(slash + 1), UINT64_MAX, second));
+  if (*second == 0) return Status::InvalidArgument(key + ": '" + value + "': the second number must be at least 1");
+  return Status::Ok();
+}
+
+int64_t NowNs() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
 Status ParseWhole(const std::string& key, const std::string& text, uint64_t max, uint64_t* out) {
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), *out);
   if (ec != std::errc() || end != text.data() + text.size() || text.empty())
@@ -27,12 +46,9 @@ Status NullFaults::Parse(const AdapterOptions& options, NullFaults* out) {
     if (key == kNullSpinKey) {
       DBXB_RETURN_IF_ERROR(ParseWhole(key, value, 1'000'000'000, &f.spin));
     } else if (key == kNullStallKey) {
-      const size_t slash = value.find('/');
-      if (slash == std::string::npos)
-        return Status::InvalidArgument(key + ": '" + value + "' is not NS/K (stall NS nanoseconds every K operations)");
-      DBXB_RETURN_IF_ERROR(ParseWhole(key, value.substr(0, slash), 10'000'000'000, &f.stall_ns));
-      DBXB_RETURN_IF_ERROR(ParseWhole(key, value.substr(slash + 1), UINT64_MAX, &f.stall_every));
-      if (f.stall_every == 0) return Status::InvalidArgument(key + ": '" + value + "': K must be at least 1");
+      DBXB_RETURN_IF_ERROR(ParsePair(key, value, 10'000'000'000, &f.stall_ns, &f.stall_every));
+    } else if (key == kNullPauseKey) {
+      DBXB_RETURN_IF_ERROR(ParsePair(key, value, 10'000'000'000, &f.pause_ns, &f.pause_period_ns));
     } else if (key == kNullSyncsPerCommitKey) {
       DBXB_RETURN_IF_ERROR(ParseWhole(key, value, 1000, &f.syncs_per_commit));
     }
@@ -47,6 +63,9 @@ Settings NullFaults::Describe() const {
   if (stall_every != 0)
     s.emplace_back("test_fault_stall",
                    std::to_string(stall_ns) + " ns every " + std::to_string(stall_every) + " operations");
+  if (pause_period_ns != 0)
+    s.emplace_back("test_fault_pause", std::to_string(pause_ns) + " ns every " + std::to_string(pause_period_ns) +
+                                           " ns of wall time");
   if (syncs_per_commit != 0) s.emplace_back("test_fault_syncs_per_commit", std::to_string(syncs_per_commit));
   return s;
 }
@@ -75,6 +94,14 @@ void FaultInjector::Stall(uint64_t ns) {
   const auto until = std::chrono::steady_clock::now() + std::chrono::nanoseconds(ns);
   while (std::chrono::steady_clock::now() < until) {
   }
+}
+
+void FaultInjector::MaybePause() {
+  const int64_t now = NowNs();
+  if (next_pause_ns_ == 0) next_pause_ns_ = now + static_cast<int64_t>(faults_.pause_period_ns);
+  if (now < next_pause_ns_) return;
+  Stall(faults_.pause_ns);
+  next_pause_ns_ = NowNs() + static_cast<int64_t>(faults_.pause_period_ns);
 }
 
 Status FaultInjector::OnCommit() {
