@@ -29,7 +29,9 @@ class InstructionsTest : public ::testing::Test {
     if (!dir_.empty()) fs::remove_all(dir_);
   }
   ToolResult Run(const std::string& words) { return RunTool(DBXB_TOOL, SplitWords(words), dir_, 300, dir_); }
-  nlohmann::json Results(const std::string& out) { return nlohmann::json::parse(ReadFile(dir_ / out / "results.json")); }
+  nlohmann::json Results(const std::string& out) {
+    return nlohmann::json::parse(ReadFile(dir_ / out / "results.json"));
+  }
 
   fs::path dir_;
 };
@@ -62,9 +64,7 @@ TEST_F(InstructionsTest, CountsAreRecordedWithTheValgrindVersionAndRepeatExactly
 TEST_F(InstructionsTest, AbCatchesAChangeOfAFewPercentFromOneRoundPerSide) {
   // The "current build" spins 4 multiply-adds more per operation.
   const fs::path slower = dir_ / "slower.sh";
-  {
-    std::ofstream(slower) << "#!/bin/sh\nexec " << DBXB_TOOL << " \"$@\" --engine-option null.spin=4\n";
-  }
+  { std::ofstream(slower) << "#!/bin/sh\nexec " << DBXB_TOOL << " \"$@\" --engine-option null.spin=4\n"; }
   fs::permissions(slower, fs::perms::owner_all);
   ToolResult r = Run("ab --baseline-bin " + std::string(DBXB_TOOL) + " --current-bin " + slower.string() +
                      " --out ab --json ab.json -- " + kRun);
@@ -80,8 +80,9 @@ TEST_F(InstructionsTest, AbCatchesAChangeOfAFewPercentFromOneRoundPerSide) {
 
 TEST_F(InstructionsTest, ACountThatCannotApplyIsRefusedWithItsReason) {
   // Every commit syncs: the cost of those iterations is the kernel's I/O, which callgrind does not count.
-  ToolResult r = Run("run --engines null --workloads insert --records 1000 --measure instructions "
-                     "--engine-option null.syncs_per_commit=1 --out synced");
+  ToolResult r =
+      Run("run --engines null --workloads insert --records 1000 --measure instructions "
+          "--engine-option null.syncs_per_commit=1 --out synced");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const nlohmann::json i = Results("synced")["benchmarks"][0]["instructions"];
   EXPECT_NE(i["refused"].get<std::string>().find("synced"), std::string::npos) << i;

@@ -16,7 +16,8 @@ std::string FsyncsPerCommit(const ResourceUsage& u) {
   if (!u.fsync_calls) return "not counted";
   std::string cell = u.fsyncs_per_commit ? fmt::format("{:.2f}", *u.fsyncs_per_commit) : "—";
   // dbx-micro's insert: what the untimed open and close synced, apart from the commits.
-  if (u.setup_fsync_calls && *u.setup_fsync_calls > 0) cell += fmt::format(" (+{} in open/close)", *u.setup_fsync_calls);
+  if (u.setup_fsync_calls && *u.setup_fsync_calls > 0)
+    cell += fmt::format(" (+{} in open/close)", *u.setup_fsync_calls);
   return cell;
 }
 

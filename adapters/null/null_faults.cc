@@ -64,8 +64,8 @@ Settings NullFaults::Describe() const {
     s.emplace_back("test_fault_stall",
                    std::to_string(stall_ns) + " ns every " + std::to_string(stall_every) + " operations");
   if (pause_period_ns != 0)
-    s.emplace_back("test_fault_pause", std::to_string(pause_ns) + " ns every " + std::to_string(pause_period_ns) +
-                                           " ns of wall time");
+    s.emplace_back("test_fault_pause",
+                   std::to_string(pause_ns) + " ns every " + std::to_string(pause_period_ns) + " ns of wall time");
   if (syncs_per_commit != 0) s.emplace_back("test_fault_syncs_per_commit", std::to_string(syncs_per_commit));
   return s;
 }
