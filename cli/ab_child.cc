@@ -28,16 +28,10 @@ std::atomic<pid_t> g_child_group{0};
 constexpr double kInterruptGraceSeconds = 10;  // a dbx-bench child writes what finished and cleans up
 constexpr double kTimeoutGraceSeconds = 5;
 
-void OnAbSignal(int) {
-  if (internal::g_interrupt_requested.exchange(true)) {
-    const pid_t group = g_child_group.load();
-    if (group > 0) kill(-group, SIGKILL);
-    _exit(130);
-  }
-  static const char kMessage[] =
-      "\ndbx-bench: interrupted; stopping the running round (press Ctrl-C again to kill it and exit at once)\n";
-  ssize_t ignored = write(STDERR_FILENO, kMessage, sizeof kMessage - 1);
-  (void)ignored;
+// The second Ctrl-C (harness/interrupt.h): the running round dies with ab.
+void KillRunningRound() {
+  const pid_t group = g_child_group.load();
+  if (group > 0) kill(-group, SIGKILL);
 }
 
 // In the child, between fork and exec: only async-signal-safe calls. Reports a failed exec's errno
@@ -153,13 +147,6 @@ ChildExit RunChildProcess(const std::vector<std::string>& argv, const std::files
   return result;
 }
 
-void InstallAbSignalHandlers() {
-  struct sigaction sa {};
-  sa.sa_handler = OnAbSignal;
-  sigemptyset(&sa.sa_mask);
-  sa.sa_flags = SA_RESTART;
-  sigaction(SIGINT, &sa, nullptr);
-  sigaction(SIGTERM, &sa, nullptr);
-}
+void InstallAbSignalHandlers() { SetSecondInterruptHook(&KillRunningRound); }
 
 }  // namespace dbxb

@@ -36,8 +36,8 @@ struct ChildExit {
 ChildExit RunChildProcess(const std::vector<std::string>& argv, const std::filesystem::path& log,
                           double timeout_seconds);
 
-/// Replaces the SIGINT/SIGTERM handlers for ab: the first signal asks to stop (InterruptRequested()),
-/// the second kills the running child's process group and exits 130 at once.
+/// Makes the second SIGINT/SIGTERM (harness/interrupt.h, installed by main) kill the running child's
+/// process group before ab exits 130; the first only asks to stop (InterruptRequested()).
 void InstallAbSignalHandlers();
 
 }  // namespace dbxb

@@ -158,5 +158,26 @@ TEST_F(AbCliTest, ARoundThatHangsIsKilledWithItsProcessGroupAndRemoved) {
   EXPECT_FALSE(Alive(grandchild)) << "the whole process group was killed";
 }
 
+// Ctrl-C (SIGINT) to ab while a round runs, once and twice: the round's whole process group is gone, the
+// partial round is removed, ab exits 130; no process is left behind under PID 1.
+TEST_F(AbCliTest, InterruptsKillTheRoundsProcessGroup) {
+  for (int signals : {1, 2}) {
+    const std::string tag = std::to_string(signals);
+    const std::string pidfile = (dir_ / ("grandchild" + tag)).string();
+    const std::string hang = Wrapper("hang" + tag + ".sh", "sleep 1000 & echo $! > " + pidfile +
+                                                               "; for a; do out=$a; done; mkdir -p \"$out\"; wait");
+    const pid_t ab = StartTool(DBXB_TOOL,
+                               SplitWords("ab --baseline-bin " + hang + " --current-bin " + std::string(DBXB_TOOL) +
+                                          " --rounds 2 --out " + (dir_ / ("ab" + tag)).string() + " -- " + kRun),
+                               dir_ / ("out" + tag), dir_ / ("err" + tag));
+    ASSERT_TRUE(WaitForFileText(pidfile, "\n", 30)) << "the round started";
+    for (int i = 0; i < signals; ++i) ::kill(ab, SIGINT);
+    const ToolResult r = WaitTool(ab, 60);
+    EXPECT_EQ(r.exit_code, 130) << r.Describe() << ReadFile(dir_ / ("err" + tag));
+    EXPECT_FALSE(Alive(std::stoi(ReadFile(pidfile)))) << signals << " signal(s)";
+    if (signals == 1) EXPECT_FALSE(fs::exists(dir_ / ("ab" + tag))) << "nothing kept";
+  }
+}
+
 }  // namespace
 }  // namespace dbxb::test

@@ -49,11 +49,7 @@ Status ParseRounds(const AbArgs& args, AbPlan* plan) {
 Status ParseOptions(const AbArgs& args, AbPlan* plan) {
   CompareOptions* o = &plan->options;
   DBXB_RETURN_IF_ERROR(ParseRounds(args, plan));
-  DBXB_RETURN_IF_ERROR(ParseFractionOption("--max-regression", args.max_regression, &o->max_regression));
-  DBXB_RETURN_IF_ERROR(ParseFractionOption("--max-instruction-regression", args.max_instruction_regression,
-                                           &o->max_instruction_regression));
-  DBXB_RETURN_IF_ERROR(ParseComparisonTests(args.significance, args.resamples, args.seed, o));
-  o->fail_on_inconclusive = args.fail_on_inconclusive;
+  DBXB_RETURN_IF_ERROR(ParseGateOptions(args.gate, o));
   return ValidateCompareOptions(*o);
 }
 
@@ -180,19 +176,7 @@ CLI::App* AddAbCommand(CLI::App* app, AbArgs* args) {
   cmd->add_option("--round-timeout", args->round_timeout,
                   "The most one run may take (default: 30 min for the first, then 5x the slowest, at least 60 s)");
   cmd->add_option("--out", args->out_dir, "Directory of the rounds (new or empty; default results/ab-<UTC time>)");
-  cmd->add_option("--max-regression", args->max_regression,
-                  "The gate of timings and counters: regressed when surely worse than this (5% or 0.05)")
-      ->capture_default_str();
-  cmd->add_option("--max-instruction-regression", args->max_instruction_regression,
-                  "The gate of instruction counts (run --measure instructions)")
-      ->capture_default_str();
-  cmd->add_option("--significance", args->significance, "Family-wise error rate of the verdicts")
-      ->capture_default_str();
-  cmd->add_flag("--fail-on-inconclusive", args->fail_on_inconclusive,
-                "Exit 1 also when a row is inconclusive (the rounds could not tell)");
-  cmd->add_option("--resamples", args->resamples, "Bootstrap resamples (one round: one run per side)")
-      ->capture_default_str();
-  cmd->add_option("--seed", args->seed, "Seed of the bootstrap")->capture_default_str();
+  AddGateOptions(cmd, &args->gate);
   cmd->add_option("--markdown", args->markdown_path, "Also write the comparison as Markdown (for a PR comment)");
   cmd->add_option("--json", args->json_path, "Also write the comparison as JSON");
   cmd->add_option("run-args", args->run_args, "After --: the arguments of `dbx-bench run` for every round");

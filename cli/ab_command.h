@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "cli/command_result.h"
+#include "cli/gate_options.h"
 #include "common/status.h"
 
 namespace CLI {
@@ -25,18 +26,13 @@ namespace dbxb {
 
 /// The options as typed; RunAb validates every value with one clear message.
 struct AbArgs {
-  std::string baseline_bin;   ///< --baseline-bin PATH: an executable that behaves as dbx-bench
-  std::string current_bin;    ///< --current-bin PATH
-  std::string rounds;         ///< --rounds N or "auto"; default 10, or 1 with --measure instructions
-  std::string max_rounds;     ///< --max-rounds N: with --rounds auto, at most this many (default 20)
-  std::string round_timeout;  ///< --round-timeout DURATION: the most one run may take (default derived)
-  std::string out_dir;        ///< --out DIR (default results/ab-<UTC time>); must be new or empty
-  std::string max_regression = "5%";
-  std::string max_instruction_regression = "1%";
-  std::string significance = "0.05";
-  std::string resamples = "100000";
-  std::string seed = "0";
-  bool fail_on_inconclusive = false;
+  std::string baseline_bin;           ///< --baseline-bin PATH: an executable that behaves as dbx-bench
+  std::string current_bin;            ///< --current-bin PATH
+  std::string rounds;                 ///< --rounds N or "auto"; default 10, or 1 with --measure instructions
+  std::string max_rounds;             ///< --max-rounds N: with --rounds auto, at most this many (default 20)
+  std::string round_timeout;          ///< --round-timeout DURATION: the most one run may take (default derived)
+  std::string out_dir;                ///< --out DIR (default results/ab-<UTC time>); must be new or empty
+  GateArgs gate;                      ///< --max-regression, --significance, --resamples, ... (cli/gate_options.h)
   std::string markdown_path;          ///< --markdown FILE
   std::string json_path;              ///< --json FILE
   std::vector<std::string> run_args;  ///< after --: the arguments of `dbx-bench run`

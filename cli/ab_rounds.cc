@@ -122,6 +122,8 @@ CommandResult Rounds::Look(size_t rounds_done, const std::vector<size_t>& looks,
   options.looks = looks.size();
   Status st;
   if (rounds_done == 1) {
+    report->baseline.source = baseline_.sources[0];
+    report->current.source = current_.sources[0];
     st = CompareRuns(baseline_.runs[0], current_.runs[0], options, report);
   } else {
     st = CompareRunSets(baseline_, current_, /*paired=*/true, options, report);

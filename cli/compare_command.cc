@@ -25,13 +25,9 @@ namespace {
 namespace fs = std::filesystem;
 
 Status ParseOptions(const CompareArgs& args, CompareOptions* o) {
-  DBXB_RETURN_IF_ERROR(ParseFractionOption("--max-regression", args.max_regression, &o->max_regression));
-  DBXB_RETURN_IF_ERROR(ParseFractionOption("--max-instruction-regression", args.max_instruction_regression,
-                                           &o->max_instruction_regression));
+  DBXB_RETURN_IF_ERROR(ParseGateOptions(args.gate, o));
   if (!args.noise_floor.empty())
     DBXB_RETURN_IF_ERROR(ParseFractionOption("--noise-floor", args.noise_floor, &o->noise_floor));
-  DBXB_RETURN_IF_ERROR(ParseComparisonTests(args.significance, args.resamples, args.seed, o));
-  o->fail_on_inconclusive = args.fail_on_inconclusive;
   uint64_t looks = 1;
   DBXB_RETURN_IF_ERROR(ParseCountOption("--looks", args.looks, 1, 1000, &looks));
   o->looks = looks;
@@ -110,16 +106,6 @@ Status WriteOutput(const std::string& path, const std::string& contents, const c
 
 }  // namespace
 
-Status ParseComparisonTests(const std::string& significance, const std::string& resamples, const std::string& seed,
-                            CompareOptions* o) {
-  DBXB_RETURN_IF_ERROR(ParseFractionOption("--significance", significance, &o->significance));
-  if (!(o->significance > 0 && o->significance < 0.5))
-    return Status::InvalidArgument(fmt::format("--significance: '{}' is not between 0 and 0.5", significance));
-  // At least 100 resamples for a usable interval.
-  DBXB_RETURN_IF_ERROR(ParseCountOption("--resamples", resamples, 100, kMaxResamples, &o->resamples));
-  return ParseCountOption("--seed", seed, 0, UINT64_MAX, &o->seed);
-}
-
 Status ValidateBaselineName(std::string_view name) {
   const bool safe = !name.empty() && name.size() <= 100 && name != "." && name != ".." &&
                     name.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-") ==
@@ -190,22 +176,11 @@ CLI::App* AddCompareCommand(CLI::App* app, CompareArgs* args) {
                   "Compare CURRENT with the baseline saved by run --save-baseline NAME");
   cmd->add_option("--results-root", args->results_root, "Where named baselines live: ROOT/baselines/NAME.json")
       ->capture_default_str();
-  cmd->add_option("--max-regression", args->max_regression,
-                  "The gate of timings and counters: regressed when surely worse than this (5% or 0.05)")
-      ->capture_default_str();
-  cmd->add_option("--max-instruction-regression", args->max_instruction_regression,
-                  "The gate of instruction counts (run --measure instructions)")
-      ->capture_default_str();
-  cmd->add_option("--significance", args->significance, "Family-wise error rate of the verdicts")
-      ->capture_default_str();
-  cmd->add_flag("--fail-on-inconclusive", args->fail_on_inconclusive,
-                "Exit 1 also when a row is inconclusive (the data could not tell)");
+  AddGateOptions(cmd, &args->gate);
   cmd->add_option("--looks", args->looks,
                   "With --paired: the looks of the `ab --rounds auto` run being recomputed (its comparison.json "
                   "options.looks)")
       ->capture_default_str();
-  cmd->add_option("--resamples", args->resamples, "Bootstrap resamples")->capture_default_str();
-  cmd->add_option("--seed", args->seed, "Seed of the bootstrap")->capture_default_str();
   cmd->add_option("--markdown", args->markdown_path, "Also write the comparison as Markdown (for a PR comment)");
   cmd->add_option("--json", args->json_path, "Also write the comparison as JSON");
   return cmd;

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "cli/command_result.h"
+#include "cli/gate_options.h"
 #include "common/status.h"
 #include "compare/report.h"
 #include "records/result.h"
@@ -38,13 +39,8 @@ struct CompareArgs {
   std::vector<std::string> aa_runs;  ///< --aa-runs FILE,FILE...: A/A runs that calibrate the floor
   std::string baseline_name;         ///< --baseline NAME
   std::string results_root = "results";
-  std::string max_regression = "5%";
-  std::string max_instruction_regression = "1%";
-  std::string significance = "0.05";
-  bool fail_on_inconclusive = false;
-  std::string looks = "1";  ///< --looks N: recompute an `ab --rounds auto` run, which corrected for N looks
-  std::string resamples = "100000";
-  std::string seed = "0";
+  GateArgs gate;              ///< --max-regression, --significance, --resamples, ... (cli/gate_options.h)
+  std::string looks = "1";    ///< --looks N: recompute an `ab --rounds auto` run, which corrected for N looks
   std::string markdown_path;  ///< --markdown FILE
   std::string json_path;      ///< --json FILE
 };
@@ -57,11 +53,6 @@ CLI::App* AddCompareCommand(CLI::App* app, CompareArgs* args);
 /// options, a missing, corrupt or incompatible results file, runs with nothing in common, or an output
 /// file that cannot be written.
 CommandResult RunCompare(const CompareArgs& args, std::ostream& console);
-
-/// --significance (a fraction in (0, 0.5)), --resamples (100 to kMaxResamples) and --seed into *o, as
-/// compare and ab take them. InvalidArgument naming the option.
-Status ParseComparisonTests(const std::string& significance, const std::string& resamples, const std::string& seed,
-                            CompareOptions* o);
 
 /// OK when `name` can name a baseline file: non-empty, at most 100 characters from [A-Za-z0-9._-],
 /// and not "." or "..". InvalidArgument saying so otherwise.

@@ -58,7 +58,7 @@ class CompareCommandTest : public ::testing::Test {
   CompareArgs Args(std::vector<std::string> files) {
     CompareArgs a;
     a.files = std::move(files);
-    a.resamples = "2000";
+    a.gate.resamples = "2000";
     a.noise_floor = "2%";  // the fixtures' +10 % regression is beyond it (NoiseFloor tests use the default)
     return a;
   }
@@ -91,7 +91,7 @@ TEST_F(CompareCommandTest, OneRunPerSideWithoutAFloorLeavesTimingInconclusive) {
   EXPECT_EQ(r.exit_code, 0) << r.error;
   EXPECT_NE(out.str().find("+10.43% [-100.00%, +inf%]"), std::string::npos) << out.str();
   EXPECT_NE(out.str().find("Timing rows are inconclusive"), std::string::npos) << out.str();
-  a.fail_on_inconclusive = true;
+  a.gate.fail_on_inconclusive = true;
   r = RunCompare(a, out);
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.error.find("inconclusive (--fail-on-inconclusive)"), std::string::npos) << r.error;
@@ -162,7 +162,7 @@ TEST_F(CompareCommandTest, RegressionOverTheGateExitsOne) {
 
 TEST_F(CompareCommandTest, GateThresholdAndSwappedSides) {
   CompareArgs a = Args({base_, cur_});
-  a.max_regression = "15%";  // the 10 % regression is now tolerated
+  a.gate.max_regression = "15%";  // the 10 % regression is now tolerated
   std::ostringstream out;
   EXPECT_EQ(RunCompare(a, out).exit_code, 0) << out.str();
   EXPECT_NE(out.str().find("no regression over 15.00%"), std::string::npos) << out.str();
@@ -238,15 +238,15 @@ TEST_F(CompareCommandTest, BadOptionsExitTwo) {
     std::ostringstream out;
     return RunCompare(a, out);
   };
-  EXPECT_EQ(run([](CompareArgs& a) { a.max_regression = "five"; }).error.rfind("--max-regression: ", 0), 0u);
-  EXPECT_EQ(run([](CompareArgs& a) { a.max_regression = "5"; }).exit_code, 2);  // ambiguous
+  EXPECT_EQ(run([](CompareArgs& a) { a.gate.max_regression = "five"; }).error.rfind("--max-regression: ", 0), 0u);
+  EXPECT_EQ(run([](CompareArgs& a) { a.gate.max_regression = "5"; }).exit_code, 2);  // ambiguous
   EXPECT_EQ(run([](CompareArgs& a) { a.noise_floor = "-1%"; }).exit_code, 2);
-  EXPECT_EQ(run([](CompareArgs& a) { a.max_instruction_regression = "1x"; }).exit_code, 2);
+  EXPECT_EQ(run([](CompareArgs& a) { a.gate.max_instruction_regression = "1x"; }).exit_code, 2);
   EXPECT_EQ(run([](CompareArgs& a) { a.looks = "0"; }).error.rfind("--looks: ", 0), 0u);
-  EXPECT_EQ(run([](CompareArgs& a) { a.significance = "0"; }).exit_code, 2);
-  EXPECT_EQ(run([](CompareArgs& a) { a.significance = "100%"; }).exit_code, 2);
-  EXPECT_EQ(run([](CompareArgs& a) { a.resamples = "10"; }).exit_code, 2);
-  EXPECT_EQ(run([](CompareArgs& a) { a.seed = "x"; }).exit_code, 2);
+  EXPECT_EQ(run([](CompareArgs& a) { a.gate.significance = "0"; }).exit_code, 2);
+  EXPECT_EQ(run([](CompareArgs& a) { a.gate.significance = "100%"; }).exit_code, 2);
+  EXPECT_EQ(run([](CompareArgs& a) { a.gate.resamples = "10"; }).exit_code, 2);
+  EXPECT_EQ(run([](CompareArgs& a) { a.gate.seed = "x"; }).exit_code, 2);
   EXPECT_EQ(run([](CompareArgs& a) { a.files.pop_back(); }).exit_code, 2);
   EXPECT_EQ(run([](CompareArgs& a) { a.files.push_back("third.json"); }).exit_code, 2);
   EXPECT_EQ(run([&](CompareArgs& a) { a.markdown_path = Path("no/such/dir/c.md"); }).error,

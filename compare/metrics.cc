@@ -70,6 +70,11 @@ std::optional<double> OfPhase(const PhaseResult& p) {
 
 }  // namespace
 
+const char* FamilyName(MetricFamily family) {
+  static const char* const kNames[] = {"timing", "counters", "instructions"};
+  return kNames[static_cast<int>(family)];
+}
+
 const std::vector<Metric>& Metrics() {
   using D = Direction;
   using F = MetricFamily;

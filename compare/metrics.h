@@ -27,6 +27,9 @@ enum class ValueFormat { kDuration, kRate, kFixed2, kBytes, kCount };
 /// nearly exact) and instruction counts (exact up to valgrind's determinism, with their own threshold).
 enum class MetricFamily { kTiming, kCounter, kInstructions };
 
+/// "timing", "counters", "instructions": the family's name in the JSON and the tables.
+const char* FamilyName(MetricFamily family);
+
 /// What a comparison of one run per side resamples within each run for the interval of a row.
 enum class WithinRun {
   kNone,          ///< one value per run: the interval is the between-run allowance alone

@@ -57,13 +57,8 @@ TEST(Metrics, CpuAndCountersComeFromTheResources) {
   BenchmarkResult b = Benchmark();
   EXPECT_FALSE(FindMetric("cpu")->of_benchmark(b));
   EXPECT_FALSE(FindMetric("disk_bytes")->of_benchmark(b));
-  ResourceUsage u;
-  u.operations = 10;
-  u.cpu_ns_per_op = 42;
-  u.fsyncs_per_commit = 2;
-  u.io_write_bytes_per_op = 3;
-  u.disk_bytes = 4096;
-  b.resources = u;
+  b.resources = ResourceUsage{
+      .operations = 10, .cpu_ns_per_op = 42, .fsyncs_per_commit = 2, .io_write_bytes_per_op = 3, .disk_bytes = 4096};
   EXPECT_DOUBLE_EQ(Estimate("cpu", b), 42);
   EXPECT_DOUBLE_EQ(Estimate("fsyncs_per_commit", b), 2);
   EXPECT_DOUBLE_EQ(Estimate("write_bytes_per_op", b), 3);

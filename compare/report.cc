@@ -64,19 +64,9 @@ std::string BenchmarkKey::Name() const {
 }
 
 const char* OutcomeName(Outcome outcome) {
-  switch (outcome) {
-    case Outcome::kCompared:
-      return "compared";
-    case Outcome::kOnlyInBaseline:
-      return "only in baseline";
-    case Outcome::kOnlyInCurrent:
-      return "only in current";
-    case Outcome::kFailed:
-      return "failed";
-    case Outcome::kInsufficientData:
-      return "insufficient data";
-  }
-  return "unknown";
+  static const char* const kNames[] = {"compared", "only in baseline", "only in current", "failed",
+                                       "insufficient data"};
+  return kNames[static_cast<int>(outcome)];
 }
 
 std::string RowId(const BenchmarkKey& key, std::string_view metric) {
@@ -134,15 +124,8 @@ std::vector<std::string> CompareWarnings(const RunResults& baseline, const RunRe
 }
 
 const char* CompareMethodName(CompareMethod method) {
-  switch (method) {
-    case CompareMethod::kSamples:
-      return "samples";
-    case CompareMethod::kRuns:
-      return "runs";
-    case CompareMethod::kPairedRounds:
-      return "paired rounds";
-  }
-  return "unknown";
+  static const char* const kNames[] = {"samples", "runs", "paired rounds"};
+  return kNames[static_cast<int>(method)];
 }
 
 size_t ComparisonReport::Count(Outcome outcome) const {

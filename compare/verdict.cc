@@ -7,17 +7,8 @@
 namespace dbxb {
 
 const char* VerdictName(Verdict verdict) {
-  switch (verdict) {
-    case Verdict::kRegressed:
-      return "regressed";
-    case Verdict::kInconclusive:
-      return "inconclusive";
-    case Verdict::kNoRegression:
-      return "no regression";
-    case Verdict::kImproved:
-      return "improved";
-  }
-  return "unknown";
+  static const char* const kNames[] = {"regressed", "inconclusive", "no regression", "improved"};
+  return kNames[static_cast<int>(verdict)];
 }
 
 Verdict Decide(const Interval& change, Direction direction, double threshold) {

@@ -12,9 +12,12 @@ std::atomic<bool> g_interrupt_requested{false};
 
 namespace {
 
+std::atomic<void (*)()> g_second_hook{nullptr};
+
 void OnSignal(int) {
   if (internal::g_interrupt_requested.exchange(true)) {  // the second request: leave now
-    KillProcessesOnExitList();                           // private database servers must not outlive the run
+    if (auto hook = g_second_hook.load()) hook();
+    KillProcessesOnExitList();  // private database servers must not outlive the run
     _exit(130);
   }
   static const char kMessage[] =
@@ -34,6 +37,8 @@ void InstallInterruptHandlers() {
   sigaction(SIGINT, &sa, nullptr);
   sigaction(SIGTERM, &sa, nullptr);
 }
+
+void SetSecondInterruptHook(void (*hook)()) { g_second_hook.store(hook); }
 
 void SetInterruptRequestedForTesting(bool requested) { internal::g_interrupt_requested.store(requested); }
 

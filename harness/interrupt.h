@@ -10,6 +10,10 @@ namespace dbxb {
 /// Installs the SIGINT/SIGTERM handlers. Call once, from main, before any thread starts.
 void InstallInterruptHandlers();
 
+/// `hook` runs inside the handler of the second signal, before it exits: it must be async-signal-safe
+/// (ab kills the process group of its running round there). nullptr for none.
+void SetSecondInterruptHook(void (*hook)());
+
 namespace internal {
 extern std::atomic<bool> g_interrupt_requested;
 }

@@ -8,7 +8,6 @@
 #include <utility>
 
 #include "common/atomic_file.h"
-#include "records/instructions_json.h"
 #include "records/record_names.h"
 #include "records/resources_json.h"
 

@@ -10,7 +10,6 @@
 #include <string>
 #include <utility>
 
-#include "records/instructions_json.h"
 #include "records/json_results.h"
 #include "records/resources_json.h"
 

@@ -146,4 +146,36 @@ Status ResourcesFromJson(const Json& parent, const std::string& path, std::optio
   return Status::Ok();
 }
 
+Json InstructionsToJson(const std::optional<InstructionCount>& count) {
+  if (!count) return nullptr;
+  const InstructionCount& c = *count;
+  return Json{{"instructions", c.instructions},
+              {"iterations", c.iterations},
+              {"operations", c.operations},
+              {"per_op", Optional(std::optional<double>(c.per_op))},
+              {"tool", c.tool},
+              {"refused", c.refused}};
+}
+
+Status InstructionsFromJson(const Json& parent, const std::string& path, std::optional<InstructionCount>* out) {
+  out->reset();
+  auto it = parent.find("instructions");
+  if (it == parent.end() || it->is_null()) return Status::Ok();
+  const std::string here = path + ".instructions";
+  if (!it->is_object())
+    return Status::InvalidArgument(fmt::format("{}: expected object or null, got {}", here, it->type_name()));
+  InstructionCount c;
+  std::optional<double> per_op;
+  Reader r(*it, here);
+  DBXB_RETURN_IF_ERROR(r.Uint("instructions", &c.instructions));
+  DBXB_RETURN_IF_ERROR(r.Uint("iterations", &c.iterations));
+  DBXB_RETURN_IF_ERROR(r.Uint("operations", &c.operations));
+  DBXB_RETURN_IF_ERROR(r.OptionalDouble("per_op", &per_op));
+  DBXB_RETURN_IF_ERROR(r.String("tool", &c.tool));
+  DBXB_RETURN_IF_ERROR(r.String("refused", &c.refused));
+  c.per_op = per_op.value_or(std::nan(""));
+  *out = std::move(c);
+  return Status::Ok();
+}
+
 }  // namespace dbxb

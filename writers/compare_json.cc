@@ -11,55 +11,30 @@ using Json = nlohmann::ordered_json;
 Json NumberOrNull(double v) { return std::isfinite(v) ? Json(v) : Json(nullptr); }
 
 Json IntervalJson(const Interval& i) {
-  Json j;
-  j["point"] = NumberOrNull(i.point);
-  j["lower"] = NumberOrNull(i.lower);
-  j["upper"] = NumberOrNull(i.upper);
-  return j;
+  return Json{{"point", NumberOrNull(i.point)}, {"lower", NumberOrNull(i.lower)}, {"upper", NumberOrNull(i.upper)}};
 }
 
 Json LabelJson(const RunLabel& l, size_t runs) {
-  Json j;
-  j["source"] = l.source;
-  j["host_name"] = l.host_name;
-  j["date_utc"] = l.date_utc;
-  j["git_commit"] = l.git_commit;
-  j["git_dirty"] = l.git_dirty;
-  j["tool_version"] = l.tool_version;
-  j["runs"] = runs;
-  return j;
+  return Json{{"source", l.source},
+              {"host_name", l.host_name},
+              {"date_utc", l.date_utc},
+              {"git_commit", l.git_commit},
+              {"git_dirty", l.git_dirty},
+              {"tool_version", l.tool_version},
+              {"runs", runs}};
 }
 
-Json SideJson(const SideValue& side) {
-  Json j;
-  j["value"] = NumberOrNull(side.value);
-  j["count"] = side.count;
-  return j;
-}
-
-const char* FamilyKey(MetricFamily family) {
-  switch (family) {
-    case MetricFamily::kTiming:
-      return "timing";
-    case MetricFamily::kCounter:
-      return "counters";
-    case MetricFamily::kInstructions:
-      return "instructions";
-  }
-  return "unknown";
-}
+Json SideJson(const SideValue& side) { return Json{{"value", NumberOrNull(side.value)}, {"count", side.count}}; }
 
 Json OptionsJson(const CompareOptions& o) {
-  Json j;
-  j["significance"] = o.significance;
-  j["max_regression"] = o.max_regression;
-  j["max_instruction_regression"] = o.max_instruction_regression;
-  j["resamples"] = o.resamples;
-  j["seed"] = o.seed;
-  j["noise_floor"] = NumberOrNull(o.noise_floor);
-  j["looks"] = o.looks;
-  j["fail_on_inconclusive"] = o.fail_on_inconclusive;
-  return j;
+  return Json{{"significance", o.significance},
+              {"max_regression", o.max_regression},
+              {"max_instruction_regression", o.max_instruction_regression},
+              {"resamples", o.resamples},
+              {"seed", o.seed},
+              {"noise_floor", NumberOrNull(o.noise_floor)},
+              {"looks", o.looks},
+              {"fail_on_inconclusive", o.fail_on_inconclusive}};
 }
 
 Json GateJson(const ComparisonReport& report) {
@@ -73,7 +48,7 @@ Json GateJson(const ComparisonReport& report) {
   for (MetricFamily f : {MetricFamily::kTiming, MetricFamily::kCounter, MetricFamily::kInstructions}) {
     const FamilySummary s = report.Family(f);
     if (s.rows == 0) continue;
-    families[FamilyKey(f)] = Json{{"rows", s.rows}, {"level", s.level}, {"threshold", s.threshold}};
+    families[FamilyName(f)] = Json{{"rows", s.rows}, {"level", s.level}, {"threshold", s.threshold}};
   }
   gate["families"] = families;
   return gate;
@@ -90,7 +65,7 @@ Json RowJson(const ComparisonReport& report, const MetricComparison& row) {
   r["phase"] = row.key.phase;
   r["dataset"] = row.key.dataset;
   r["metric"] = row.metric->name;
-  r["family"] = FamilyKey(row.metric->family);
+  r["family"] = FamilyName(row.metric->family);
   r["unit"] = row.metric->unit;
   r["direction"] = row.metric->direction == Direction::kLowerIsBetter ? "lower_is_better" : "higher_is_better";
   r["outcome"] = OutcomeName(row.outcome);

@@ -47,13 +47,22 @@ std::string Describe(const RunLabel& l) {
                      ShortCommit(l));
 }
 
+// "over 5.00%", or with instruction counts "over 5.00% (instructions: 1.00%)".
+std::string Thresholds(const ComparisonReport& report) {
+  const std::string x = FormatPercent(report.options.max_regression);
+  const std::string xi = FormatPercent(report.options.max_instruction_regression);
+  const bool instructions = report.Family(MetricFamily::kInstructions).rows > 0;
+  if (!instructions) return "over " + x;
+  if (report.Family(MetricFamily::kTiming).rows + report.Family(MetricFamily::kCounter).rows == 0) return "over " + xi;
+  return fmt::format("over {} (instructions: {})", x, xi);
+}
+
 std::string GateLine(const ComparisonReport& report) {
   const size_t regressed = report.Count(Verdict::kRegressed);
   const size_t inconclusive = report.Count(Verdict::kInconclusive);
-  const std::string threshold = FormatPercent(report.options.max_regression);
   std::string line = regressed == 0
-                         ? fmt::format("no regression over {}", threshold)
-                         : fmt::format("{} regression{} over {}", regressed, regressed == 1 ? "" : "s", threshold);
+                         ? fmt::format("no regression {}", Thresholds(report))
+                         : fmt::format("{} regression{} {}", regressed, regressed == 1 ? "" : "s", Thresholds(report));
   if (inconclusive == 0) return line;
   return line + fmt::format(", {} inconclusive{}", inconclusive,
                             report.options.fail_on_inconclusive ? " (failing: --fail-on-inconclusive)" : "");
@@ -105,18 +114,6 @@ void WriteAligned(const std::vector<std::vector<std::string>>& table, std::ostre
     }
     out << text << "\n";
   }
-}
-
-const char* FamilyName(MetricFamily family) {
-  switch (family) {
-    case MetricFamily::kTiming:
-      return "timing";
-    case MetricFamily::kCounter:
-      return "counters";
-    case MetricFamily::kInstructions:
-      return "instructions";
-  }
-  return "unknown";
 }
 
 std::string LevelText(double level) { return fmt::format("{:.6g} %", level * 100); }
