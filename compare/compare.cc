@@ -128,7 +128,15 @@ uint64_t CountOf(const RunRecord& r, const Metric& m) {
 void PlanPair(const RunRecord& base, const RunRecord& cur, std::vector<Planned>* planned) {
   for (const Metric& m : Metrics()) {
     const std::optional<double> b = base.Estimate(m), c = cur.Estimate(m);
-    if (!b || !c) continue;
+    if (!b || !c) {
+      const std::string why = base.Unavailable(m).empty() ? cur.Unavailable(m) : base.Unavailable(m);
+      if (!why.empty()) {
+        Planned p{RowOf(cur.key, m, Outcome::kInsufficientData)};
+        p.row.note = fmt::format("{} in the {}", why, base.Unavailable(m).empty() ? "current run" : "baseline");
+        planned->push_back(std::move(p));
+      }
+      continue;
+    }
     Planned p{RowOf(cur.key, m, Outcome::kCompared), &base, &cur};
     p.row.baseline = {*b, CountOf(base, m)};
     p.row.current = {*c, CountOf(cur, m)};

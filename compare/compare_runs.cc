@@ -75,6 +75,16 @@ std::vector<double> Values(const SideRecord& side, const Metric& m) {
   return out;
 }
 
+// Why a run of the side has no estimate of `m` it measured ("count refused: ... in baseline round 2; "),
+// or "".
+std::string Unavailable(const SideRecord& side, const char* name, const Metric& m) {
+  for (size_t i = 0; i < side.runs.size(); ++i) {
+    const std::string why = side.runs[i]->Unavailable(m);
+    if (!why.empty()) return fmt::format("{} in {} run {}; ", why, name, i + 1);
+  }
+  return "";
+}
+
 SideValue SideOf(const std::vector<double>& values) {
   const double gm = GeometricMean(values);
   return {std::isnan(gm) ? Median(values) : gm, values.size()};
@@ -133,7 +143,13 @@ void PlanRecord(const SideRecord& base, const SideRecord& cur, const RunRecord& 
   }
   for (const Metric& m : Metrics()) {
     Planned p{RowOf(first.key, m, Outcome::kCompared), Values(base, m), Values(cur, m)};
-    if (p.base.empty() || p.cur.empty()) continue;
+    if (p.base.empty() || p.cur.empty()) {
+      p.row.note = Unavailable(base, "baseline", m) + Unavailable(cur, "current", m);
+      if (p.row.note.empty()) continue;
+      p.row.outcome = Outcome::kInsufficientData;
+      out->push_back(std::move(p));
+      continue;
+    }
     p.row.baseline = SideOf(p.base);
     p.row.current = SideOf(p.cur);
     if (m.family == MetricFamily::kTiming && (!AllPositive(p.base) || !AllPositive(p.cur))) {

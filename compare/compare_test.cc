@@ -348,10 +348,13 @@ TEST(OneRunPerSide, InstructionCountsHaveTheirOwnGate) {
   EXPECT_EQ(FindRow(report, "dbx-micro/get/sqlite", "instructions")->verdict, Verdict::kRegressed);
   EXPECT_EQ(FindRow(report, "dbx-micro/get/lmdb", "instructions")->verdict, Verdict::kNoRegression);
   EXPECT_DOUBLE_EQ(report.Family(MetricFamily::kInstructions).threshold, 0.01);
-  // A refused count is not compared as a number.
+  // A refused count is not compared as a number, but listed with its reason.
   cur.benchmarks[0].instructions->refused = "other threads ran";
   ASSERT_TRUE(CompareRuns(base, cur, Fast(), &report).ok());
-  EXPECT_EQ(FindRow(report, "dbx-micro/get/sqlite", "instructions"), nullptr);
+  const MetricComparison* refused = FindRow(report, "dbx-micro/get/sqlite", "instructions");
+  ASSERT_NE(refused, nullptr);
+  EXPECT_EQ(refused->outcome, Outcome::kInsufficientData);
+  EXPECT_EQ(refused->note, "count refused: other threads ran in the current run");
 }
 
 TEST(OneRunPerSide, TheTimingFamilyLevelIsBonferroni) {

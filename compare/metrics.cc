@@ -59,6 +59,10 @@ std::optional<double> InstructionsPerOp(const BenchmarkResult& b) {
   return Finite(b.instructions->per_op);
 }
 
+std::string InstructionsRefused(const BenchmarkResult& b) {
+  return b.instructions && !b.instructions->refused.empty() ? "count refused: " + b.instructions->refused : "";
+}
+
 template <std::optional<double> (*F)(const std::optional<ResourceUsage>&)>
 std::optional<double> OfBenchmark(const BenchmarkResult& b) {
   return F(b.resources);
@@ -94,7 +98,7 @@ const std::vector<Metric>& Metrics() {
       {"disk_bytes", "disk bytes", D::kLowerIsBetter, "bytes", V::kBytes, F::kCounter, OfBenchmark<DiskBytes>,
        OfPhase<DiskBytes>, WithinRun::kNone},
       {"instructions", "instructions/op", D::kLowerIsBetter, "instructions/op", V::kCount, F::kInstructions,
-       InstructionsPerOp, nullptr, WithinRun::kNone},
+       InstructionsPerOp, nullptr, WithinRun::kNone, InstructionsRefused},
   };
   return metrics;
 }

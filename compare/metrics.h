@@ -50,6 +50,10 @@ struct Metric {
   std::optional<double> (*of_benchmark)(const BenchmarkResult&);
   std::optional<double> (*of_phase)(const PhaseResult&);
   WithinRun within_run;
+  /// Why a benchmark that measured the metric has no estimate to compare (a refused instruction count),
+  /// or "" (also when the metric is simply absent); nullptr when that cannot happen. A comparison reports
+  /// such a row as not compared, with the reason, instead of leaving it out.
+  std::string (*unavailable)(const BenchmarkResult&) = nullptr;
 };
 
 /// Every metric, in the order rows are reported within a family.

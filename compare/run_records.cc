@@ -48,6 +48,11 @@ std::optional<double> RunRecord::Estimate(const Metric& metric) const {
   return metric.of_phase ? metric.of_phase(*phase) : std::nullopt;
 }
 
+std::string RunRecord::Unavailable(const Metric& metric) const {
+  if (failed || benchmark == nullptr || metric.unavailable == nullptr) return "";
+  return metric.unavailable(*benchmark);
+}
+
 CounterKind RunRecord::counter_kind() const {
   return phase != nullptr ? CounterKindOf(*phase) : CounterKind::kWorkDetermined;
 }

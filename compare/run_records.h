@@ -24,6 +24,8 @@ struct RunRecord {
 
   /// The metric's estimate (Metric::of_benchmark / of_phase); nullopt when the record has none or failed.
   std::optional<double> Estimate(const Metric& metric) const;
+  /// Why the record has no estimate of `metric` although it measured it (Metric::unavailable), or "".
+  std::string Unavailable(const Metric& metric) const;
   /// Work-determined for a benchmark; a phase's CounterKindOf.
   CounterKind counter_kind() const;
   const Metric& primary() const { return PrimaryMetric(phase != nullptr); }

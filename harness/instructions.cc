@@ -113,8 +113,8 @@ Result<uint64_t> InstructionCounter::Finish(const std::string& name) {
   if (!UnderCallgrind() || base == nullptr) return Status::IOError("not running under callgrind");
   if (syscall(SYS_gettid) != getpid()) return Status::IOError("the counting thread is not the main thread");
   ++g_dumps;
+  // The dump's files are <base>.<dump>-<thread>: the calling (main) thread's is 01.
   auto total = SummaryOf(fmt::format("{}.{}-01", base, g_dumps));
-  // Every thread's file of this dump.
   std::error_code ec;
   const fs::path dir = fs::path(base).parent_path();
   const std::string prefix = fmt::format("{}.{}-", fs::path(base).filename().string(), g_dumps);
@@ -123,27 +123,29 @@ Result<uint64_t> InstructionCounter::Finish(const std::string& name) {
   return total;
 }
 
-ThreadRunTimes OtherThreadsRunTimes() {
+ThreadRunTimes ReadThreadRunTimes() {
   const long self = syscall(SYS_gettid);
   ThreadRunTimes times;
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator("/proc/self/task", ec)) {
     const long tid = std::strtol(entry.path().filename().c_str(), nullptr, 10);
-    if (tid == self) continue;
     std::ifstream in(entry.path() / "schedstat");
     uint64_t run_ns = 0;
-    if (in >> run_ns) times[tid] = run_ns;
+    if (!(in >> run_ns)) continue;
+    if (tid == self)
+      times.self = run_ns;
+    else
+      times.others[tid] = run_ns;
   }
   return times;
 }
 
 uint64_t OtherThreadsRanNs(const ThreadRunTimes& before, const ThreadRunTimes& after) {
   uint64_t ran = 0;
-  for (const auto& [tid, ns] : after) {
-    auto it = before.find(tid);
-    ran += it == before.end() ? ns : ns - std::min(ns, it->second);
+  for (const auto& [tid, ns] : after.others) {
+    auto it = before.others.find(tid);
+    ran += it == before.others.end() ? ns : ns - std::min(ns, it->second);
   }
-  for (const auto& [tid, ns] : before) ran += after.count(tid) == 0 ? 1 : 0;
   return ran;
 }
 

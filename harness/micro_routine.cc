@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "harness/interrupt.h"
 
 namespace dbxb {
@@ -84,7 +86,8 @@ Status MicroRoutine::RunFresh(uint64_t iterations, double* elapsed_ns) {
 namespace {
 
 // Why the count of a benchmark cannot be trusted, or "".
-std::string RefusalOf(const AdapterFactory& engine, const ResourceUsage& spent, uint64_t others_ran_ns) {
+std::string RefusalOf(const AdapterFactory& engine, const ResourceUsage& spent, const ThreadRunTimes& before,
+                      const ThreadRunTimes& after) {
   if (engine.syncs_out_of_process)
     return fmt::format("{} does its work in its server process, which callgrind does not see", engine.name);
   if (spent.fsync_calls && *spent.fsync_calls > 0)
@@ -92,11 +95,13 @@ std::string RefusalOf(const AdapterFactory& engine, const ResourceUsage& spent, 
         "the counted iterations synced {} times: their cost is the kernel's I/O, which callgrind "
         "does not count",
         *spent.fsync_calls);
-  if (others_ran_ns > 0)
+  const double others = static_cast<double>(OtherThreadsRanNs(before, after));
+  const double self = std::max(1.0, static_cast<double>(after.self - before.self));
+  if (others > kOtherThreadsShare * self)
     return fmt::format(
-        "other threads of the engine ran {:.3f} ms during the counted iterations (background "
-        "work that valgrind's serialised scheduler places in the window or not)",
-        static_cast<double>(others_ran_ns) / 1e6);
+        "other threads of the engine ran {:.1f} ms during the counted iterations, {:.1f} % of the measuring "
+        "thread's time (background work that valgrind's serialised scheduler places in the window or not)",
+        others / 1e6, 100 * others / self);
   return "";
 }
 
@@ -110,7 +115,7 @@ Status RunCounted(MicroRoutine& routine, const AdapterFactory& engine, const std
   InstructionCounter counter;
   routine.StartMeasuring();
   routine.CountWith(&counter);
-  const ThreadRunTimes before = OtherThreadsRunTimes();
+  const ThreadRunTimes before = ReadThreadRunTimes();
   counter.Start();
   Status st;
   out->samples.clear();
@@ -121,7 +126,7 @@ Status RunCounted(MicroRoutine& routine, const AdapterFactory& engine, const std
   }
   auto total = counter.Finish(name);
   routine.CountWith(nullptr);
-  const uint64_t others = OtherThreadsRanNs(before, OtherThreadsRunTimes());
+  const ThreadRunTimes after = ReadThreadRunTimes();
   DBXB_RETURN_IF_ERROR(st);
   DBXB_RETURN_IF_ERROR(total.status());
   out->sampling_mode = SamplingMode::kFlat;
@@ -135,7 +140,7 @@ Status RunCounted(MicroRoutine& routine, const AdapterFactory& engine, const std
   c.operations = kCountedIterations * out->elements_per_iteration;
   c.per_op = c.operations > 0 ? static_cast<double>(c.instructions) / static_cast<double>(c.operations) : 0;
   c.tool = ValgrindVersion() + " callgrind";
-  c.refused = RefusalOf(engine, *out->resources, others);
+  c.refused = RefusalOf(engine, *out->resources, before, after);
   return Status::Ok();
 }
 
