@@ -148,7 +148,7 @@ Status ParseEngineOptions(const std::vector<std::string>& given, const AdapterRe
 
 // --measure: time (sampled by the clock) or instructions (counted under callgrind, dbx-micro only).
 // Settings that make an engine work under valgrind are added (and recorded) unless given.
-Status ParseMeasure(const RunArgs& args, RunPlan* p) {
+Status ParseMeasure(const RunArgs& args, RunPlan* p, std::vector<std::string>* added) {
   if (args.measure.empty() || args.measure == "time") return Status::Ok();
   if (args.measure != "instructions")
     return Status::InvalidArgument(fmt::format("--measure: '{}' is not one of time, instructions", args.measure));
@@ -168,6 +168,7 @@ Status ParseMeasure(const RunArgs& args, RunPlan* p) {
   for (const auto& [key, value] : p->common.native_options) given |= key == kLmdbMap;
   if (lmdb && !given) {
     p->common.native_options.emplace_back(kLmdbMap, "4294967296");
+    added->push_back(std::string(kLmdbMap) + "=4294967296");
     p->warnings.push_back("--measure instructions: lmdb.map_size=4294967296 (4 GiB), which valgrind can map");
   }
   return Status::Ok();
@@ -225,7 +226,8 @@ Status ValidateRunArgs(const RunArgs& args, const AdapterRegistry& registry, con
       }
     }
   }
-  DBXB_RETURN_IF_ERROR(ParseMeasure(args, &p));
+  std::vector<std::string> valgrind_settings;  // engine settings a counted run needs, recorded below
+  DBXB_RETURN_IF_ERROR(ParseMeasure(args, &p, &valgrind_settings));
   p.out_dir = args.out_dir.empty() ? DefaultOutDir() : args.out_dir;
   p.data_dir = args.data_dir;
 
@@ -246,6 +248,7 @@ Status ValidateRunArgs(const RunArgs& args, const AdapterRegistry& registry, con
   p.calibrate = args.calibrate;
   p.configuration.emplace_back("calibrate", p.calibrate ? "on" : "off");
   p.configuration.emplace_back("measure", p.measure_instructions ? "instructions" : "time");
+  if (!valgrind_settings.empty()) p.configuration.emplace_back("valgrind_settings", JoinList(valgrind_settings));
   if (!p.phase_suite()) p.configuration.emplace_back("baseline", p.baseline);
   *plan = std::move(p);
   return Status::Ok();
