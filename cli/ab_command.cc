@@ -26,19 +26,20 @@ constexpr uint64_t kMaxRounds = 1000;
 constexpr uint64_t kDefaultMaxRounds = 20;
 
 // --rounds, --max-rounds and --round-timeout into *plan. Instruction counts (run --measure
-// instructions) are exact: one round suffices, and is the default.
+// instructions) are exact: one round decides them, and is the default (also of --rounds auto).
 Status ParseRounds(const AbArgs& args, AbPlan* plan) {
   const bool instructions = RunArgValue(args.run_args, "--measure") == "instructions";
   plan->sequential = args.rounds == "auto";
   if (!args.max_rounds.empty() && !plan->sequential)
     return Status::InvalidArgument("--max-rounds: applies to --rounds auto only (give --rounds auto, or --rounds N)");
   uint64_t n = plan->sequential ? kDefaultMaxRounds : instructions ? 1 : 10;
-  if (plan->sequential) {
-    if (!args.max_rounds.empty())
-      DBXB_RETURN_IF_ERROR(ParseCountOption("--max-rounds", args.max_rounds, 2, kMaxRounds, &n));
-  } else if (!args.rounds.empty()) {
-    // A paired comparison of timings needs at least 2 rounds; instruction counts need one.
+  if (plan->sequential && !args.max_rounds.empty())
+    DBXB_RETURN_IF_ERROR(ParseCountOption("--max-rounds", args.max_rounds, 2, kMaxRounds, &n));
+  if (!plan->sequential && !args.rounds.empty())  // timings need 2 rounds to pair; instruction counts one
     DBXB_RETURN_IF_ERROR(ParseCountOption("--rounds", args.rounds, instructions ? 1 : 2, kMaxRounds, &n));
+  if (plan->sequential && instructions) {
+    plan->sequential = false;
+    n = 1;
   }
   plan->rounds = n;
   if (!args.round_timeout.empty())

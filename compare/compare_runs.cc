@@ -75,12 +75,11 @@ std::vector<double> Values(const SideRecord& side, const Metric& m) {
   return out;
 }
 
-// Why a run of the side has no estimate of `m` it measured ("count refused: ... in baseline round 2; "),
-// or "".
+// Why a run of the side has no estimate of `m` it measured ("count refused: ... in baseline run 2"), or "".
 std::string Unavailable(const SideRecord& side, const char* name, const Metric& m) {
   for (size_t i = 0; i < side.runs.size(); ++i) {
     const std::string why = side.runs[i]->Unavailable(m);
-    if (!why.empty()) return fmt::format("{} in {} run {}; ", why, name, i + 1);
+    if (!why.empty()) return fmt::format("{} in {} run {}", why, name, i + 1);
   }
   return "";
 }
@@ -144,7 +143,8 @@ void PlanRecord(const SideRecord& base, const SideRecord& cur, const RunRecord& 
   for (const Metric& m : Metrics()) {
     Planned p{RowOf(first.key, m, Outcome::kCompared), Values(base, m), Values(cur, m)};
     if (p.base.empty() || p.cur.empty()) {
-      p.row.note = Unavailable(base, "baseline", m) + Unavailable(cur, "current", m);
+      const std::string b = Unavailable(base, "baseline", m), c = Unavailable(cur, "current", m);
+      p.row.note = b + (b.empty() || c.empty() ? "" : "; ") + c;
       if (p.row.note.empty()) continue;
       p.row.outcome = Outcome::kInsufficientData;
       out->push_back(std::move(p));
