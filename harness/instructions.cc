@@ -102,9 +102,18 @@ void InstructionCounter::Start() {
   CALLGRIND_ZERO_STATS;
 }
 
-void InstructionCounter::Resume() { CALLGRIND_TOGGLE_COLLECT; }
+// The run times are read outside the collected stretch: reading /proc is not the benchmark's work.
+void InstructionCounter::Resume() {
+  at_resume_ = ReadThreadRunTimes();
+  CALLGRIND_TOGGLE_COLLECT;
+}
 
-void InstructionCounter::Pause() { CALLGRIND_TOGGLE_COLLECT; }
+void InstructionCounter::Pause() {
+  CALLGRIND_TOGGLE_COLLECT;
+  const ThreadRunTimes now = ReadThreadRunTimes();
+  self_ns_ += now.self - std::min(now.self, at_resume_.self);
+  others_ns_ += OtherThreadsRanNs(at_resume_, now);
+}
 
 Result<uint64_t> InstructionCounter::Finish(const std::string& name) {
   CALLGRIND_DUMP_STATS_AT(name.c_str());

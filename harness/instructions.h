@@ -12,7 +12,8 @@
 //    how much of that work lands in the window is decided by its scheduler, and work moved to a
 //    background thread would read as an improvement; an idle thread's timed wake-ups stay below it).
 //    Callgrind collects per thread and the client requests switch only the measuring thread's
-//    collection, so the others' share is taken from their run times (/proc/self/task/*/schedstat);
+//    collection, so the others' share is taken from their run times (/proc/self/task/*/schedstat) inside
+//    the counted stretches;
 //  - the counted iterations synced (their cost is the kernel's I/O, which callgrind does not count).
 #pragma once
 
@@ -44,20 +45,6 @@ std::string ValgrindVersion();
 /// installed.
 [[nodiscard]] Result<int> RunSelfUnderCallgrind(const std::vector<std::string>& args);
 
-/// Counts the instructions of the calling thread over the stretches between Resume and Pause. Only under
-/// callgrind (UnderCallgrind); elsewhere the client requests do nothing and Finish fails. One counter at
-/// a time; the calling thread must be the process's main thread (the one callgrind numbers 1).
-class InstructionCounter {
- public:
-  /// Switches instrumentation on (collection stays off until Resume) and zeroes the counts.
-  void Start();
-  void Resume();
-  void Pause();
-  /// Dumps the counts, reads the calling thread's total, removes the dump files and switches
-  /// instrumentation off. IOError when the dump cannot be read.
-  [[nodiscard]] Result<uint64_t> Finish(const std::string& name);
-};
-
 /// How long the threads of the process have run on a CPU so far, in nanoseconds
 /// (/proc/self/task/*/schedstat): the calling thread's, and every other thread's by thread id.
 struct ThreadRunTimes {
@@ -69,5 +56,27 @@ ThreadRunTimes ReadThreadRunTimes();
 /// How long the other threads ran between two readings: what the ones still alive added and the whole
 /// time of the ones started since.
 uint64_t OtherThreadsRanNs(const ThreadRunTimes& before, const ThreadRunTimes& after);
+
+/// Counts the instructions of the calling thread over the stretches between Resume and Pause, and how long
+/// it and the process's other threads ran in those stretches. Only under callgrind (UnderCallgrind);
+/// elsewhere the client requests do nothing and Finish fails. One counter at a time; the calling thread
+/// must be the process's main thread (the one callgrind numbers 1).
+class InstructionCounter {
+ public:
+  /// Switches instrumentation on (collection stays off until Resume) and zeroes the counts.
+  void Start();
+  void Resume();
+  void Pause();
+  /// Dumps the counts, reads the calling thread's total, removes the dump files and switches
+  /// instrumentation off. IOError when the dump cannot be read.
+  [[nodiscard]] Result<uint64_t> Finish(const std::string& name);
+  /// Nanoseconds the calling thread, and all other threads together, ran within the stretches.
+  uint64_t self_ns() const { return self_ns_; }
+  uint64_t others_ns() const { return others_ns_; }
+
+ private:
+  uint64_t self_ns_ = 0, others_ns_ = 0;
+  ThreadRunTimes at_resume_;
+};
 
 }  // namespace dbxb

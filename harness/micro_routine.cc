@@ -86,8 +86,7 @@ Status MicroRoutine::RunFresh(uint64_t iterations, double* elapsed_ns) {
 namespace {
 
 // Why the count of a benchmark cannot be trusted, or "".
-std::string RefusalOf(const AdapterFactory& engine, const ResourceUsage& spent, const ThreadRunTimes& before,
-                      const ThreadRunTimes& after) {
+std::string RefusalOf(const AdapterFactory& engine, const ResourceUsage& spent, const InstructionCounter& counter) {
   if (engine.syncs_out_of_process)
     return fmt::format("{} does its work in its server process, which callgrind does not see", engine.name);
   if (spent.fsync_calls && *spent.fsync_calls > 0)
@@ -95,8 +94,8 @@ std::string RefusalOf(const AdapterFactory& engine, const ResourceUsage& spent, 
         "the counted iterations synced {} times: their cost is the kernel's I/O, which callgrind "
         "does not count",
         *spent.fsync_calls);
-  const double others = static_cast<double>(OtherThreadsRanNs(before, after));
-  const double self = std::max(1.0, static_cast<double>(after.self - before.self));
+  const double others = static_cast<double>(counter.others_ns());
+  const double self = std::max(1.0, static_cast<double>(counter.self_ns()));
   if (others > kOtherThreadsShare * self)
     return fmt::format(
         "other threads of the engine ran {:.1f} ms during the counted iterations, {:.1f} % of the measuring "
@@ -115,7 +114,6 @@ Status RunCounted(MicroRoutine& routine, const AdapterFactory& engine, const std
   InstructionCounter counter;
   routine.StartMeasuring();
   routine.CountWith(&counter);
-  const ThreadRunTimes before = ReadThreadRunTimes();
   counter.Start();
   Status st;
   out->samples.clear();
@@ -126,7 +124,6 @@ Status RunCounted(MicroRoutine& routine, const AdapterFactory& engine, const std
   }
   auto total = counter.Finish(name);
   routine.CountWith(nullptr);
-  const ThreadRunTimes after = ReadThreadRunTimes();
   DBXB_RETURN_IF_ERROR(st);
   DBXB_RETURN_IF_ERROR(total.status());
   out->sampling_mode = SamplingMode::kFlat;
@@ -140,7 +137,7 @@ Status RunCounted(MicroRoutine& routine, const AdapterFactory& engine, const std
   c.operations = kCountedIterations * out->elements_per_iteration;
   c.per_op = c.operations > 0 ? static_cast<double>(c.instructions) / static_cast<double>(c.operations) : 0;
   c.tool = ValgrindVersion() + " callgrind";
-  c.refused = RefusalOf(engine, *out->resources, before, after);
+  c.refused = RefusalOf(engine, *out->resources, counter);
   return Status::Ok();
 }
 
