@@ -171,7 +171,7 @@ CLI::App* AddAbCommand(CLI::App* app, AbArgs* args) {
       ->required();
   cmd->add_option("--current-bin", args->current_bin, "The build under test")->required();
   cmd->add_option("--rounds", args->rounds,
-                  "Rounds (each runs both binaries, ABBA order), or auto: until every row is decided "
+                  "Rounds (each runs both binaries, ABBA order), or auto: until every row is decided or one regressed "
                   "(default 10; 1 with --measure instructions)");
   cmd->add_option("--max-rounds", args->max_rounds, "With --rounds auto: the most rounds to run (default 20)");
   cmd->add_option("--round-timeout", args->round_timeout,

@@ -129,7 +129,7 @@ CommandResult Rounds::Look(size_t rounds_done, const std::vector<size_t>& looks,
     st = CompareRunSets(baseline_, current_, /*paired=*/true, options, report);
   }
   if (!st.ok()) return BadInput(st.message());
-  *done = last || report->Decided();
+  *done = last || LookEndsRounds(*report);
   if (plan_.sequential) {
     const size_t open = report->Count(Verdict::kInconclusive);
     progress_ << fmt::format("ab: after {} rounds: {} of {} compared rows undecided{}\n", rounds_done, open,
@@ -140,6 +140,10 @@ CommandResult Rounds::Look(size_t rounds_done, const std::vector<size_t>& looks,
 }
 
 }  // namespace
+
+bool LookEndsRounds(const ComparisonReport& report) {
+  return report.Decided() || report.Count(Verdict::kRegressed) > 0;
+}
 
 std::vector<size_t> SequentialLooks(size_t max_rounds) {
   std::vector<size_t> looks;

@@ -1,6 +1,6 @@
 // The rounds of `dbx-bench ab`: each a fresh process of each build (cli/ab_child.h), in ABBA order, and
 // the comparison of the paired rounds (compare/compare_runs.h) after the last round, or, with
-// `--rounds auto`, at planned looks until every row is decided.
+// `--rounds auto`, at planned looks until every row is decided or one regressed.
 #pragma once
 
 #include <cstddef>
@@ -28,6 +28,11 @@ struct AbPlan {
 /// count (whole ABBA pairs), and always max_rounds itself: 6, 10, 16, 20 for 20. Fewer than 6 rounds: one
 /// look at max_rounds.
 std::vector<size_t> SequentialLooks(size_t max_rounds);
+
+/// Whether `--rounds auto` stops after a look: every compared row is decided, or one regressed. A
+/// regression at any planned look is a rejection within the family-wise error (each look gets its share
+/// of it, compare/verdict.h), so more rounds could not take it back; they would only cost CI time.
+bool LookEndsRounds(const ComparisonReport& report);
 
 /// The first run may take kFirstRunTimeoutSeconds (a build that hangs is found in half an hour, not
 /// never); every later one kTimeoutFactor x the slowest run so far, at least kMinRunTimeoutSeconds.

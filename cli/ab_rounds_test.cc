@@ -18,6 +18,21 @@ TEST(SequentialLooks, GrowByHalfInWholeAbbaPairsAndEndAtTheBudget) {
   EXPECT_EQ(SequentialLooks(2), (std::vector<size_t>{2}));
 }
 
+TEST(LookEndsRounds, WhenEveryRowIsDecidedOrOneRegressed) {
+  ComparisonReport report;
+  report.rows.resize(2);
+  report.rows[0].verdict = Verdict::kNoRegression;
+  report.rows[1].verdict = Verdict::kInconclusive;
+  EXPECT_FALSE(LookEndsRounds(report));  // a row is open and nothing failed: more rounds
+  report.rows[1].verdict = Verdict::kNoRegression;
+  EXPECT_TRUE(LookEndsRounds(report));  // all decided
+  report.rows[0].verdict = Verdict::kRegressed;
+  report.rows[1].verdict = Verdict::kInconclusive;
+  EXPECT_TRUE(LookEndsRounds(report));                // the gate's answer is known
+  report.rows[0].outcome = Outcome::kOnlyInBaseline;  // not compared: its verdict does not count
+  EXPECT_FALSE(LookEndsRounds(report));
+}
+
 TEST(NextRunTimeout, FromTheFlagOrTheSlowestFinishedRun) {
   EXPECT_DOUBLE_EQ(NextRunTimeout(0, 0), kFirstRunTimeoutSeconds);
   EXPECT_DOUBLE_EQ(NextRunTimeout(0, 5), kMinRunTimeoutSeconds);  // 5 x 5 s is below a minute
