@@ -1,33 +1,21 @@
 #include "cli/ab_command.h"
 
-#include <fcntl.h>
 #include <fmt/format.h>
-#include <spawn.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
-#include <cerrno>
-#include <charconv>
-#include <chrono>
-#include <cstring>
 #include <ctime>
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 
+#include "cli/ab_child.h"
+#include "cli/ab_rounds.h"
 #include "cli/compare_command.h"
 #include "cli/units.h"
 #include "common/file_policy.h"
 #include "common/output_dir.h"
-#include "compare/compare_runs.h"
-#include "harness/interrupt.h"
-#include "records/json_results.h"
 #include "writers/compare_writer.h"
 #include "writers/format.h"
-
-extern char** environ;
 
 namespace dbxb {
 namespace {
@@ -35,13 +23,34 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr uint64_t kMaxRounds = 1000;
+constexpr uint64_t kDefaultMaxRounds = 20;
 
-Status ParseOptions(const AbArgs& args, CompareOptions* o, uint64_t* rounds) {
-  // A paired comparison needs at least 2 rounds.
-  DBXB_RETURN_IF_ERROR(ParseCountOption("--rounds", args.rounds, 2, kMaxRounds, rounds));
-  DBXB_RETURN_IF_ERROR(ParseFractionOption("--max-regression", args.max_regression, &o->max_regression));
-  DBXB_RETURN_IF_ERROR(ParseFractionOption("--noise-threshold", args.noise_threshold, &o->noise_threshold));
-  DBXB_RETURN_IF_ERROR(ParseComparisonTests(args.significance, args.resamples, args.seed, o));
+// --rounds, --max-rounds and --round-timeout into *plan. Instruction counts (run --measure
+// instructions) are exact: one round decides them, and is the default (also of --rounds auto).
+Status ParseRounds(const AbArgs& args, AbPlan* plan) {
+  const bool instructions = RunArgValue(args.run_args, "--measure") == "instructions";
+  plan->sequential = args.rounds == "auto";
+  if (!args.max_rounds.empty() && !plan->sequential)
+    return Status::InvalidArgument("--max-rounds: applies to --rounds auto only (give --rounds auto, or --rounds N)");
+  uint64_t n = plan->sequential ? kDefaultMaxRounds : instructions ? 1 : 10;
+  if (plan->sequential && !args.max_rounds.empty())
+    DBXB_RETURN_IF_ERROR(ParseCountOption("--max-rounds", args.max_rounds, 2, kMaxRounds, &n));
+  if (!plan->sequential && !args.rounds.empty())  // timings need 2 rounds to pair; instruction counts one
+    DBXB_RETURN_IF_ERROR(ParseCountOption("--rounds", args.rounds, instructions ? 1 : 2, kMaxRounds, &n));
+  if (plan->sequential && instructions) {
+    plan->sequential = false;
+    n = 1;
+  }
+  plan->rounds = n;
+  if (!args.round_timeout.empty())
+    DBXB_RETURN_IF_ERROR(ParseDurationOption("--round-timeout", args.round_timeout, 1, &plan->round_timeout));
+  return Status::Ok();
+}
+
+Status ParseOptions(const AbArgs& args, AbPlan* plan) {
+  CompareOptions* o = &plan->options;
+  DBXB_RETURN_IF_ERROR(ParseRounds(args, plan));
+  DBXB_RETURN_IF_ERROR(ParseGateOptions(args.gate, o));
   return ValidateCompareOptions(*o);
 }
 
@@ -76,70 +85,50 @@ Status ValidateOutDir(const std::string& dir) {
   return Status::Ok();
 }
 
-// The last line of `path` that is not empty, without the "dbx-bench: " prefix ("" when none).
-std::string LastLine(const fs::path& path) {
-  std::ifstream in(path);
-  std::string line, last;
-  while (std::getline(in, line))
-    if (line.find_first_not_of(" \t\r") != std::string::npos) last = line;
-  const std::string prefix = "dbx-bench: ";
-  if (last.rfind(prefix, 0) == 0) last.erase(0, prefix.size());
-  return last;
-}
-
-struct ChildExit {
-  int exit_code = -1;   ///< -1 when it did not exit normally
-  int term_signal = 0;  ///< the signal that ended it
-  std::string spawn_error;
-  double seconds = 0;
-
-  bool ok() const { return spawn_error.empty() && exit_code == 0; }
-  std::string Describe() const {
-    if (!spawn_error.empty()) return "could not be started: " + spawn_error;
-    if (term_signal != 0) return fmt::format("was killed by signal {} ({})", term_signal, strsignal(term_signal));
-    return fmt::format("exited with status {}", exit_code);
-  }
-};
-
-// Runs `argv` with stdin from /dev/null and stdout and stderr appended to `log`; waits for it.
-ChildExit RunChild(const std::vector<std::string>& argv, const fs::path& log) {
-  ChildExit result;
-  std::vector<char*> cargv;
-  for (const std::string& a : argv) cargv.push_back(const_cast<char*>(a.c_str()));
-  cargv.push_back(nullptr);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
-  const auto start = std::chrono::steady_clock::now();
-  pid_t pid = 0;
-  const int rc = posix_spawn(&pid, cargv[0], &actions, nullptr, cargv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  if (rc != 0) {
-    result.spawn_error = std::strerror(rc);
-    return result;
-  }
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0) {
-    if (errno != EINTR) {
-      result.spawn_error = std::string("waitpid: ") + std::strerror(errno);
-      return result;
-    }
-  }
-  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  if (WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
-  if (WIFSIGNALED(status)) result.term_signal = WTERMSIG(status);
-  return result;
-}
-
-std::string RoundName(size_t round) { return fmt::format("round-{:02}", round + 1); }
-
 Status WriteText(const FilePolicy& files, const std::string& path, const std::string& text, const char* option) {
   return path.empty() ? Status::Ok() : files.WriteOutputFile(option, path, text);
 }
 
+// Everything checked before anything runs or is created.
+Status Validate(const AbArgs& args, AbPlan* plan, FilePolicy* files) {
+  DBXB_RETURN_IF_ERROR(ParseOptions(args, plan));
+  DBXB_RETURN_IF_ERROR(ValidateBinary(args.baseline_bin, "--baseline-bin"));
+  DBXB_RETURN_IF_ERROR(ValidateBinary(args.current_bin, "--current-bin"));
+  DBXB_RETURN_IF_ERROR(ValidateAbRunArgs(args.run_args));
+  files->NoteInput(args.baseline_bin);
+  files->NoteInput(args.current_bin);
+  if (!args.markdown_path.empty()) DBXB_RETURN_IF_ERROR(files->CheckOutputFile("--markdown", args.markdown_path));
+  if (!args.json_path.empty()) DBXB_RETURN_IF_ERROR(files->CheckOutputFile("--json", args.json_path));
+  plan->baseline_bin = args.baseline_bin;
+  plan->current_bin = args.current_bin;
+  plan->run_args = args.run_args;
+  plan->dir = args.out_dir.empty() ? DefaultAbDir() : args.out_dir;
+  return ValidateOutDir(plan->dir);
+}
+
+// Prints the comparison and writes DIR/comparison.{md,json}, --markdown and --json.
+Status WriteComparison(const ComparisonReport& report, const AbArgs& args, const std::string& dir,
+                       const FilePolicy& files, std::ostream& console) {
+  std::ostringstream md;
+  DBXB_RETURN_IF_ERROR(WriteCompareConsole(report, console));
+  DBXB_RETURN_IF_ERROR(WriteCompareMarkdown(report, md));
+  const std::string json = SerializeComparison(report);
+  DBXB_RETURN_IF_ERROR(WriteText(files, (fs::path(dir) / "comparison.md").string(), md.str(), "--out"));
+  DBXB_RETURN_IF_ERROR(WriteText(files, (fs::path(dir) / "comparison.json").string(), json, "--out"));
+  DBXB_RETURN_IF_ERROR(WriteText(files, args.markdown_path, md.str(), "--markdown"));
+  return WriteText(files, args.json_path, json, "--json");
+}
+
 }  // namespace
+
+std::string RunArgValue(const std::vector<std::string>& run_args, const std::string& option) {
+  for (size_t i = 0; i < run_args.size(); ++i) {
+    const std::string& a = run_args[i];
+    if (a == option) return i + 1 < run_args.size() ? run_args[i + 1] : "";
+    if (a.rfind(option + "=", 0) == 0) return a.substr(option.size() + 1);
+  }
+  return "";
+}
 
 Status ValidateAbRunArgs(const std::vector<std::string>& run_args) {
   if (run_args.empty()) {
@@ -172,16 +161,14 @@ CLI::App* AddAbCommand(CLI::App* app, AbArgs* args) {
   cmd->add_option("--baseline-bin", args->baseline_bin, "The baseline build: an executable that behaves as dbx-bench")
       ->required();
   cmd->add_option("--current-bin", args->current_bin, "The build under test")->required();
-  cmd->add_option("--rounds", args->rounds, "Rounds; each runs both binaries once, in ABBA order")
-      ->capture_default_str();
+  cmd->add_option("--rounds", args->rounds,
+                  "Rounds (each runs both binaries, ABBA order), or auto: until every row is decided or one regressed "
+                  "(default 10; 1 with --measure instructions)");
+  cmd->add_option("--max-rounds", args->max_rounds, "With --rounds auto: the most rounds to run (default 20)");
+  cmd->add_option("--round-timeout", args->round_timeout,
+                  "The most one run may take (default: 30 min for the first, then 5x the slowest, at least 60 s)");
   cmd->add_option("--out", args->out_dir, "Directory of the rounds (new or empty; default results/ab-<UTC time>)");
-  cmd->add_option("--max-regression", args->max_regression,
-                  "Fail (exit 1) when a regression is surely over this (5% or 0.05)")
-      ->capture_default_str();
-  cmd->add_option("--significance", args->significance, "Family-wise significance level (Holm)")->capture_default_str();
-  cmd->add_option("--noise-threshold", args->noise_threshold, "Changes within +-this are noise")->capture_default_str();
-  cmd->add_option("--resamples", args->resamples, "Bootstrap resamples")->capture_default_str();
-  cmd->add_option("--seed", args->seed, "Seed of the bootstrap")->capture_default_str();
+  AddGateOptions(cmd, &args->gate);
   cmd->add_option("--markdown", args->markdown_path, "Also write the comparison as Markdown (for a PR comment)");
   cmd->add_option("--json", args->json_path, "Also write the comparison as JSON");
   cmd->add_flag("--force", args->force, kForceHelp);
@@ -190,112 +177,36 @@ CLI::App* AddAbCommand(CLI::App* app, AbArgs* args) {
 }
 
 CommandResult RunAb(const AbArgs& args, std::ostream& console, std::ostream& progress) {
-  CompareOptions options;
-  uint64_t rounds = 0;
-  Status st = ParseOptions(args, &options, &rounds);
-  if (st.ok()) st = ValidateBinary(args.baseline_bin, "--baseline-bin");
-  if (st.ok()) st = ValidateBinary(args.current_bin, "--current-bin");
-  if (st.ok()) st = ValidateAbRunArgs(args.run_args);
+  AbPlan plan;
   FilePolicy files("ab", args.force);
-  files.NoteInput(args.baseline_bin);
-  files.NoteInput(args.current_bin);
-  if (st.ok() && !args.markdown_path.empty()) st = files.CheckOutputFile("--markdown", args.markdown_path);
-  if (st.ok() && !args.json_path.empty()) st = files.CheckOutputFile("--json", args.json_path);
-  const std::string dir = args.out_dir.empty() ? DefaultAbDir() : args.out_dir;
-  if (st.ok()) st = ValidateOutDir(dir);
+  Status st = Validate(args, &plan, &files);
   if (!st.ok()) return BadInput(st.message());
-
   OutputDir out;
-  st = out.Prepare(dir);
+  st = out.Prepare(plan.dir);
   if (!st.ok()) return BadInput(st.message());
-  // Until a round has finished, a failure leaves nothing behind: the round directories are removed
-  // here and OutputDir removes DIR when it created it.
-  bool keep = false;
-  auto discard = [&]() {
-    if (keep) return;
-    std::error_code ec;
-    for (size_t r = 0; r < rounds; ++r) fs::remove_all(fs::path(dir) / RoundName(r), ec);
-  };
-
-  RunSet baseline, current;
-  const auto started = std::chrono::steady_clock::now();
-  for (size_t r = 0; r < rounds; ++r) {
-    const fs::path round_dir = fs::path(dir) / RoundName(r);
-    std::error_code ec;
-    fs::create_directories(round_dir, ec);
-    if (ec) {
-      discard();
-      return BadInput(fmt::format("--out: cannot create '{}': {}", round_dir.string(), ec.message()));
-    }
-    std::string line = fmt::format("ab: round {}/{}:", r + 1, rounds);
-    for (int k = 0; k < 2; ++k) {
-      const bool is_baseline = (k == 0) == BaselineFirst(r);
-      const char* side = is_baseline ? "baseline" : "current";
-      const std::string& bin = is_baseline ? args.baseline_bin : args.current_bin;
-      const fs::path side_dir = round_dir / side;
-      std::vector<std::string> argv = {bin, "run"};
-      argv.insert(argv.end(), args.run_args.begin(), args.run_args.end());
-      argv.push_back("--out");
-      argv.push_back(side_dir.string());
-      const fs::path log = round_dir / (std::string(side) + ".log");
-      const ChildExit exit = RunChild(argv, log);
-      if (InterruptRequested() || exit.exit_code == kExitCodeInterrupted) {
-        discard();
-        return CommandResult::Failed(kExitCodeInterrupted,
-                                     fmt::format("interrupted in round {} of {}{}", r + 1, rounds,
-                                                 keep ? "; the finished rounds are in " + dir : ": nothing kept"));
-      }
-      if (!exit.ok()) {
-        const std::string why = LastLine(log);
-        const bool rejected = r == 0 && k == 0 && exit.exit_code == kExitCodeBadInput;
-        discard();
-        if (rejected) {
-          return BadInput(fmt::format("{} binary {} rejected the run arguments: {}", side, bin,
-                                      why.empty() ? exit.Describe() : why));
-        }
-        return BadInput(fmt::format("round {}/{}: {} binary {} {}{}; {}", r + 1, rounds, side, bin, exit.Describe(),
-                                    why.empty() ? "" : ": " + why,
-                                    keep ? "the rounds so far are in " + dir : "nothing kept"));
-      }
-      RunResults results;
-      const std::string results_path = (side_dir / "results.json").string();
-      st = ReadResultsFile(results_path, &results);
-      if (!st.ok()) {
-        discard();
-        return BadInput(fmt::format("round {}/{}: {} binary {}: {}", r + 1, rounds, side, bin, st.message()));
-      }
-      RunSet& set = is_baseline ? baseline : current;
-      set.runs.push_back(std::move(results));
-      set.sources.push_back(side_dir.string());
-      line += fmt::format(" {} {:.1f} s{}", side, exit.seconds, k == 0 ? "," : "");
-    }
-    keep = true;
-    out.Keep();
-    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    progress << line << fmt::format(" (elapsed {:.0f} s{})\n", elapsed, r == 0 ? "; rounds in " + dir : "")
-             << std::flush;
-  }
-
+  InstallAbSignalHandlers();
   ComparisonReport report;
-  st = CompareRunSets(baseline, current, /*paired=*/true, options, &report);
-  if (!st.ok()) return BadInput(st.message());
-  std::ostringstream md;
-  st = WriteCompareConsole(report, console);
-  if (st.ok()) st = WriteCompareMarkdown(report, md);
-  if (!st.ok()) return CommandResult::Failed(kExitCodeBadInput, st.ToString());
-  const std::string json = SerializeComparison(report);
-  st = WriteText(files, (fs::path(dir) / "comparison.md").string(), md.str(), "--out");
-  if (st.ok()) st = WriteText(files, (fs::path(dir) / "comparison.json").string(), json, "--out");
-  if (st.ok()) st = WriteText(files, args.markdown_path, md.str(), "--markdown");
-  if (st.ok()) st = WriteText(files, args.json_path, json, "--json");
-  if (!st.ok()) return BadInput(st.message());
-  if (report.GateFailed()) {
-    return CommandResult::Failed(
-        kExitCodeFailure,
-        fmt::format("{} row{} regressed by more than {} over {} paired rounds", report.RegressionsOverThreshold(),
-                    report.RegressionsOverThreshold() == 1 ? "" : "s", FormatPercent(options.max_regression), rounds));
+  size_t kept = 0;
+  CommandResult result = RunAbRounds(plan, progress, &report, &kept);
+  // Until a round has finished nothing is kept: OutputDir removes DIR when it created it.
+  if (kept > 0) {
+    out.Keep();
+  } else {
+    std::error_code ec;
+    fs::remove_all(fs::path(plan.dir) / "round-01", ec);
   }
-  return CommandResult::Ok();
+  if (result.exit_code != kExitCodeSuccess) return result;
+  st = WriteComparison(report, args, plan.dir, files, console);
+  if (!st.ok()) return BadInput(st.message());
+  if (!report.GateFailed()) return CommandResult::Ok();
+  const size_t regressed = report.Count(Verdict::kRegressed);
+  return CommandResult::Failed(
+      kExitCodeFailure,
+      regressed > 0
+          ? fmt::format("{} row{} regressed by more than the gate over {} paired round{}", regressed,
+                        regressed == 1 ? "" : "s", report.baseline_runs, report.baseline_runs == 1 ? "" : "s")
+          : fmt::format("{} row{} inconclusive (--fail-on-inconclusive)", report.Count(Verdict::kInconclusive),
+                        report.Count(Verdict::kInconclusive) == 1 ? "" : "s"));
 }
 
 }  // namespace dbxb

@@ -34,10 +34,16 @@ TEST_F(CompareCliTest, SaveBaselineThenCompareByName) {
   EXPECT_NE(run.out.find("Saved baseline 'main' as results/baselines/main.json"), std::string::npos) << run.out;
   EXPECT_EQ(ReadFile(dir_ / "results/baselines/main.json"), ReadFile(dir_ / "results/main/results.json"));
 
-  // The run compared with itself through its name: nothing changed.
-  ToolResult same = Run("compare --baseline main results/main --resamples 1000");
+  // The run compared with itself through its name: nothing changed (with no noise between runs allowed).
+  ToolResult same = Run("compare --baseline main results/main --resamples 1000 --noise-floor 0");
   EXPECT_EQ(same.exit_code, 0) << same.err;
-  EXPECT_NE(same.out.find("no change"), std::string::npos) << same.out;
+  // The CPU row (one value a run: no within-run interval) is exact; the column's padding depends on the
+  // widest interval of the table, so the row's line is read rather than a fixed run of spaces.
+  const size_t cpu = same.out.find("dbx-micro/get/null (cpu)");
+  ASSERT_NE(cpu, std::string::npos) << same.out;
+  const std::string cpu_line = same.out.substr(cpu, same.out.find('\n', cpu) - cpu);
+  EXPECT_NE(cpu_line.find("+0.00% [+0.00%, +0.00%]"), std::string::npos) << same.out;
+  EXPECT_NE(cpu_line.find("no regression"), std::string::npos) << same.out;
   EXPECT_EQ(same.err, "");
 
   // A bad name is refused before anything runs.
@@ -53,19 +59,21 @@ TEST_F(CompareCliTest, SaveBaselineThenCompareByName) {
 
 TEST_F(CompareCliTest, GateExitCodesAndOutputs) {
   ToolResult fail =
-      Run("compare " + base_ + " " + cur_ + " --resamples 1000 --noise-floor 5% --markdown pr.md --json pr.json");
+      Run("compare " + base_ + " " + cur_ + " --resamples 1000 --noise-floor 2% --markdown pr.md --json pr.json");
   EXPECT_EQ(fail.exit_code, 1);
-  EXPECT_EQ(fail.err, "dbx-bench: 1 benchmark regressed by more than 5.00%\n");
-  EXPECT_NE(fail.out.find("FAIL: 3 compared"), std::string::npos) << fail.out;
+  EXPECT_EQ(fail.err, "dbx-bench: 2 rows regressed by more than the gate\n");
+  EXPECT_NE(fail.out.find("FAIL: 6 compared"), std::string::npos) << fail.out;
   EXPECT_NE(ReadFile(dir_ / "pr.md").find("❌ regressed"), std::string::npos);
   EXPECT_NE(ReadFile(dir_ / "pr.json").find("\"failed\": true"), std::string::npos);
 
-  ToolResult pass = Run("compare " + base_ + " " + cur_ + " --resamples 1000 --max-regression 20%");
+  ToolResult pass = Run("compare " + base_ + " " + cur_ + " --resamples 1000 --noise-floor 2% --max-regression 20%");
   EXPECT_EQ(pass.exit_code, 0) << pass.err;
-  // The default 10 % noise floor of one run per side: the +10 % row is unconfirmed, not a failure.
+  // One run per side knows nothing of the noise between runs by default: timing is inconclusive.
   ToolResult floor = Run("compare " + base_ + " " + cur_ + " --resamples 1000");
   EXPECT_EQ(floor.exit_code, 0) << floor.err;
-  EXPECT_NE(floor.out.find("unconfirmed"), std::string::npos) << floor.out;
+  EXPECT_NE(floor.out.find("inconclusive"), std::string::npos) << floor.out;
+  ToolResult strict = Run("compare " + base_ + " " + cur_ + " --resamples 1000 --fail-on-inconclusive");
+  EXPECT_EQ(strict.exit_code, 1) << strict.err;
   // Several runs per side, split by --.
   ToolResult runs = Run("compare --resamples 1000 " + base_ + " " + base_ + " -- " + cur_ + " " + cur_);
   EXPECT_EQ(runs.exit_code, 1) << runs.err;

@@ -25,10 +25,12 @@ namespace {
 namespace fs = std::filesystem;
 
 Status ParseOptions(const CompareArgs& args, CompareOptions* o) {
-  DBXB_RETURN_IF_ERROR(ParseFractionOption("--max-regression", args.max_regression, &o->max_regression));
-  DBXB_RETURN_IF_ERROR(ParseFractionOption("--noise-threshold", args.noise_threshold, &o->noise_threshold));
-  DBXB_RETURN_IF_ERROR(ParseFractionOption("--noise-floor", args.noise_floor, &o->noise_floor));
-  DBXB_RETURN_IF_ERROR(ParseComparisonTests(args.significance, args.resamples, args.seed, o));
+  DBXB_RETURN_IF_ERROR(ParseGateOptions(args.gate, o));
+  if (!args.noise_floor.empty())
+    DBXB_RETURN_IF_ERROR(ParseFractionOption("--noise-floor", args.noise_floor, &o->noise_floor));
+  uint64_t looks = 1;
+  DBXB_RETURN_IF_ERROR(ParseCountOption("--looks", args.looks, 1, 1000, &looks));
+  o->looks = looks;
   return ValidateCompareOptions(*o);
 }
 
@@ -103,16 +105,6 @@ Status CheckOutputs(const CompareArgs& args, const FilePolicy& files) {
 
 }  // namespace
 
-Status ParseComparisonTests(const std::string& significance, const std::string& resamples, const std::string& seed,
-                            CompareOptions* o) {
-  DBXB_RETURN_IF_ERROR(ParseFractionOption("--significance", significance, &o->significance));
-  if (!(o->significance > 0 && o->significance < 1))
-    return Status::InvalidArgument(fmt::format("--significance: '{}' is not between 0 and 1", significance));
-  // At least 100 resamples for a usable interval.
-  DBXB_RETURN_IF_ERROR(ParseCountOption("--resamples", resamples, 100, kMaxResamples, &o->resamples));
-  return ParseCountOption("--seed", seed, 0, UINT64_MAX, &o->seed);
-}
-
 Status ValidateBaselineName(std::string_view name) {
   const bool safe = !name.empty() && name.size() <= 100 && name != "." && name != ".." &&
                     name.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-") ==
@@ -186,21 +178,19 @@ CLI::App* AddCompareCommand(CLI::App* app, CompareArgs* args) {
   cmd->add_option_function<std::string>("current-files", [](const std::string&) {})->group("");
   cmd->add_flag("--paired", args->paired, "With BASE... -- CURRENT...: BASE[i] and CURRENT[i] are round i (as ab)");
   cmd->add_option("--noise-floor", args->noise_floor,
-                  "One run per side: a regression must also be beyond this to fail the gate")
-      ->capture_default_str();
+                  "One run per side: the noise between runs of one build, added to each timing interval "
+                  "(default: unknown, so timing rows are inconclusive; see --aa-runs)");
   cmd->add_option("--aa-runs", args->aa_runs, "A/A runs (comma-separated) that calibrate a noise floor per row")
       ->delimiter(',');
   cmd->add_option("--baseline", args->baseline_name,
                   "Compare CURRENT with the baseline saved by run --save-baseline NAME");
   cmd->add_option("--results-root", args->results_root, "Where named baselines live: ROOT/baselines/NAME.json")
       ->capture_default_str();
-  cmd->add_option("--max-regression", args->max_regression,
-                  "Fail (exit 1) when a regression is surely over this (5% or 0.05)")
+  AddGateOptions(cmd, &args->gate);
+  cmd->add_option("--looks", args->looks,
+                  "With --paired: the looks of the `ab --rounds auto` run being recomputed (its comparison.json "
+                  "options.looks)")
       ->capture_default_str();
-  cmd->add_option("--significance", args->significance, "Significance level of the t-test")->capture_default_str();
-  cmd->add_option("--noise-threshold", args->noise_threshold, "Changes within +-this are noise")->capture_default_str();
-  cmd->add_option("--resamples", args->resamples, "Bootstrap resamples")->capture_default_str();
-  cmd->add_option("--seed", args->seed, "Seed of the bootstrap")->capture_default_str();
   cmd->add_option("--markdown", args->markdown_path, "Also write the comparison as Markdown (for a PR comment)");
   cmd->add_option("--json", args->json_path, "Also write the comparison as JSON");
   cmd->add_flag("--force", args->force, kForceHelp);
@@ -258,13 +248,14 @@ CommandResult RunCompare(const CompareArgs& args, std::ostream& console) {
   if (!args.json_path.empty()) st = files.WriteOutputFile("--json", args.json_path, SerializeComparison(report));
   if (!st.ok()) return BadInput(st.message());
 
-  if (report.GateFailed()) {
-    return CommandResult::Failed(
-        kExitCodeFailure,
-        fmt::format("{} benchmark{} regressed by more than {}", report.RegressionsOverThreshold(),
-                    report.RegressionsOverThreshold() == 1 ? "" : "s", FormatPercent(options.max_regression)));
-  }
-  return CommandResult::Ok();
+  if (!report.GateFailed()) return CommandResult::Ok();
+  const size_t regressed = report.Count(Verdict::kRegressed);
+  return CommandResult::Failed(
+      kExitCodeFailure,
+      regressed > 0
+          ? fmt::format("{} row{} regressed by more than the gate", regressed, regressed == 1 ? "" : "s")
+          : fmt::format("{} row{} inconclusive (--fail-on-inconclusive)", report.Count(Verdict::kInconclusive),
+                        report.Count(Verdict::kInconclusive) == 1 ? "" : "s"));
 }
 
 }  // namespace dbxb

@@ -18,9 +18,10 @@
 #include <vector>
 
 #include "cli/command_result.h"
+#include "cli/gate_options.h"
 #include "common/file_policy.h"
 #include "common/status.h"
-#include "compare/compare.h"
+#include "compare/report.h"
 #include "records/result.h"
 
 namespace CLI {
@@ -34,16 +35,13 @@ struct CompareArgs {
   std::vector<std::string> files;  ///< BASELINE CURRENT, or CURRENT alone with --baseline
   /// Where "--" was among `files` (the number of files before it), or npos when it was not given.
   size_t separator = std::string::npos;
-  bool paired = false;  ///< --paired: BASE[i] and CURRENT[i] are round i of an `ab` run
-  std::string noise_floor = "10%";
+  bool paired = false;      ///< --paired: BASE[i] and CURRENT[i] are round i of an `ab` run
+  std::string noise_floor;  ///< --noise-floor X; empty = unknown (timing rows of one run per side are inconclusive)
   std::vector<std::string> aa_runs;  ///< --aa-runs FILE,FILE...: A/A runs that calibrate the floor
   std::string baseline_name;         ///< --baseline NAME
   std::string results_root = "results";
-  std::string max_regression = "5%";
-  std::string significance = "0.05";
-  std::string noise_threshold = "2%";
-  std::string resamples = "100000";
-  std::string seed = "0";
+  GateArgs gate;              ///< --max-regression, --significance, --resamples, ... (cli/gate_options.h)
+  std::string looks = "1";    ///< --looks N: recompute an `ab --rounds auto` run, which corrected for N looks
   std::string markdown_path;  ///< --markdown FILE
   std::string json_path;      ///< --json FILE
   bool force = false;         ///< --force: replace output files dbx-bench did not write
@@ -57,11 +55,6 @@ CLI::App* AddCompareCommand(CLI::App* app, CompareArgs* args);
 /// options, a missing, corrupt or incompatible results file, runs with nothing in common, or an output
 /// file that cannot be written.
 CommandResult RunCompare(const CompareArgs& args, std::ostream& console);
-
-/// --significance (a fraction in (0, 1)), --resamples (100 to kMaxResamples) and --seed into *o, as
-/// compare and ab take them. InvalidArgument naming the option.
-Status ParseComparisonTests(const std::string& significance, const std::string& resamples, const std::string& seed,
-                            CompareOptions* o);
 
 /// OK when `name` can name a baseline file: non-empty, at most 100 characters from [A-Za-z0-9._-],
 /// and not "." or "..". InvalidArgument saying so otherwise.

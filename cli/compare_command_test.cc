@@ -58,8 +58,8 @@ class CompareCommandTest : public ::testing::Test {
   CompareArgs Args(std::vector<std::string> files) {
     CompareArgs a;
     a.files = std::move(files);
-    a.resamples = "2000";
-    a.noise_floor = "5%";  // the fixtures' +10 % regression is beyond it (NoiseFloor tests use the default)
+    a.gate.resamples = "2000";
+    a.noise_floor = "2%";  // the fixtures' +10 % regression is beyond it (NoiseFloor tests use the default)
     return a;
   }
   std::string Path(const std::string& name) const { return (dir_ / name).string(); }
@@ -83,28 +83,29 @@ class CompareCommandTest : public ::testing::Test {
   const std::string cur_ = TestdataPath("compare/current.json");
 };
 
-TEST_F(CompareCommandTest, OneRunPerSideWithinTheDefaultNoiseFloorIsUnconfirmed) {
+TEST_F(CompareCommandTest, OneRunPerSideWithoutAFloorLeavesTimingInconclusive) {
   CompareArgs a = Args({base_, cur_});
-  a.noise_floor = CompareArgs().noise_floor;  // 10 %: the +10.47 % [+9.89 %, +11.08 %] row is not beyond it
+  a.noise_floor = CompareArgs().noise_floor;  // unknown: one run per side cannot see the noise between runs
   std::ostringstream out;
   CommandResult r = RunCompare(a, out);
   EXPECT_EQ(r.exit_code, 0) << r.error;
-  EXPECT_NE(out.str().find("regressed, unconfirmed (within the 10.00% noise floor of one run per side)"),
-            std::string::npos)
-      << out.str();
-  EXPECT_NE(out.str().find("1 unconfirmed, within the noise floor"), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find("+10.43% [-100.00%, +inf%]"), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find("Timing rows are inconclusive"), std::string::npos) << out.str();
+  a.gate.fail_on_inconclusive = true;
+  r = RunCompare(a, out);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.error.find("inconclusive (--fail-on-inconclusive)"), std::string::npos) << r.error;
 }
 
 TEST_F(CompareCommandTest, AaRunsCalibrateTheFloor) {
   // The baseline and current fixtures as "A/A runs": get/sqlite spreads by ~10 %, so its floor is
-  // that spread and the same regression is unconfirmed even with --noise-floor 0.
+  // that spread and the same regression is inconclusive even with --noise-floor 0.
   CompareArgs a = Args({base_, cur_});
   a.noise_floor = "0";
   a.aa_runs = {base_, cur_};
   std::ostringstream out;
   CommandResult r = RunCompare(a, out);
-  EXPECT_EQ(r.exit_code, 0) << r.error;
-  EXPECT_NE(out.str().find("unconfirmed"), std::string::npos) << out.str();
+  EXPECT_EQ(r.exit_code, 0) << r.error << out.str();
   a.aa_runs = {base_};
   r = RunCompare(a, out);
   EXPECT_EQ(r.exit_code, 2);
@@ -140,9 +141,9 @@ TEST_F(CompareCommandTest, RegressionOverTheGateExitsOne) {
   std::ostringstream out;
   CommandResult r = RunCompare(a, out);
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_EQ(r.error, "1 benchmark regressed by more than 5.00%");
+  EXPECT_EQ(r.error, "2 rows regressed by more than the gate");  // sqlite/get's typical and mean times
   const std::string console = out.str();
-  EXPECT_NE(console.find("regressed, over the 5.00% gate"), std::string::npos) << console;
+  EXPECT_NE(console.find("regressed"), std::string::npos) << console;
   EXPECT_NE(console.find("only in baseline"), std::string::npos);
   EXPECT_NE(console.find("only in current"), std::string::npos);
   // The Markdown and JSON outputs, with the fixture paths made independent of the checkout.
@@ -151,19 +152,20 @@ TEST_F(CompareCommandTest, RegressionOverTheGateExitsOne) {
                                 Replace(Slurp(a.markdown_path), testdata, "<testdata>/"));
   const nlohmann::json j = nlohmann::json::parse(Slurp(a.json_path));
   EXPECT_EQ(j["gate"]["failed"], true);
-  ASSERT_EQ(j["benchmarks"].size(), 5u);
+  ASSERT_EQ(j["benchmarks"].size(), 8u);
   EXPECT_EQ(j["benchmarks"][0]["engine"], "sqlite");
   EXPECT_EQ(j["benchmarks"][0]["verdict"], "regressed");
-  EXPECT_EQ(j["benchmarks"][0]["over_threshold"], true);
-  EXPECT_EQ(j["benchmarks"][2]["verdict"], "improved");
+  EXPECT_EQ(j["benchmarks"][0]["allowance"], 0.02);
+  EXPECT_EQ(j["benchmarks"][4]["workload"], "insert");
+  EXPECT_EQ(j["benchmarks"][4]["verdict"], "improved");
 }
 
 TEST_F(CompareCommandTest, GateThresholdAndSwappedSides) {
   CompareArgs a = Args({base_, cur_});
-  a.max_regression = "15%";  // the 10 % regression is now tolerated
+  a.gate.max_regression = "15%";  // the 10 % regression is now tolerated
   std::ostringstream out;
   EXPECT_EQ(RunCompare(a, out).exit_code, 0) << out.str();
-  EXPECT_NE(out.str().find("within the 15.00% gate"), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find("no regression over 15.00%"), std::string::npos) << out.str();
   // Current as the baseline: sqlite/get improved, sqlite/insert regressed by about 11 %.
   std::ostringstream swapped;
   CommandResult r = RunCompare(Args({cur_, base_}), swapped);
@@ -180,7 +182,7 @@ TEST_F(CompareCommandTest, NoRegressionExitsZero) {
   CommandResult r = RunCompare(Args({base_, path}), out);
   EXPECT_EQ(r.exit_code, 0) << r.error;
   EXPECT_EQ(r.error, "");
-  EXPECT_NE(out.str().find("OK: 2 compared"), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find("OK: 4 compared"), std::string::npos) << out.str();
 }
 
 TEST_F(CompareCommandTest, BadInputsExitTwoWithOneLine) {
@@ -236,13 +238,15 @@ TEST_F(CompareCommandTest, BadOptionsExitTwo) {
     std::ostringstream out;
     return RunCompare(a, out);
   };
-  EXPECT_EQ(run([](CompareArgs& a) { a.max_regression = "five"; }).error.rfind("--max-regression: ", 0), 0u);
-  EXPECT_EQ(run([](CompareArgs& a) { a.max_regression = "5"; }).exit_code, 2);  // ambiguous
-  EXPECT_EQ(run([](CompareArgs& a) { a.noise_threshold = "-1%"; }).exit_code, 2);
-  EXPECT_EQ(run([](CompareArgs& a) { a.significance = "0"; }).exit_code, 2);
-  EXPECT_EQ(run([](CompareArgs& a) { a.significance = "100%"; }).exit_code, 2);
-  EXPECT_EQ(run([](CompareArgs& a) { a.resamples = "10"; }).exit_code, 2);
-  EXPECT_EQ(run([](CompareArgs& a) { a.seed = "x"; }).exit_code, 2);
+  EXPECT_EQ(run([](CompareArgs& a) { a.gate.max_regression = "five"; }).error.rfind("--max-regression: ", 0), 0u);
+  EXPECT_EQ(run([](CompareArgs& a) { a.gate.max_regression = "5"; }).exit_code, 2);  // ambiguous
+  EXPECT_EQ(run([](CompareArgs& a) { a.noise_floor = "-1%"; }).exit_code, 2);
+  EXPECT_EQ(run([](CompareArgs& a) { a.gate.max_instruction_regression = "1x"; }).exit_code, 2);
+  EXPECT_EQ(run([](CompareArgs& a) { a.looks = "0"; }).error.rfind("--looks: ", 0), 0u);
+  EXPECT_EQ(run([](CompareArgs& a) { a.gate.significance = "0"; }).exit_code, 2);
+  EXPECT_EQ(run([](CompareArgs& a) { a.gate.significance = "100%"; }).exit_code, 2);
+  EXPECT_EQ(run([](CompareArgs& a) { a.gate.resamples = "10"; }).exit_code, 2);
+  EXPECT_EQ(run([](CompareArgs& a) { a.gate.seed = "x"; }).exit_code, 2);
   EXPECT_EQ(run([](CompareArgs& a) { a.files.pop_back(); }).exit_code, 2);
   EXPECT_EQ(run([](CompareArgs& a) { a.files.push_back("third.json"); }).exit_code, 2);
   EXPECT_EQ(run([&](CompareArgs& a) { a.markdown_path = Path("no/such/dir/c.md"); }).error,

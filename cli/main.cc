@@ -115,6 +115,7 @@ int Main(int argc, char** argv) {
   }
 
   std::string command_line = CommandLine(argc, argv);
+  run.argv.assign(argv + 1, argv + argc);
   if (app.got_subcommand(compare_cmd)) return Finish(RunCompare(compare, std::cout));
   if (app.got_subcommand(report_cmd)) return Finish(RunReport(report, std::cout));
   if (app.got_subcommand(merge_cmd)) return Finish(RunMerge(merge, std::cout));

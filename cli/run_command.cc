@@ -10,6 +10,7 @@
 #include "cli/run_limits.h"
 #include "common/redact.h"
 #include "harness/clients.h"
+#include "harness/instructions.h"
 #include "harness/runner.h"
 #include "harness/sweep.h"
 #include "records/record_names.h"
@@ -73,6 +74,9 @@ CLI::App* AddRunCommand(CLI::App* app, const SuiteRegistry& suites, RunCommandAr
   // Given by a --clients run to its client processes only.
   cmd->add_option("--client", run->client, "")->group("");
   cmd->add_option("--client-work-dir", run->client_work_dir, "")->group("");
+  cmd->add_option("--measure", run->measure,
+                  "time (sampled by the clock; default) or instructions (dbx-micro: each benchmark's instructions per "
+                  "operation, counted under valgrind's callgrind over a fixed number of iterations)");
   cmd->add_flag("--calibrate", run->calibrate,
                 "First time each engine's own get/scan/insert loop against the harness's (as `calibrate` does) "
                 "and record the ratios with the results");
@@ -170,6 +174,11 @@ CommandResult RunRun(const RunCommandArgs& args, const std::string& command_line
     return BadInput("--clients: a sweep runs one process per point; give one value to each swept option");
   FilePolicy files("run", args.force);
   if (!(st = CheckBeforeRun(args, plan, &files)).ok()) return BadInput(st.message());
+  if (plan.measure_instructions && !UnderCallgrind()) {  // the run itself happens under callgrind
+    auto code = RunSelfUnderCallgrind(args.argv);
+    if (!code.ok()) return BadInput(code.status().message());
+    return CommandResult::Failed(code.value(), "");
+  }
   for (const std::string& w : warnings) err << "dbx-bench: " << OneLine(w) << "\n";
   RunEnvironment env;
   env.command_line = RedactPasswords(command_line);

@@ -26,6 +26,9 @@ struct RunCommandArgs {
   std::vector<std::string> arguments;
   CapacityArgs capacity;  ///< --sla, --sla-latency, --sla-step
   bool quiet = false;     ///< --quiet: no progress lines on stderr (sweep points, capacity steps)
+  /// The command line after the program's name, as given: `--measure instructions` runs it again
+  /// under callgrind (harness/instructions.h).
+  std::vector<std::string> argv;
 };
 
 /// `run` with the options of every run, then each suite's own (each name once, in registration order).

@@ -233,6 +233,34 @@ Status PreflightEngines(const SuiteCommon& c) {
   return Status::Ok();
 }
 
+// --measure: time (sampled by the clock) or instructions (counted under callgrind, dbx-micro only).
+// Settings that make an engine work under valgrind are added (and recorded) unless given.
+Status ParseMeasure(const RunArgs& args, RunPlan* p, std::vector<std::string>* added) {
+  if (args.measure.empty() || args.measure == "time") return Status::Ok();
+  if (args.measure != "instructions")
+    return Status::InvalidArgument(fmt::format("--measure: '{}' is not one of time, instructions", args.measure));
+  if (p->phase_suite())
+    return Status::InvalidArgument(fmt::format(
+        "--measure instructions: applies to sampled benchmarks (dbx-micro), not to the phases of {}, whose work "
+        "is timed and threaded",
+        p->common.suite));
+  if (args.calibrate)
+    return Status::InvalidArgument("--measure instructions: --calibrate times the engines; it cannot run counted");
+  p->measure_instructions = true;
+  p->common.measure_overhead = false;
+  // LMDB maps the filesystem's size by default, more address space than valgrind can give a process.
+  constexpr const char* kLmdbMap = "lmdb.map_size";
+  bool lmdb = false, given = false;
+  for (const auto* f : p->common.engines) lmdb |= f->name == "lmdb";
+  for (const auto& [key, value] : p->common.native_options) given |= key == kLmdbMap;
+  if (lmdb && !given) {
+    p->common.native_options.emplace_back(kLmdbMap, "4294967296");
+    added->push_back(std::string(kLmdbMap) + "=4294967296");
+    p->warnings.push_back("--measure instructions: lmdb.map_size=4294967296 (4 GiB), which valgrind can map");
+  }
+  return Status::Ok();
+}
+
 }  // namespace
 
 Status ValidateRunArgs(const RunArgs& args, const AdapterRegistry& registry, const SuiteRegistry& suites,
@@ -287,6 +315,8 @@ Status ValidateRunArgs(const RunArgs& args, const AdapterRegistry& registry, con
       }
     }
   }
+  std::vector<std::string> valgrind_settings;  // engine settings a counted run needs, recorded below
+  DBXB_RETURN_IF_ERROR(ParseMeasure(args, &p, &valgrind_settings));
   p.out_dir = args.out_dir.empty() ? DefaultOutDir() : args.out_dir;
   p.data_dir = args.data_dir;
 
@@ -313,6 +343,8 @@ Status ValidateRunArgs(const RunArgs& args, const AdapterRegistry& registry, con
   if (!args.client.empty()) p.configuration.emplace_back("client", args.client);
   p.calibrate = args.calibrate;
   p.configuration.emplace_back("calibrate", p.calibrate ? "on" : "off");
+  p.configuration.emplace_back("measure", p.measure_instructions ? "instructions" : "time");
+  if (!valgrind_settings.empty()) p.configuration.emplace_back("valgrind_settings", JoinList(valgrind_settings));
   if (!p.phase_suite()) p.configuration.emplace_back("baseline", p.baseline);
   *plan = std::move(p);
   return Status::Ok();

@@ -27,6 +27,7 @@ struct RunArgs {
   bool no_overhead = false;
   bool no_settle = false;  ///< --no-settle: measure with the load's background work left in
   bool calibrate = false;  ///< --calibrate: measure each engine's harness / native-loop ratio first
+  std::string measure;     ///< --measure time|instructions; empty = time
   /// --engine-option KEY=VALUE, as given, in order ("sqlite.layout=rowid"): engine settings passed to
   /// the adapters (AdapterOptions::native_options) after the suite's own, so that they win.
   std::vector<std::string> engine_options;

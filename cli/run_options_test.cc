@@ -139,7 +139,10 @@ TEST_F(RunOptionsTest, BadEngineOptionsAreRefusedByName) {
       {"sqlite.layout", "--engine-option: 'sqlite.layout' is not KEY=VALUE"},
       {"layout=rowid", "--engine-option: 'layout=rowid' does not name an engine (expected <engine>.<setting>=VALUE)"},
       {"mongo.x=1", "--engine-option: 'mongo.x=1': unknown engine 'mongo'"},
-      {"null.x=1", "--engine-option: 'null.x=1': null has no setting 'null.x' (it takes none)"},
+      {"null.x=1",
+       "--engine-option: 'null.x=1': null has no setting 'null.x' (it takes: null.spin, null.stall, "
+       "null.pause, null.syncs_per_commit)"},
+      {"wiredtiger.x=1", "--engine-option: 'wiredtiger.x=1': wiredtiger has no setting 'wiredtiger.x' (it takes none)"},
       {"dbx.release_freed_memory=yes", "--engine-option: dbx.release_freed_memory: expected on or off, got 'yes'"},
       {"sqlite.layout=heap", "--engine-option: sqlite.layout: expected without-rowid or rowid, got 'heap'"},
   };

@@ -4,62 +4,20 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <utility>
 
-#include "records/record_names.h"
-#include "stats/paired_stats.h"
+#include "compare/compare.h"
+#include "compare/run_records.h"
 #include "stats/statistics.h"
+#include "stats/t_tests.h"
 
 namespace dbxb {
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-
-bool Positive(double v) { return std::isfinite(v) && v > 0; }
-
-// Where a row is found in a run's estimates, or -1.
-long Find(const std::vector<RowEstimate>& rows, const BenchmarkKey& key, const std::string& metric) {
-  for (size_t i = 0; i < rows.size(); ++i)
-    if (rows[i].metric == metric && rows[i].key == key) return static_cast<long>(i);
-  return -1;
-}
-
-// One side's values of one row, across its runs; Status names a run that lacks the row or failed.
-struct SideValues {
-  std::vector<double> values;
-  std::string failure;  ///< "failed in current round 3: ..." (empty = every run succeeded)
-  bool unusable = false;
-};
+using Records = std::vector<std::vector<RunRecord>>;  // per run
 
 std::string RunName(const char* side, bool paired, size_t i, const std::string& source) {
   return fmt::format("{} {} {} ({})", side, paired ? "round" : "run", i + 1, source);
-}
-
-Status Collect(const std::vector<std::vector<RowEstimate>>& side, const RunSet& set, const char* side_name, bool paired,
-               const RowEstimate& row, SideValues* out) {
-  for (size_t i = 0; i < side.size(); ++i) {
-    const long j = Find(side[i], row.key, row.metric);
-    if (j < 0) {
-      return Status::InvalidArgument(
-          fmt::format("{} has no {} ({}), which {} run 1 has: the runs of one side must be runs of the same command",
-                      RunName(side_name, paired, i, set.sources[i]), row.key.Name(), row.metric, side_name));
-    }
-    const RowEstimate& e = side[i][static_cast<size_t>(j)];
-    if (e.failed && out->failure.empty()) {
-      out->failure = fmt::format("failed in {}: {}", RunName(side_name, paired, i, set.sources[i]),
-                                 e.error.empty() ? "no reason recorded" : e.error);
-    }
-    if (!e.failed && !e.usable) out->unusable = true;
-    out->values.push_back(e.value);
-  }
-  return Status::Ok();
-}
-
-void SetSide(const std::vector<double>& values, double* mean, double* median, uint64_t* count) {
-  *mean = GeometricMean(values);
-  *median = Median(values);
-  *count = values.size();
 }
 
 std::string SideSource(const RunSet& set, bool paired) {
@@ -68,132 +26,202 @@ std::string SideSource(const RunSet& set, bool paired) {
                      paired ? "rounds" : "runs");
 }
 
-// The statistics of one compared row.
-void CompareValues(const std::vector<double>& base, const std::vector<double>& cur, bool paired,
-                   const CompareOptions& options, MetricComparison* row) {
-  row->outcome = Outcome::kCompared;
-  SetSide(base, &row->baseline_mean, &row->baseline_median, &row->baseline_count);
-  SetSide(cur, &row->current_mean, &row->current_median, &row->current_count);
+Status RecordsOfSet(const RunSet& set, const char* side, bool paired, Records* out) {
+  out->resize(set.runs.size());
+  for (size_t i = 0; i < set.runs.size(); ++i)
+    DBXB_RETURN_IF_ERROR(RunRecordsOf(set.runs[i], RunName(side, paired, i, set.sources[i]), &(*out)[i]));
+  // Every run of a side holds the records of its first run, and no others.
+  const std::string first = RunName(side, paired, 0, set.sources[0]);
+  for (size_t i = 1; i < out->size(); ++i) {
+    const std::string run = RunName(side, paired, i, set.sources[i]);
+    for (const RunRecord& r : (*out)[i])
+      if (FindRecord((*out)[0], r.key) < 0)
+        return Status::InvalidArgument(fmt::format("{} has {}, which {} has not: {}", run, r.key.Name(), first,
+                                                   "the runs of one side must be runs of the same command"));
+    for (const RunRecord& r : (*out)[0])
+      if (FindRecord((*out)[i], r.key) < 0)
+        return Status::InvalidArgument(fmt::format("{} has no {}, which {} has: {}", run, r.key.Name(), first,
+                                                   "the runs of one side must be runs of the same command"));
+  }
+  return Status::Ok();
+}
+
+// One side's view of one record across its runs.
+struct SideRecord {
+  std::vector<const RunRecord*> runs;
+  std::string failure;  // "failed in current round 3: ..." (empty = every run succeeded)
+};
+
+SideRecord Collect(const Records& side, const RunSet& set, const char* name, bool paired, const BenchmarkKey& key) {
+  SideRecord out;
+  for (size_t i = 0; i < side.size(); ++i) {
+    const RunRecord& r = side[i][static_cast<size_t>(FindRecord(side[i], key))];
+    if (r.failed && out.failure.empty())
+      out.failure = fmt::format("failed in {}: {}", RunName(name, paired, i, set.sources[i]),
+                                r.error.empty() ? "no reason recorded" : r.error);
+    out.runs.push_back(&r);
+  }
+  return out;
+}
+
+// The metric's estimate in every run, or empty when a run lacks it.
+std::vector<double> Values(const SideRecord& side, const Metric& m) {
+  std::vector<double> out;
+  for (const RunRecord* r : side.runs) {
+    const std::optional<double> v = r->Estimate(m);
+    if (!v) return {};
+    out.push_back(*v);
+  }
+  return out;
+}
+
+// Why a run of the side has no estimate of `m` it measured ("count refused: ... in baseline run 2"), or "".
+std::string Unavailable(const SideRecord& side, const char* name, const Metric& m) {
+  for (size_t i = 0; i < side.runs.size(); ++i) {
+    const std::string why = side.runs[i]->Unavailable(m);
+    if (!why.empty()) return fmt::format("{} in {} run {}", why, name, i + 1);
+  }
+  return "";
+}
+
+SideValue SideOf(const std::vector<double>& values) {
+  const double gm = GeometricMean(values);
+  return {std::isnan(gm) ? Median(values) : gm, values.size()};
+}
+
+bool AllPositive(const std::vector<double>& v) {
+  return std::all_of(v.begin(), v.end(), [](double x) { return x > 0 && std::isfinite(x); });
+}
+
+// A counter that is 0 in some run: every run against every other.
+Interval RangeChange(const std::vector<double>& base, const std::vector<double>& cur) {
+  const auto [bmin, bmax] = std::minmax_element(base.begin(), base.end());
+  const auto [cmin, cmax] = std::minmax_element(cur.begin(), cur.end());
+  return Interval{RatioChange(Median(base), Median(cur)), RatioChange(*bmax, *cmin), RatioChange(*bmin, *cmax), 0};
+}
+
+// The row's interval at its level, and the per-round ratios when paired.
+void Estimate(const std::vector<double>& base, const std::vector<double>& cur, bool paired, MetricComparison* row) {
+  if (!AllPositive(base) || !AllPositive(cur)) {
+    row->change = RangeChange(base, cur);
+    if (paired)
+      for (size_t i = 0; i < base.size(); ++i) row->ratios.push_back(1 + RatioChange(base[i], cur[i]));
+    return;
+  }
+  TTest test;
   if (paired) {
     std::vector<double> logs;
     for (size_t i = 0; i < base.size(); ++i) {
       row->ratios.push_back(cur[i] / base[i]);
       logs.push_back(std::log(row->ratios.back()));
     }
-    // Robust over rounds: one round that a burst of load hit on one side is trimmed, not averaged in.
-    const TrimmedTest trimmed = TrimmedMeanTest(logs, kTrimProportion, options.confidence_level);
-    const Interval& l = trimmed.interval;
-    const double point = std::exp(l.point);
-    row->mean_change = Interval{point - 1, std::exp(l.lower) - 1, std::exp(l.upper) - 1, point * l.std_error};
-    row->trimmed_rounds = trimmed.trimmed;
-    const double median = Median(row->ratios) - 1;
-    row->median_change = Interval{median, median, median, 0};
-    row->t = trimmed.test.t;
-    row->p_value = trimmed.test.p_value;
-    row->signed_rank_p = WilcoxonSignedRank(logs).p_value;
+    test = TrimmedMeanTest(logs, kTrimProportion);
+  } else {
+    std::vector<double> lc, lb;
+    for (double v : cur) lc.push_back(std::log(v));
+    for (double v : base) lb.push_back(std::log(v));
+    test = WelchTTest(lc, lb);
+  }
+  const Interval l = test.IntervalAt(row->level);
+  const double point = std::exp(l.point);
+  row->change = Interval{point - 1, std::exp(l.lower) - 1, std::exp(l.upper) - 1, point * l.std_error};
+}
+
+struct Planned {
+  MetricComparison row;
+  std::vector<double> base, cur;
+};
+
+// The rows of one record present on both sides.
+void PlanRecord(const SideRecord& base, const SideRecord& cur, const RunRecord& first, std::vector<Planned>* out) {
+  if (!base.failure.empty() || !cur.failure.empty()) {
+    Planned p{RowOf(first.key, first.primary(), Outcome::kFailed)};
+    p.row.note = base.failure + (base.failure.empty() || cur.failure.empty() ? "" : "; ") + cur.failure;
+    out->push_back(std::move(p));
     return;
   }
-  const Interval r = RatioOfGeometricMeans(cur, base, options.confidence_level);
-  row->mean_change = Interval{r.point - 1, r.lower - 1, r.upper - 1, r.std_error};
-  const double median = Median(cur) / Median(base) - 1;
-  row->median_change = Interval{median, median, median, 0};
-  std::vector<double> lc, lb;
-  for (double v : cur) lc.push_back(std::log(v));
-  for (double v : base) lb.push_back(std::log(v));
-  const TTest t = WelchTTest(lc, lb);
-  row->t = t.t;
-  row->p_value = t.p_value;
-}
-
-MetricComparison EmptyRow(const RowEstimate& e, Outcome outcome) {
-  MetricComparison row;
-  row.key = e.key;
-  row.metric = e.metric;
-  row.direction = e.direction;
-  row.outcome = outcome;
-  row.baseline_mean = row.baseline_median = row.current_mean = row.current_median = kNaN;
-  return row;
-}
-
-}  // namespace
-
-double RunTimeEstimate(const BenchmarkResult& b) {
-  std::vector<double> times = PerIterationTimes(b.samples);
-  return QuantileInPlace(&times, 0.25);
-}
-
-Status RunEstimates(const RunResults& run, const std::string& side, std::vector<RowEstimate>* out, bool typical_time) {
-  out->clear();
-  auto add = [&](RowEstimate e) -> Status {
-    if (Find(*out, e.key, e.metric) >= 0) {
-      return Status::InvalidArgument(fmt::format("{}: {} appears twice with the same parameters ({})", side,
-                                                 e.key.Name(), JoinKeyValues(e.key.parameters)));
+  for (const Metric& m : Metrics()) {
+    Planned p{RowOf(first.key, m, Outcome::kCompared), Values(base, m), Values(cur, m)};
+    if (p.base.empty() || p.cur.empty()) {
+      const std::string b = Unavailable(base, "baseline", m), c = Unavailable(cur, "current", m);
+      p.row.note = b + (b.empty() || c.empty() ? "" : "; ") + c;
+      if (p.row.note.empty()) continue;
+      p.row.outcome = Outcome::kInsufficientData;
+      out->push_back(std::move(p));
+      continue;
     }
-    out->push_back(std::move(e));
-    return Status::Ok();
-  };
-  for (const BenchmarkResult& b : run.benchmarks) {
-    RowEstimate e{BenchmarkKey::Of(b),       "time",
-                  Direction::kLowerIsBetter, typical_time ? TypicalTime(b).point : RunTimeEstimate(b),
-                  b.error_occurred,          b.error_message};
-    if (!e.failed && !Positive(e.value)) {
-      return Status::InvalidArgument(
-          fmt::format("{}: {}: time estimate {} is not finite and positive", side, BenchmarkName(b), e.value));
+    p.row.baseline = SideOf(p.base);
+    p.row.current = SideOf(p.cur);
+    if (m.family == MetricFamily::kTiming && (!AllPositive(p.base) || !AllPositive(p.cur))) {
+      p.row.outcome = Outcome::kInsufficientData;
+      p.row.note = fmt::format("a {} run measured no {}", AllPositive(p.base) ? "current" : "baseline", m.name);
     }
-    DBXB_RETURN_IF_ERROR(add(std::move(e)));
+    out->push_back(std::move(p));
   }
-  for (const PhaseResult& p : run.phases) {
-    const BenchmarkKey key = BenchmarkKey::Of(p);
-    // The phase total, not a mean of per-second rates; the p99 of the merged histogram.
-    const double throughput = p.duration_ns > 0 ? static_cast<double>(p.operations) * 1e9 / p.duration_ns : 0;
-    RowEstimate rate{key, "throughput", Direction::kHigherIsBetter, throughput, p.error_occurred, p.error_message};
-    rate.usable = Positive(throughput);
-    RowEstimate p99{key, "p99", Direction::kLowerIsBetter, p.service_time.p99_ns, p.error_occurred, p.error_message};
-    p99.usable = p.service_time.count > 0 && Positive(p.service_time.p99_ns);
-    DBXB_RETURN_IF_ERROR(add(std::move(rate)));
-    DBXB_RETURN_IF_ERROR(add(std::move(p99)));
-  }
-  return Status::Ok();
 }
 
-Status CompareRunSets(const RunSet& baseline, const RunSet& current, bool paired, const CompareOptions& options,
-                      ComparisonReport* report) {
-  DBXB_RETURN_IF_ERROR(ValidateCompareOptions(options));
+// Rows of the records on one side only.
+void PlanOneSide(const Records& side, const RunSet& set, const char* name, bool paired, const RunRecord& r,
+                 Outcome outcome, std::vector<Planned>* out) {
+  Planned p{RowOf(r.key, r.primary(), outcome)};
+  const SideRecord s = Collect(side, set, name, paired, r.key);
+  const std::vector<double> v = s.failure.empty() ? Values(s, r.primary()) : std::vector<double>{};
+  if (!v.empty()) (outcome == Outcome::kOnlyInBaseline ? p.row.baseline : p.row.current) = SideOf(v);
+  out->push_back(std::move(p));
+}
+
+Status CheckSizes(const RunSet& baseline, const RunSet& current, bool paired) {
   if (baseline.runs.size() < 2 || current.runs.size() < 2) {
     return Status::InvalidArgument(
-        fmt::format("{} baseline and {} current {}: at least 2 per side are needed to "
-                    "compare runs",
+        fmt::format("{} baseline and {} current {}: at least 2 per side are needed to compare runs",
                     baseline.runs.size(), current.runs.size(), paired ? "rounds" : "runs"));
   }
   if (paired && baseline.runs.size() != current.runs.size()) {
     return Status::InvalidArgument(fmt::format("{} baseline rounds but {} current rounds: rounds come in pairs",
                                                baseline.runs.size(), current.runs.size()));
   }
-  auto estimates_of = [&](const RunSet& set, const char* side_name, std::vector<std::vector<RowEstimate>>* out) {
-    out->resize(set.runs.size());
-    for (size_t i = 0; i < set.runs.size(); ++i)
-      DBXB_RETURN_IF_ERROR(RunEstimates(set.runs[i], RunName(side_name, paired, i, set.sources[i]), &(*out)[i]));
-    return Status::Ok();
-  };
-  std::vector<std::vector<RowEstimate>> base_rows, cur_rows;
-  DBXB_RETURN_IF_ERROR(estimates_of(baseline, "baseline", &base_rows));
-  DBXB_RETURN_IF_ERROR(estimates_of(current, "current", &cur_rows));
-  // Every run of a side must hold the rows of its first run (and no others).
-  for (const auto* side : {&base_rows, &cur_rows}) {
-    const bool is_base = side == &base_rows;
-    const RunSet& set = is_base ? baseline : current;
-    for (size_t i = 1; i < side->size(); ++i) {
-      for (const RowEstimate& e : (*side)[i]) {
-        if (Find((*side)[0], e.key, e.metric) < 0) {
-          return Status::InvalidArgument(
-              fmt::format("{} has {} ({}), which {} 1 has not: the runs of one side must be runs of the same command",
-                          RunName(is_base ? "baseline" : "current", paired, i, set.sources[i]), e.key.Name(), e.metric,
-                          paired ? "round" : "run"));
-        }
-      }
-    }
-  }
+  return Status::Ok();
+}
 
+std::vector<Planned> PlanRows(const Records& base, const RunSet& baseline, const Records& cur, const RunSet& current,
+                              bool paired) {
+  std::vector<Planned> planned;
+  for (const RunRecord& c : cur[0]) {
+    if (FindRecord(base[0], c.key) < 0) {
+      PlanOneSide(cur, current, "current", paired, c, Outcome::kOnlyInCurrent, &planned);
+      continue;
+    }
+    PlanRecord(Collect(base, baseline, "baseline", paired, c.key), Collect(cur, current, "current", paired, c.key), c,
+               &planned);
+  }
+  for (const RunRecord& b : base[0])
+    if (FindRecord(cur[0], b.key) < 0)
+      PlanOneSide(base, baseline, "baseline", paired, b, Outcome::kOnlyInBaseline, &planned);
+  return planned;
+}
+
+}  // namespace
+
+Status CompareRunSets(const RunSet& baseline, const RunSet& current, bool paired, const CompareOptions& options,
+                      ComparisonReport* report) {
+  DBXB_RETURN_IF_ERROR(ValidateCompareOptions(options));
+  DBXB_RETURN_IF_ERROR(CheckSizes(baseline, current, paired));
+  Records base, cur;
+  DBXB_RETURN_IF_ERROR(RecordsOfSet(baseline, "baseline", paired, &base));
+  DBXB_RETURN_IF_ERROR(RecordsOfSet(current, "current", paired, &cur));
+  std::vector<Planned> planned = PlanRows(base, baseline, cur, current, paired);
+  FamilyCounts counts;
+  bool common = false;
+  for (const Planned& p : planned) {
+    if (p.row.outcome == Outcome::kCompared) counts.Add(*p.row.metric);
+    common |= p.row.outcome != Outcome::kOnlyInBaseline && p.row.outcome != Outcome::kOnlyInCurrent;
+  }
+  if (!common) {
+    return Status::InvalidArgument(fmt::format(
+        "no benchmark in common between the baseline ({} record{}) and the current runs ({} record{}): nothing "
+        "to compare",
+        base[0].size(), base[0].size() == 1 ? "" : "s", cur[0].size(), cur[0].size() == 1 ? "" : "s"));
+  }
   ComparisonReport out;
   out.options = options;
   out.method = paired ? CompareMethod::kPairedRounds : CompareMethod::kRuns;
@@ -201,53 +229,14 @@ Status CompareRunSets(const RunSet& baseline, const RunSet& current, bool paired
   out.current_runs = current.runs.size();
   out.baseline = LabelOf(baseline.runs[0], SideSource(baseline, paired));
   out.current = LabelOf(current.runs[0], SideSource(current, paired));
-  for (const RowEstimate& e : cur_rows[0]) {
-    SideValues cur;
-    DBXB_RETURN_IF_ERROR(Collect(cur_rows, current, "current", paired, e, &cur));
-    if (Find(base_rows[0], e.key, e.metric) < 0) {
-      MetricComparison row = EmptyRow(e, Outcome::kOnlyInCurrent);
-      if (cur.failure.empty() && !cur.unusable)
-        SetSide(cur.values, &row.current_mean, &row.current_median, &row.current_count);
-      out.rows.push_back(std::move(row));
-      continue;
+  for (Planned& p : planned) {
+    if (p.row.outcome == Outcome::kCompared) {
+      p.row.level = LevelOf(*p.row.metric, counts, options);
+      Estimate(p.base, p.cur, paired, &p.row);
     }
-    SideValues base;
-    DBXB_RETURN_IF_ERROR(Collect(base_rows, baseline, "baseline", paired, e, &base));
-    if (!base.failure.empty() || !cur.failure.empty()) {
-      MetricComparison row = EmptyRow(e, Outcome::kFailed);
-      row.note = base.failure;
-      if (!cur.failure.empty()) row.note += (row.note.empty() ? "" : "; ") + cur.failure;
-      out.rows.push_back(std::move(row));
-      continue;
-    }
-    if (base.unusable || cur.unusable) {
-      MetricComparison row = EmptyRow(e, Outcome::kInsufficientData);
-      const char* which = base.unusable && cur.unusable ? "baseline and a current"
-                          : base.unusable               ? "baseline"
-                                                        : "current";
-      row.note = fmt::format("a {} run measured no operations", which);
-      out.rows.push_back(std::move(row));
-      continue;
-    }
-    MetricComparison row = EmptyRow(e, Outcome::kCompared);
-    CompareValues(base.values, cur.values, paired, options, &row);
-    out.rows.push_back(std::move(row));
+    out.rows.push_back(std::move(p.row));
   }
-  for (const RowEstimate& e : base_rows[0]) {
-    if (Find(cur_rows[0], e.key, e.metric) >= 0) continue;
-    SideValues base;
-    DBXB_RETURN_IF_ERROR(Collect(base_rows, baseline, "baseline", paired, e, &base));
-    MetricComparison row = EmptyRow(e, Outcome::kOnlyInBaseline);
-    if (base.failure.empty() && !base.unusable)
-      SetSide(base.values, &row.baseline_mean, &row.baseline_median, &row.baseline_count);
-    out.rows.push_back(std::move(row));
-  }
-  if (out.Count(Outcome::kCompared) + out.Count(Outcome::kFailed) + out.Count(Outcome::kInsufficientData) == 0) {
-    return Status::InvalidArgument(fmt::format(
-        "no benchmark in common between the baseline ({} row{}) and the current runs ({} row{}): nothing to compare",
-        base_rows[0].size(), base_rows[0].size() == 1 ? "" : "s", cur_rows[0].size(),
-        cur_rows[0].size() == 1 ? "" : "s"));
-  }
+  SortRowsByFamily(&out.rows);
   out.warnings = CompareWarnings(baseline.runs[0], current.runs[0]);
   DecideVerdicts(&out);
   *report = std::move(out);
@@ -258,25 +247,43 @@ Status CalibrateNoiseFloors(const RunSet& aa_runs, std::vector<std::pair<std::st
   if (aa_runs.runs.size() < 2)
     return Status::InvalidArgument(
         fmt::format("{} A/A run given: at least 2 are needed to calibrate a noise floor", aa_runs.runs.size()));
-  std::vector<std::vector<RowEstimate>> rows(aa_runs.runs.size());
+  Records runs(aa_runs.runs.size());
   for (size_t i = 0; i < aa_runs.runs.size(); ++i)
-    DBXB_RETURN_IF_ERROR(RunEstimates(aa_runs.runs[i], fmt::format("A/A run {}", aa_runs.sources[i]), &rows[i], true));
+    DBXB_RETURN_IF_ERROR(RunRecordsOf(aa_runs.runs[i], fmt::format("A/A run {}", aa_runs.sources[i]), &runs[i]));
   floors->clear();
-  for (const RowEstimate& e : rows[0]) {
-    double lo = INFINITY, hi = 0;
-    bool complete = true;
-    for (const auto& run : rows) {
-      const long j = Find(run, e.key, e.metric);
-      if (j < 0 || run[static_cast<size_t>(j)].failed || !run[static_cast<size_t>(j)].usable) {
-        complete = false;
-        break;
-      }
-      lo = std::min(lo, run[static_cast<size_t>(j)].value);
-      hi = std::max(hi, run[static_cast<size_t>(j)].value);
+  for (const RunRecord& first : runs[0]) {
+    SideRecord side;
+    for (const auto& run : runs) {
+      const long j = FindRecord(run, first.key);
+      if (j < 0 || run[static_cast<size_t>(j)].failed) break;
+      side.runs.push_back(&run[static_cast<size_t>(j)]);
     }
-    if (complete) floors->emplace_back(RowId(e.key, e.metric), hi / lo - 1);
+    if (side.runs.size() != runs.size()) continue;
+    for (const Metric& m : Metrics()) {
+      const std::vector<double> v = Values(side, m);
+      if (v.empty()) continue;
+      const auto [lo, hi] = std::minmax_element(v.begin(), v.end());
+      const double spread = *lo > 0 ? *hi / *lo - 1 : *hi > 0 ? INFINITY : 0;
+      floors->emplace_back(RowId(first.key, m.name), spread);
+    }
   }
   return Status::Ok();
+}
+
+Status CheckCommonRecords(const RunResults& baseline, const RunResults& current) {
+  std::vector<RunRecord> base, cur;
+  DBXB_RETURN_IF_ERROR(RunRecordsOf(baseline, "baseline", &base));
+  DBXB_RETURN_IF_ERROR(RunRecordsOf(current, "current", &cur));
+  for (const RunRecord& c : cur)
+    if (FindRecord(base, c.key) >= 0) return Status::Ok();
+  auto names = [](const std::vector<RunRecord>& records) {
+    std::string out;
+    for (size_t i = 0; i < records.size() && i < 3; ++i) out += (i ? ", " : "") + records[i].key.Name();
+    return records.size() > 3 ? out + ", …" : out.empty() ? std::string("nothing") : out;
+  };
+  return Status::InvalidArgument(fmt::format(
+      "the two builds share no benchmark: the baseline ran {} ({} record{}), the current build {} ({} record{})",
+      names(base), base.size(), base.size() == 1 ? "" : "s", names(cur), cur.size(), cur.size() == 1 ? "" : "s"));
 }
 
 }  // namespace dbxb

@@ -8,9 +8,12 @@
 namespace dbxb {
 namespace {
 
+std::atomic<void (*)()> g_second_hook{nullptr};
+
 void OnSignal(int) {
   if (internal::g_interrupt_requested.exchange(true)) {  // the second request: leave now
-    KillProcessesOnExitList();                           // private database servers must not outlive the run
+    if (auto hook = g_second_hook.load()) hook();
+    KillProcessesOnExitList();  // private database servers must not outlive the run
     _exit(130);
   }
   static const char kMessage[] =
@@ -42,6 +45,8 @@ void InstallInterruptHandlers() {
 }
 
 void RequestInterrupt() { internal::g_interrupt_requested.store(true); }
+
+void SetSecondInterruptHook(void (*hook)()) { g_second_hook.store(hook); }
 
 void SetInterruptRequestedForTesting(bool requested) { internal::g_interrupt_requested.store(requested); }
 

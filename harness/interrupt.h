@@ -17,6 +17,10 @@ void InstallInterruptHandlers();
 /// Thread-safe.
 void RequestInterrupt();
 
+/// `hook` runs inside the handler of the second signal, before it exits: it must be async-signal-safe
+/// (ab kills the process group of its running round there). nullptr for none.
+void SetSecondInterruptHook(void (*hook)());
+
 /// For tests: sets or clears the request as a signal would.
 void SetInterruptRequestedForTesting(bool requested);
 

@@ -397,6 +397,7 @@ void Summarize(const PhaseSpec& spec, const Shared& sh, std::vector<std::unique_
   const double seconds = r.duration_ns / 1e9;
   auto rate = [&](uint64_t count) { return seconds > 0 ? static_cast<double>(count) / seconds : 0.0; };
   r.throughput_ops_per_sec = rate(r.operations);
+  r.bounded_by_duration = spec.duration_seconds > 0 && (spec.operations == 0 || r.operations < spec.operations);
 
   run->service_time = std::make_unique<LatencyHistogram>();
   LatencyHistogram all_intended;

@@ -72,6 +72,8 @@ class ResourceMeter {
   /// The usage over the stretches so far; RSS as read at the last StopStretch().
   ResourceUsage Finish(uint64_t operations, const WriteTally& written, uint64_t disk_bytes,
                        uint64_t live_logical_bytes) const;
+  /// The counters accumulated over the stretches so far.
+  const ResourceSnapshot& spent() const { return spent_; }
 
  private:
   void AddServerStretch(const ServerTotals& end);

@@ -30,6 +30,9 @@ struct RunPlan {
   std::string client_work_dir;
   /// --sla: search every repeatable phase's capacity at this target instead of measuring it once.
   std::optional<CapacityPlan> capacity;
+  /// `--measure instructions`: count each benchmark's instructions under callgrind (harness/instructions.h)
+  /// instead of sampling it by the clock.
+  bool measure_instructions = false;
   KeyValues configuration;  ///< every option, as used (recorded in results.json)
   /// Things the user should know before the run starts, one line each; the CLI prints them to stderr.
   std::vector<std::string> warnings;

@@ -19,6 +19,7 @@
 #include "harness/hdr_log_writer.h"
 #include "harness/interrupt.h"
 #include "harness/memory/memory_limit.h"
+#include "harness/micro_routine.h"
 #include "harness/phase_runner.h"
 #include "harness/raw_latency_writer.h"
 #include "harness/resources.h"
@@ -38,81 +39,43 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Drives a MicroBenchmark as a sampler Routine: only RunIteration is timed. Once measuring, each Run
-// (one sample) is a stretch of the benchmark's resources; for fresh-state benchmarks that includes
-// each iteration's untimed open and close, where the engine writes its data.
-class MicroRoutine final : public Routine {
- public:
-  explicit MicroRoutine(MicroBenchmark* bench) : bench_(bench) {}
+// Samples `routine` by the clock (Criterion's method) into *r.
+Status SampleByClock(MicroRoutine& routine, const SamplingConfig& sampling, ProgressLine* progress_line,
+                     BenchmarkResult* r) {
+  const std::string name = BenchmarkName(*r);
+  ProgressFn progress = [&](const SamplingProgress& p) {
+    const bool measuring = p.phase == SamplingProgress::Phase::kMeasuring;
+    if (measuring && p.samples_done == 0) routine.StartMeasuring();
+    if (progress_line == nullptr) return;
+    if (!measuring)
+      progress_line->WarmingUp(name, sampling.warmup_seconds);
+    else
+      progress_line->Collecting(name, p.samples_done, p.sample_count);
+  };
+  auto run = RunSampling(routine, sampling, progress);
+  if (!run.ok()) return run.status();
+  RecordSampling(run.value(), r);
+  uint64_t iterations = 0;
+  for (const Sample& sample : r->samples) iterations += sample.iterations;
+  r->resources = routine.Resources(iterations);
+  if (progress_line) progress_line->Analyzing(name);
+  return Status::Ok();
+}
 
-  void StartMeasuring() {
-    meter_.BeginSpan();
-    measuring_ = true;
-  }
-  ResourceUsage Resources(uint64_t iterations) const {
-    WriteTally written;
-    const WriteTally one = bench_->written_per_iteration();
-    written.commits = one.commits * iterations;
-    written.logical_bytes = one.logical_bytes * iterations;
-    return meter_.Finish(iterations * bench_->elements_per_iteration(), written, bench_->disk_bytes(),
-                         bench_->live_logical_bytes());
-  }
-
-  Status Run(uint64_t iterations, double* elapsed_ns) override {
-    if (!measuring_) return RunIterations(iterations, elapsed_ns);
-    meter_.StartStretch();
-    Status st = RunIterations(iterations, elapsed_ns);
-    meter_.StopStretch();
-    return st;
-  }
-
- private:
-  Status RunIterations(uint64_t iterations, double* elapsed_ns) {
-    Stopwatch watch;
-    if (!bench_->fresh_state_per_iteration()) {
-      watch.Start();
-      for (uint64_t i = 0; i < iterations; ++i) {
-        DBXB_RETURN_IF_ERROR(bench_->RunIteration());
-        if (InterruptRequested()) return Status::Interrupted();
-      }
-      watch.AddElapsedTo(elapsed_ns);
-      return Status::Ok();
-    }
-    for (uint64_t i = 0; i < iterations; ++i) {
-      if (InterruptRequested()) return Status::Interrupted();
-      DBXB_RETURN_IF_ERROR(bench_->PrepareIteration());
-      watch.Start();
-      Status st = bench_->RunIteration();
-      watch.AddElapsedTo(elapsed_ns);
-      Status finished = bench_->FinishIteration();
-      DBXB_RETURN_IF_ERROR(st);
-      DBXB_RETURN_IF_ERROR(finished);
-    }
-    return Status::Ok();
-  }
-
-  MicroBenchmark* bench_;
-  ResourceMeter meter_;
-  bool measuring_ = false;
-};
-
-// One benchmark, start to finish. Failures become data in the result, never an abort of the run.
+// One benchmark, start to finish: sampled by the clock, or counted in instructions (`run --measure
+// instructions`, under callgrind). Failures become data in the result, never an abort of the run.
 BenchmarkResult RunOne(const std::string& suite, const std::string& workload, const AdapterFactory& engine,
                        const KeyValues& parameters, const SamplingConfig& sampling, const MakeBenchmark& make,
-                       ProgressLine* progress_line) {
+                       ProgressLine* progress_line, bool count_instructions = false) {
   BenchmarkResult r;
   r.suite = suite;
   r.workload = workload;
   r.engine = engine.name;
   r.parameters = parameters;
-  auto fail = [&](const Status& st) {
-    r.error_occurred = true;
-    r.error_message = st.ToString();
-  };
-
   auto made = make();
   if (!made.ok()) {
-    fail(made.status());
+    r.error_occurred = true;
+    r.error_message = made.status().ToString();
     return r;
   }
   MicroBenchmark& bench = *made.value();
@@ -127,31 +90,17 @@ BenchmarkResult RunOne(const std::string& suite, const std::string& workload, co
     r.engine_settings = bench.engine_settings();
     r.checksum = bench.checksum();
     MicroRoutine routine(&bench);
-    std::string name = BenchmarkName(r);
-    ProgressFn progress = [&](const SamplingProgress& p) {
-      const bool measuring = p.phase == SamplingProgress::Phase::kMeasuring;
-      if (measuring && p.samples_done == 0) routine.StartMeasuring();
-      if (progress_line == nullptr) return;
-      if (!measuring)
-        progress_line->WarmingUp(name, sampling.warmup_seconds);
-      else
-        progress_line->Collecting(name, p.samples_done, p.sample_count);
-    };
-    auto run = RunSampling(routine, sampling, progress);
-    if (run.ok()) {
-      RecordSampling(run.value(), &r);
-      uint64_t iterations = 0;
-      for (const Sample& sample : r.samples) iterations += sample.iterations;
-      r.resources = routine.Resources(iterations);
-      if (progress_line) progress_line->Analyzing(name);
-      st = Analyze(r.samples, r.sampling_mode, r.elements_per_iteration, sampling, &r);
-    } else {
-      st = run.status();
-    }
+    if (count_instructions && progress_line) progress_line->Collecting(BenchmarkName(r), 0, kCountedIterations);
+    st = count_instructions ? RunCounted(routine, engine, BenchmarkName(r), &r)
+                            : SampleByClock(routine, sampling, progress_line, &r);
+    if (st.ok()) st = Analyze(r.samples, r.sampling_mode, r.elements_per_iteration, sampling, &r);
   }
   Status down = bench.TearDown();
   if (st.ok()) st = down;
-  if (!st.ok()) fail(st);
+  if (!st.ok()) {
+    r.error_occurred = true;
+    r.error_message = st.ToString();
+  }
   return r;
 }
 
@@ -358,7 +307,8 @@ class HarnessRunner final : public SuiteRunner {
 
   bool RunBenchmark(const std::string& workload, const AdapterFactory& engine, const KeyValues& parameters,
                     const SamplingConfig& sampling, const MakeBenchmark& make) override {
-    BenchmarkResult r = RunOne(plan_.common.suite, workload, engine, parameters, sampling, make, progress_);
+    BenchmarkResult r =
+        RunOne(plan_.common.suite, workload, engine, parameters, sampling, make, progress_, plan_.measure_instructions);
     // What was cut short is not a result: keep only the benchmarks that finished.
     if (InterruptRequested()) return false;
     results_->benchmarks.push_back(std::move(r));

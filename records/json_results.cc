@@ -88,24 +88,27 @@ Json BenchmarkToJson(const BenchmarkResult& b) {
                 {"low_mild", o.low_mild},
                 {"high_mild", o.high_mild},
                 {"high_severe", o.high_severe}};
-  return Json{{"suite", b.suite},
-              {"workload", b.workload},
-              {"engine", b.engine},
-              {"parameters", StringsToJson(b.parameters)},
-              {"engine_settings", StringsToJson(b.engine_settings)},
-              {"sampling_mode", SamplingModeName(b.sampling_mode)},
-              {"warmup", Json{{"iterations", b.warmup_iterations}, {"total_ns", Number(b.warmup_ns)}}},
-              {"elements_per_iteration", b.elements_per_iteration},
-              {"samples", std::move(samples)},
-              {"sampling_notes", b.sampling_notes},
-              {"estimates", std::move(estimates)},
-              {"outliers", std::move(outliers)},
-              {"throughput", IntervalToJson(b.throughput)},
-              {"checksum", b.checksum},
-              {"resources", ResourcesToJson(b.resources)},
-              {"settle_ns", b.settle_ns ? Number(*b.settle_ns) : Json(nullptr)},
-              {"error_occurred", b.error_occurred},
-              {"error_message", b.error_message}};
+  Json out{{"suite", b.suite},
+           {"workload", b.workload},
+           {"engine", b.engine},
+           {"parameters", StringsToJson(b.parameters)},
+           {"engine_settings", StringsToJson(b.engine_settings)},
+           {"sampling_mode", SamplingModeName(b.sampling_mode)},
+           {"warmup", Json{{"iterations", b.warmup_iterations}, {"total_ns", Number(b.warmup_ns)}}},
+           {"elements_per_iteration", b.elements_per_iteration},
+           {"samples", std::move(samples)},
+           {"sampling_notes", b.sampling_notes},
+           {"estimates", std::move(estimates)},
+           {"outliers", std::move(outliers)},
+           {"throughput", IntervalToJson(b.throughput)},
+           {"checksum", b.checksum},
+           {"resources", ResourcesToJson(b.resources)},
+           {"settle_ns", b.settle_ns ? Number(*b.settle_ns) : Json(nullptr)},
+           {"error_occurred", b.error_occurred},
+           {"error_message", b.error_message}};
+  // Only runs of `run --measure instructions` have it (schema: absent otherwise).
+  if (b.instructions) out["instructions"] = InstructionsToJson(b.instructions);
+  return out;
 }
 
 Json LatencyToJson(const LatencySummary& l) {
@@ -185,6 +188,7 @@ Json PhaseToJson(const PhaseResult& p) {
          {"error_message", p.error_message}};
   // Open loop only: absent in closed loop, so that those files are unchanged.
   if (!p.late_operations) j.erase("late_operations");
+  if (p.bounded_by_duration) j["bounded_by_duration"] = true;  // absent: ended after its operation count
   return j;
 }
 

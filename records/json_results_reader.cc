@@ -223,6 +223,7 @@ Status BenchmarkFromJson(const Json& j, const std::string& path, BenchmarkResult
   DBXB_RETURN_IF_ERROR(GetString(j, path, "checksum", &b->checksum));
   DBXB_RETURN_IF_ERROR(ResourcesFromJson(j, path, &b->resources));
   DBXB_RETURN_IF_ERROR(GetNullableDouble(j, path, "settle_ns", true, &b->settle_ns));
+  DBXB_RETURN_IF_ERROR(InstructionsFromJson(j, path, &b->instructions));
   DBXB_RETURN_IF_ERROR(GetBool(j, path, "error_occurred", &b->error_occurred));
   return GetString(j, path, "error_message", &b->error_message);
 }
@@ -296,6 +297,9 @@ Status PhaseFromJson(const Json& j, const std::string& path, PhaseResult* p) {
   DBXB_RETURN_IF_ERROR(GetKeyValues(j, path, "engine_settings", &p->engine_settings));
   DBXB_RETURN_IF_ERROR(GetUint32(j, path, "threads", &p->threads));
   DBXB_RETURN_IF_ERROR(GetDouble(j, path, "target_rate", &p->target_rate));
+  const Json* bounded;  // absent in files written before it was recorded
+  DBXB_RETURN_IF_ERROR(Find(j, path, "bounded_by_duration", true, &bounded));
+  if (bounded != nullptr) DBXB_RETURN_IF_ERROR(GetBool(j, path, "bounded_by_duration", &p->bounded_by_duration));
   DBXB_RETURN_IF_ERROR(GetUint(j, path, "rows_per_operation", &p->rows_per_operation));
   DBXB_RETURN_IF_ERROR(GetUint(j, path, "warmup_operations", &p->warmup_operations));
   DBXB_RETURN_IF_ERROR(GetDouble(j, path, "duration_ns", &p->duration_ns));

@@ -50,6 +50,37 @@ TEST(JsonResults, AServersShareRoundTripsAndIsAbsentWithoutOne) {
   EXPECT_EQ(out.benchmarks[0].resources->server->fsync_calls, std::optional<uint64_t>(3));
 }
 
+// The fields of the gate (issue 28): a counted benchmark's instructions, insert's setup syncs and writes
+// counted apart, a phase bounded by its duration. Absent in files that predate them, and optional.
+TEST(JsonResults, GateFieldsRoundTripAndAreAbsentOtherwise) {
+  RunResults in = testdata::SampleRunResults();
+  const std::string plain = SerializeResults(in);
+  EXPECT_EQ(plain.find("\"instructions\""), std::string::npos);
+  EXPECT_EQ(plain.find("\"setup_fsync_calls\""), std::string::npos);
+  EXPECT_EQ(plain.find("\"bounded_by_duration\""), std::string::npos);
+  in.benchmarks[0].instructions = InstructionCount{36611187, 3, 30000, 1220.4, "valgrind-3.19.0 callgrind", ""};
+  in.benchmarks[1].instructions = InstructionCount{5, 3, 30000, 0.0001, "valgrind-3.19.0 callgrind", "synced 3 times"};
+  ResourceUsage u;
+  u.operations = 10000;
+  u.fsync_calls = 0;
+  u.setup_fsync_calls = 50;
+  u.setup_io_write_bytes = 286720;
+  in.benchmarks[0].resources = u;
+  PhaseResult p;
+  p.suite = "ycsb";
+  p.phase = "run";
+  p.engine = "null";
+  p.bounded_by_duration = true;
+  in.phases.push_back(p);
+  RunResults out;
+  const Status s = ParseResults(SerializeResults(in), &out);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  EXPECT_TRUE(out == in);
+  Json bad = Json::parse(SerializeResults(in));
+  bad["benchmarks"][0]["instructions"]["per_op"] = "many";
+  EXPECT_NE(FromJson(bad, &out).message().find("benchmarks[0].instructions.per_op"), std::string::npos);
+}
+
 TEST(JsonResults, MatchesGoldenFile) {
   testdata::ExpectMatchesGolden("sample_results.json", SerializeResults(testdata::SampleRunResults()));
 }

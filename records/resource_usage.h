@@ -49,6 +49,12 @@ struct ResourceUsage {
   uint64_t logical_bytes = 0;               ///< key + value bytes the workload wrote in the span
   uint64_t live_logical_bytes = 0;          ///< key + value bytes of the live data at the end (0 = not known)
   std::optional<double> write_amplification;  ///< io_write_bytes / logical_bytes (absent: nothing written)
+  /// A benchmark with fresh state per iteration (dbx-micro's insert): the sync calls and the bytes sent to
+  /// storage by the untimed open and close around each measured iteration. Every figure above covers the
+  /// timed iterations only, the work the benchmark's time measures; these are reported apart. Absent
+  /// for other benchmarks and phases (and sync calls absent when they are not counted).
+  std::optional<uint64_t> setup_fsync_calls;
+  std::optional<uint64_t> setup_io_write_bytes;
   std::optional<double> space_amplification;  ///< disk_bytes / live_logical_bytes (absent: not known)
   /// The engine's server, when it runs one: its share of the CPU, I/O and sync figures above, which
   /// include it, and its memory, which max_rss_bytes (this process only) does not.

@@ -77,6 +77,11 @@ Json ResourcesToJson(const std::optional<ResourceUsage>& usage) {
                 {"write_amplification", Optional(u.write_amplification)},
                 {"space_amplification", Optional(u.space_amplification)}};
   if (u.server) j["server"] = ServerToJson(u.server);
+  // Only benchmarks with fresh state per iteration have them (older files have neither).
+  if (u.setup_fsync_calls || u.setup_io_write_bytes) {
+    j["setup_fsync_calls"] = Optional(u.setup_fsync_calls);
+    j["setup_io_write_bytes"] = Optional(u.setup_io_write_bytes);
+  }
   return j;
 }
 
@@ -113,7 +118,43 @@ Status ResourcesFromJson(const Json& parent, const std::string& path, std::optio
   DBXB_RETURN_IF_ERROR(GetNullableDouble(r, here, "write_amplification", false, &u.write_amplification));
   DBXB_RETURN_IF_ERROR(GetNullableDouble(r, here, "space_amplification", false, &u.space_amplification));
   DBXB_RETURN_IF_ERROR(ServerFromJson(*it, here, &u.server));
+  if (it->contains("setup_fsync_calls") || it->contains("setup_io_write_bytes")) {
+    DBXB_RETURN_IF_ERROR(GetNullableUint(r, here, "setup_fsync_calls", false, &u.setup_fsync_calls));
+    DBXB_RETURN_IF_ERROR(GetNullableUint(r, here, "setup_io_write_bytes", false, &u.setup_io_write_bytes));
+  }
   *out = u;
+  return Status::Ok();
+}
+
+Json InstructionsToJson(const std::optional<InstructionCount>& count) {
+  if (!count) return nullptr;
+  const InstructionCount& c = *count;
+  return Json{{"instructions", c.instructions},
+              {"iterations", c.iterations},
+              {"operations", c.operations},
+              {"per_op", Optional(std::optional<double>(c.per_op))},
+              {"tool", c.tool},
+              {"refused", c.refused}};
+}
+
+Status InstructionsFromJson(const Json& parent, const std::string& path, std::optional<InstructionCount>* out) {
+  out->reset();
+  auto it = parent.find("instructions");
+  if (it == parent.end() || it->is_null()) return Status::Ok();
+  const std::string here = path + ".instructions";
+  if (!it->is_object())
+    return Status::InvalidArgument(fmt::format("{}: expected object or null, got {}", here, it->type_name()));
+  InstructionCount c;
+  std::optional<double> per_op;
+  const JsonFields r(*it, here);
+  DBXB_RETURN_IF_ERROR(r.Uint("instructions", &c.instructions));
+  DBXB_RETURN_IF_ERROR(r.Uint("iterations", &c.iterations));
+  DBXB_RETURN_IF_ERROR(r.Uint("operations", &c.operations));
+  DBXB_RETURN_IF_ERROR(r.OptionalDouble("per_op", &per_op));
+  DBXB_RETURN_IF_ERROR(r.String("tool", &c.tool));
+  DBXB_RETURN_IF_ERROR(r.String("refused", &c.refused));
+  c.per_op = per_op.value_or(std::nan(""));
+  *out = std::move(c);
   return Status::Ok();
 }
 

@@ -72,6 +72,21 @@ struct SamplingConfig {
   friend bool operator==(const SamplingConfig&, const SamplingConfig&) = default;
 };
 
+/// A benchmark's instruction count (`run --measure instructions`): the instructions the measuring thread
+/// retired in a fixed number of iterations, counted by valgrind's callgrind around the timed region only.
+struct InstructionCount {
+  uint64_t instructions = 0;  ///< Ir of the counted iterations
+  uint64_t iterations = 0;    ///< iterations counted
+  uint64_t operations = 0;    ///< records those iterations touched
+  double per_op = 0;          ///< instructions / operations
+  std::string tool;           ///< "valgrind-3.19.0 callgrind"
+  /// Why no count is given for this benchmark (it cannot apply, e.g. another thread ran during the
+  /// counted iterations); empty when the count is valid.
+  std::string refused;
+
+  friend bool operator==(const InstructionCount&, const InstructionCount&) = default;
+};
+
 /// One micro-benchmark of one workload on one engine.
 struct BenchmarkResult {
   std::string suite;          ///< "dbx-micro"
@@ -99,6 +114,9 @@ struct BenchmarkResult {
   /// Wall time the engine took to settle after the load, before measuring (Adapter::Settle); absent
   /// when the benchmark did not settle (an insert benchmark, or --no-settle).
   std::optional<double> settle_ns;
+  /// Measured under callgrind (`run --measure instructions`): the instruction count, or why there is
+  /// none. Its samples were then timed under valgrind and compare only as instructions.
+  std::optional<InstructionCount> instructions;
 
   bool error_occurred = false;
   std::string error_message;  ///< why the benchmark failed (e.g. wrong value for key_00000042)
@@ -184,6 +202,9 @@ struct PhaseResult {
 
   uint32_t threads = 0;
   double target_rate = 0;  ///< ops/s asked for (open loop); 0 = closed loop
+  /// The measured part ended at its wall-clock bound (--duration), not after its operation count: how
+  /// much work it did depends on timing.
+  bool bounded_by_duration = false;
   uint64_t rows_per_operation = 1;
   uint64_t warmup_operations = 0;  ///< executed before the measured part, over all threads
   double duration_ns = 0;          ///< measured wall time, from the common start to the last completion

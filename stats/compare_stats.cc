@@ -9,28 +9,6 @@
 namespace dbxb {
 namespace {
 
-struct MeanVariance {
-  double mean;
-  double variance;
-};
-
-// Two passes, as StdDev() does: the one-pass formula loses digits when the mean dwarfs the spread,
-// which is the normal case for benchmark times.
-MeanVariance MeanAndVariance(const double* values, size_t n) {
-  double sum = 0;
-  for (size_t i = 0; i < n; ++i) sum += values[i];
-  const double mean = sum / static_cast<double>(n);
-  double squares = 0;
-  for (size_t i = 0; i < n; ++i) squares += (values[i] - mean) * (values[i] - mean);
-  return {mean, squares / static_cast<double>(n - 1)};
-}
-
-double WelchTOf(const double* a, size_t n_a, const double* b, size_t n_b) {
-  const MeanVariance x = MeanAndVariance(a, n_a);
-  const MeanVariance y = MeanAndVariance(b, n_b);
-  return (x.mean - y.mean) / std::sqrt(x.variance / static_cast<double>(n_a) + y.variance / static_cast<double>(n_b));
-}
-
 // a / b, with 0 / 0 (both resamples all zeros) as +infinity rather than NaN, which has no order and
 // would break the percentile selection.
 double Ratio(double a, double b) {
@@ -39,38 +17,6 @@ double Ratio(double a, double b) {
 }
 
 }  // namespace
-
-double WelchT(const std::vector<double>& a, const std::vector<double>& b) {
-  if (a.size() < 2 || b.size() < 2) return std::numeric_limits<double>::quiet_NaN();
-  return WelchTOf(a.data(), a.size(), b.data(), b.size());
-}
-
-TTestResult BootstrapTTest(const std::vector<double>& current, const std::vector<double>& baseline, uint64_t resamples,
-                           uint64_t seed) {
-  TTestResult result;
-  result.t = WelchT(current, baseline);
-  result.p_value = 1;
-  if (std::isnan(result.t)) return result;
-
-  std::vector<double> pooled(current);
-  pooled.insert(pooled.end(), baseline.begin(), baseline.end());
-  const size_t n_a = current.size();
-  const size_t n = pooled.size();
-  std::vector<double> resample(n);
-  Xoshiro256 rng(seed);
-  uint64_t below = 0;
-  for (uint64_t r = 0; r < resamples; ++r) {
-    for (size_t k = 0; k < n; ++k) resample[k] = pooled[rng.Below(n)];
-    const double t = WelchTOf(resample.data(), n_a, resample.data() + n_a, n - n_a);
-    if (!std::isfinite(t)) continue;
-    ++result.finite_resamples;
-    if (t < result.t) ++below;
-  }
-  if (result.finite_resamples == 0) return result;
-  const uint64_t tail = std::min(below, result.finite_resamples - below);
-  result.p_value = 2.0 * static_cast<double>(tail) / static_cast<double>(result.finite_resamples);
-  return result;
-}
 
 MeanMedianDistributions BootstrapMeanAndMedian(const std::vector<double>& values, uint64_t resamples, uint64_t seed) {
   std::vector<double> sorted(values);

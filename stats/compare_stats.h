@@ -1,9 +1,9 @@
-// The statistics of comparing two runs of one benchmark, as Criterion.rs compares a run with its
-// saved baseline:
-//  - a two-sample bootstrap t-test of "both samples have the same mean" whose null distribution comes
-//    from a *mixed* bootstrap (both groups resampled from the pooled values), and
-//  - the relative change current / baseline - 1 of the mean and of the median, with percentile
-//    bootstrap intervals from resampling each side independently.
+// The resampling statistics of comparing one run with another (one run per side):
+//  - the relative change current / baseline - 1 of the mean and of the median of two samples, with
+//    percentile bootstrap intervals from resampling each side independently, as Criterion.rs compares a
+//    run with its saved baseline, and
+//  - a moving-block bootstrap of a ratio of sums over a series of consecutive intervals (a phase's
+//    seconds).
 // Everything is seeded (stats/bootstrap.h), so the same input, resample count and seed give the same
 // answer on every machine. Inputs are plain values (per-iteration times today; later any per-interval
 // series such as per-second throughput), so any metric can be compared with these functions.
@@ -16,29 +16,6 @@
 #include "stats/bootstrap.h"
 
 namespace dbxb {
-
-/// Welch's t statistic (mean(a) - mean(b)) / sqrt(var(a) / n_a + var(b) / n_b), variances dividing
-/// by n - 1. NaN when either side has fewer than 2 values or both sides are constant and equal;
-/// +-infinity when both are constant and differ.
-double WelchT(const std::vector<double>& a, const std::vector<double>& b);
-
-struct TTestResult {
-  double t = 0;                   ///< WelchT(current, baseline) of the data
-  double p_value = 1;             ///< two-tailed, in [0, 1]
-  uint64_t finite_resamples = 0;  ///< resamples whose t was finite (the others are left out)
-};
-
-/// Criterion's bootstrap t-test. The observed statistic is t = WelchT(current, baseline). Its null
-/// distribution: `resamples` times, draw current.size() + baseline.size() values with replacement from
-/// the pooled values (current then baseline), split them into a resampled current (the first
-/// current.size()) and a resampled baseline (the rest), and compute their Welch t; non-finite values
-/// are dropped. With `below` the number of resampled t strictly below the observed t and N the number
-/// kept, p = 2 * min(below, N - below) / N (Criterion's two-tailed p-value).
-/// p is 1 when the observed t is NaN (two equal constant samples: no evidence of a change) or no
-/// resample gave a finite t.
-/// REQUIRES: both sides have at least 2 values; resamples > 0.
-TTestResult BootstrapTTest(const std::vector<double>& current, const std::vector<double>& baseline, uint64_t resamples,
-                           uint64_t seed);
 
 /// Bootstrap distributions of the mean and of the median of `values`, one entry each per resample.
 /// Resample r draws values.size() indices from Xoshiro256(seed) (common/prng.h) into the values sorted

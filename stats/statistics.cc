@@ -49,12 +49,24 @@ double Quantile(const std::vector<double>& sorted, double q) {
   return sorted[lo] + (sorted[lo + 1] - sorted[lo]) * fraction;
 }
 
-double StdDev(const std::vector<double>& values) {
+double SampleVariance(const std::vector<double>& values) {
   if (values.size() < 2) return kNaN;
   const double mean = Mean(values);
   double sum_sq = 0;
   for (double v : values) sum_sq += (v - mean) * (v - mean);
-  return std::sqrt(sum_sq / static_cast<double>(values.size() - 1));
+  return sum_sq / static_cast<double>(values.size() - 1);
+}
+
+double StdDev(const std::vector<double>& values) { return std::sqrt(SampleVariance(values)); }
+
+double GeometricMean(const std::vector<double>& values) {
+  if (values.empty()) return kNaN;
+  double sum = 0;
+  for (double v : values) {
+    if (!(v > 0) || !std::isfinite(v)) return kNaN;
+    sum += std::log(v);
+  }
+  return std::exp(sum / static_cast<double>(values.size()));
 }
 
 double MedianAbsDev(const std::vector<double>& values) {

@@ -38,8 +38,16 @@ double Quantile(const std::vector<double>& sorted, double q);
 /// REQUIRES: 0 <= q <= 1. NaN when empty.
 double QuantileInPlace(std::vector<double>* values, double q);
 
-/// Sample standard deviation (divides by n - 1), computed in two passes. NaN when n < 2.
+/// Sample variance (divides by n - 1), computed in two passes: the one-pass sum-of-squares formula
+/// loses digits when the mean dwarfs the spread, the normal case for benchmark times. NaN when n < 2.
+/// The one variance of the project: every standard deviation, standard error and t test uses it.
+double SampleVariance(const std::vector<double>& values);
+
+/// sqrt(SampleVariance). NaN when n < 2.
 double StdDev(const std::vector<double>& values);
+
+/// exp(mean(log x)). NaN when `values` is empty or a value is not finite and > 0.
+double GeometricMean(const std::vector<double>& values);
 
 /// Median absolute deviation from the median, times kMadNormalScale. NaN when empty.
 double MedianAbsDev(const std::vector<double>& values);

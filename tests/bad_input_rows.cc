@@ -84,6 +84,10 @@ const char* const kAbRun =
 std::string Ab(const std::string& options, const std::string& run_args = kAbRun) {
   return "ab --baseline-bin {tool} --current-bin {tool} --rounds 2 " + options + " -- " + run_args;
 }
+// `ab` with its own --rounds among `options`.
+std::string AbRounds(const std::string& options) {
+  return "ab --baseline-bin {tool} --current-bin {tool} " + options + " -- " + kAbRun;
+}
 
 }  // namespace
 
@@ -319,7 +323,13 @@ std::vector<BadInputRow> BadInputRows() {
       {"CompareMaxRegressionEmpty", CompareWith(std::string(kGood) + " --max-regression ''"), "--max-regression"},
       {"CompareSignificanceAboveOne", CompareWith(std::string(kGood) + " --significance 2"), "--significance"},
       {"CompareSignificanceZero", CompareWith(std::string(kGood) + " --significance 0"), "--significance"},
-      {"CompareNoiseNotANumber", CompareWith(std::string(kGood) + " --noise-threshold abc"), "--noise-threshold"},
+      {"CompareNoiseFloorNotANumber", CompareWith(std::string(kGood) + " --noise-floor abc"), "--noise-floor"},
+      {"CompareNoiseFloorNegative", CompareWith(std::string(kGood) + " --noise-floor -1%"), "--noise-floor"},
+      {"CompareSignificanceHalf", CompareWith(std::string(kGood) + " --significance 0.5"), "--significance"},
+      {"CompareMaxInstructionRegressionUnit", CompareWith(std::string(kGood) + " --max-instruction-regression 1x"),
+       "--max-instruction-regression"},
+      {"CompareLooksZero", CompareWith(std::string(kGood) + " --looks 0"), "--looks"},
+      {"CompareLooksNotANumber", CompareWith(std::string(kGood) + " --looks x"), "--looks"},
       {"CompareResamplesZero", CompareWith(std::string(kGood) + " --resamples 0"), "--resamples"},
       {"CompareSeedNotANumber", CompareWith(std::string(kGood) + " --seed x"), "--seed"},
       {"CompareMarkdownUnderAFile", CompareWith(std::string(kGood) + " --markdown {file}/cmp.md"), "--markdown"},
@@ -370,6 +380,27 @@ std::vector<BadInputRow> BadInputRows() {
       {"AbBinaryRejectsRunArguments", Ab("--out {out}", "--engines nosuch --data-dir {data}"), "nosuch"},
       {"AbBinaryFailsARound", "ab --baseline-bin /bin/false --current-bin {tool} --out {out} -- " + std::string(kAbRun),
        "/bin/false"},
+      // Sequential rounds, the round timeout, the gate of instructions (issue 28, 32).
+      {"AbRoundsWord", AbRounds("--rounds many --out {out}"), "--rounds"},
+      {"AbOneRoundOfTimings", AbRounds("--rounds 1 --out {out}"), "--rounds"},
+      {"AbMaxRoundsOne", AbRounds("--rounds auto --max-rounds 1 --out {out}"), "--max-rounds"},
+      {"AbMaxRoundsNotANumber", AbRounds("--rounds auto --max-rounds x --out {out}"), "--max-rounds"},
+      {"AbMaxRoundsHuge", AbRounds("--rounds auto --max-rounds 1000000 --out {out}"), "--max-rounds"},
+      {"AbMaxRoundsWithoutAuto", AbRounds("--rounds 3 --max-rounds 5 --out {out}"), "--max-rounds"},
+      {"AbRoundTimeoutZero", Ab("--round-timeout 0 --out {out}"), "--round-timeout"},
+      {"AbRoundTimeoutNotADuration", Ab("--round-timeout soon --out {out}"), "--round-timeout"},
+      {"AbMaxInstructionRegressionUnit", Ab("--max-instruction-regression 1x --out {out}"),
+       "--max-instruction-regression"},
+      {"AbSignificanceHalf", Ab("--significance 0.5 --out {out}"), "--significance"},
+      // A build that hangs is killed after --round-timeout with its process group; its round is removed.
+      {"AbRoundHangsPastTheTimeout",
+       "ab --baseline-bin {fx}/hang.sh --current-bin {tool} --rounds 2 --round-timeout 1s --out {out} -- " +
+           std::string(kAbRun),
+       "hang.sh"},
+      // Two builds with nothing in common are found after the first round, not after all of them.
+      {"AbBuildsShareNoBenchmark",
+       "ab --baseline-bin {fx}/other_results.sh --current-bin {tool} --rounds 50 --out {out} -- " + std::string(kAbRun),
+       "share no benchmark"},
 
       // --- report ---
       {"ReportNoFiles", Report("-o {out}"), "results file"},
@@ -392,6 +423,15 @@ std::vector<BadInputRow> BadInputRows() {
       {"CalibrateUnknownEngine", "calibrate --engines nosuch", "nosuch"},
       {"CalibrateNullEngine", "calibrate --engines null", "null"},
       {"CalibrateDataDirIsAFile", "calibrate --engines sqlite --data-dir {file}", "--data-dir"},
+      // --measure instructions, and the null adapter's test-only faults (adapters/null/null_faults.h).
+      {"MeasureUnknown", Run("--measure cycles"), "--measure"},
+      {"MeasureInstructionsOfPhases", Ycsb("--measure instructions"), "--measure"},
+      {"MeasureInstructionsWithCalibrate", Run("--measure instructions --calibrate"), "--measure"},
+      {"NullSpinNotANumber", Run("--engine-option null.spin=fast"), "null.spin"},
+      {"NullStallWithoutEvery", Run("--engine-option null.stall=5000"), "null.stall"},
+      {"NullStallEveryZero", Run("--engine-option null.stall=5000/0"), "null.stall"},
+      {"NullPauseWithoutPeriod", Run("--engine-option null.pause=5000"), "null.pause"},
+      {"NullSyncsPerCommitHuge", Run("--engine-option null.syncs_per_commit=100000"), "null.syncs_per_commit"},
       // Empty values are refused, never read as "use the default" (cli/main.cc).
       {"EmptyEngineList", Run("--engines ''"), "--engines"},
       {"EmptyWorkloadList", Run("--workloads ''"), "--workloads"},

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "stats/paired_stats.h"
+#include "stats/t_tests.h"
 #include "writers/format.h"
 #include "writers/markdown_methodology.h"
 #include "writers/reporter.h"
@@ -15,34 +15,26 @@
 namespace dbxb {
 namespace {
 
-using Json = nlohmann::ordered_json;
+bool IsMeanRow(const MetricComparison& row) { return row.metric->name == "time_mean"; }
 
-// The name of a row, with its parameters when another row has the same name but other parameters,
-// or always for a row that was not compared (differing parameters are a common reason).
+// The typical-time row of the same benchmark as `mean`, or nullptr.
+const MetricComparison* TypicalRowOf(const ComparisonReport& report, const MetricComparison& mean) {
+  for (const MetricComparison& r : report.rows)
+    if (r.metric->name == "time" && r.key == mean.key) return &r;
+  return nullptr;
+}
+
+// The name of a row, with its parameters when another row has the same name but other parameters, or
+// always for a row that was not compared (differing parameters are a common reason).
 std::string DisplayName(const ComparisonReport& report, const MetricComparison& row) {
   std::string name = row.key.Name();
-  if (row.metric != "time") name += " (" + row.metric + ")";
+  if (!row.metric->label.empty()) name += fmt::format(" ({})", row.metric->label);
   if (row.outcome != Outcome::kCompared) return name + " [" + JoinKeyValues(row.key.parameters) + "]";
   for (const MetricComparison& other : report.rows) {
     if (&other != &row && other.key.Name() == row.key.Name() && other.key.parameters != row.key.parameters)
       return name + " [" + JoinKeyValues(row.key.parameters) + "]";
   }
   return name;
-}
-
-std::string FormatValue(const MetricComparison& row, double value) {
-  if (std::isnan(value)) return "—";
-  if (row.metric == "throughput") return FormatRate(value, "op/s");
-  if (row.metric == "fsyncs_per_commit") return FormatFixed(value, 2);
-  if (row.metric == "write_bytes_per_op" || row.metric == "disk_bytes") return FormatBytes(value);
-  return FormatDuration(value);  // "time" and "p99"
-}
-
-const char* MetricUnit(const std::string& metric) {
-  if (metric == "throughput") return "ops/s";
-  if (metric == "fsyncs_per_commit") return "fsyncs/commit";
-  if (metric == "write_bytes_per_op" || metric == "disk_bytes") return "bytes";
-  return "ns";
 }
 
 std::string ShortCommit(const RunLabel& l) {
@@ -55,46 +47,43 @@ std::string Describe(const RunLabel& l) {
                      ShortCommit(l));
 }
 
-std::string ConfidenceHeader(double level) { return fmt::format("{:g} % CI", level * 100); }
+// "over 5.00%", or with instruction counts "over 5.00% (instructions: 1.00%)".
+std::string Thresholds(const ComparisonReport& report) {
+  const std::string x = FormatPercent(report.options.max_regression);
+  const std::string xi = FormatPercent(report.options.max_instruction_regression);
+  const bool instructions = report.Family(MetricFamily::kInstructions).rows > 0;
+  if (!instructions) return "over " + x;
+  if (report.Family(MetricFamily::kTiming).rows + report.Family(MetricFamily::kCounter).rows == 0) return "over " + xi;
+  return fmt::format("over {} (instructions: {})", x, xi);
+}
 
 std::string GateLine(const ComparisonReport& report) {
-  const size_t over = report.RegressionsOverThreshold();
-  std::string threshold = FormatPercent(report.options.max_regression);
-  const size_t unconfirmed = report.Unconfirmed();
-  std::string also = unconfirmed == 0 ? "" : fmt::format(" ({} unconfirmed, within the noise floor)", unconfirmed);
-  if (over == 0) return fmt::format("no regression over {}{}", threshold, also);
-  return fmt::format("{} regression{} over {}{}", over, over == 1 ? "" : "s", threshold, also);
+  const size_t regressed = report.Count(Verdict::kRegressed);
+  const size_t inconclusive = report.Count(Verdict::kInconclusive);
+  std::string line = regressed == 0
+                         ? fmt::format("no regression {}", Thresholds(report))
+                         : fmt::format("{} regression{} {}", regressed, regressed == 1 ? "" : "s", Thresholds(report));
+  if (inconclusive == 0) return line;
+  return line + fmt::format(", {} inconclusive{}", inconclusive,
+                            report.options.fail_on_inconclusive ? " (failing: --fail-on-inconclusive)" : "");
 }
 
 // The verdict of a row in words; `markdown` adds the ✅ / ⚠️ / ❌ mark.
 std::string VerdictText(const ComparisonReport& report, const MetricComparison& row, bool markdown) {
-  std::string mark, text;
-  switch (row.outcome) {
-    case Outcome::kOnlyInBaseline:
-    case Outcome::kOnlyInCurrent:
-    case Outcome::kFailed:
-    case Outcome::kInsufficientData:
-      mark = "⚠️ ";
-      text = OutcomeName(row.outcome);
-      break;
-    case Outcome::kCompared:
-      text = VerdictName(row.verdict);
-      if (row.over_threshold) {
-        mark = "❌ ";
-        if (!markdown) text += fmt::format(", over the {} gate", FormatPercent(report.options.max_regression));
-      } else if (row.unconfirmed) {
-        mark = "⚠️ ";
-        text += fmt::format(", unconfirmed (within the {} noise floor of one run per side)",
-                            FormatPercent(row.noise_floor));
-      } else if (row.verdict == Verdict::kRegressed) {
-        mark = "⚠️ ";
-        if (!markdown) text += fmt::format(", within the {} gate", FormatPercent(report.options.max_regression));
-      } else {
-        mark = "✅ ";
-      }
+  if (row.outcome != Outcome::kCompared) return std::string(markdown ? "⚠️ " : "") + OutcomeName(row.outcome);
+  std::string text = VerdictName(row.verdict);
+  if (!markdown && !row.note.empty()) text += " (" + row.note + ")";
+  if (!markdown) return text;
+  switch (row.verdict) {
+    case Verdict::kRegressed:
+      return "❌ " + text;
+    case Verdict::kInconclusive:
+      return (report.options.fail_on_inconclusive ? "❌ " : "⚠️ ") + text;
+    case Verdict::kNoRegression:
+    case Verdict::kImproved:
       break;
   }
-  return markdown ? mark + text : text;
+  return "✅ " + text;
 }
 
 // Display width of UTF-8 text: code points, except that the emoji variation selector takes no column.
@@ -127,77 +116,86 @@ void WriteAligned(const std::vector<std::vector<std::string>>& table, std::ostre
   }
 }
 
-std::string MethodNote(const ComparisonReport& report) {
+std::string LevelText(double level) { return fmt::format("{:.6g} %", level * 100); }
+
+// "timing 12 rows at 99.583 % (gate 5.00%), counters 12 rows at 99.583 % (gate 5.00%)".
+std::string FamiliesText(const ComparisonReport& report) {
+  std::string out;
+  for (MetricFamily f : {MetricFamily::kTiming, MetricFamily::kCounter, MetricFamily::kInstructions}) {
+    const FamilySummary s = report.Family(f);
+    if (s.rows == 0) continue;
+    out += fmt::format("{}{} {} row{} at {} (gate {})", out.empty() ? "" : ", ", FamilyName(f), s.rows,
+                       s.rows == 1 ? "" : "s", LevelText(s.level), FormatPercent(s.threshold));
+  }
+  return out;
+}
+
+// How much a regression of `d` (a change, negative for a drop of a higher-is-better metric) weighs, on
+// the log scale, so that rows of both directions compare.
+double Magnitude(double d) { return std::fabs(std::log1p(d)); }
+
+// "the smallest regression it could detect: +7.20 % for the median timing row, +25.00 % for
+// dbx-micro/scan/sqlite (mean)"; empty without compared timing rows.
+std::string DetectableText(const ComparisonReport& report) {
+  std::vector<double> magnitudes;
+  const MetricComparison* worst = nullptr;
+  for (const MetricComparison& r : report.rows) {
+    if (r.outcome != Outcome::kCompared || r.metric->family != MetricFamily::kTiming || !(r.level > 0)) continue;
+    magnitudes.push_back(Magnitude(r.detectable));
+    if (worst == nullptr || Magnitude(r.detectable) > Magnitude(worst->detectable)) worst = &r;
+  }
+  if (worst == nullptr) return "";
+  std::sort(magnitudes.begin(), magnitudes.end());
+  const double median = std::expm1(magnitudes[(magnitudes.size() - 1) / 2]);
+  return fmt::format("Smallest regression this comparison could detect: {} for the median timing row, {} for {}.",
+                     FormatChange(median), FormatChange(worst->detectable), DisplayName(report, *worst));
+}
+
+std::string MethodText(const ComparisonReport& report) {
   const CompareOptions& o = report.options;
-  std::string verdicts = fmt::format(
-      "p: adjusted by Holm's method over the {} compared rows. Verdicts as Criterion.rs gives them, on the adjusted "
-      "p: significance {:g}, noise threshold ±{}. The gate fails on a regression whose favourable bound is still more "
-      "than {} worse",
-      report.Count(Outcome::kCompared), o.significance, FormatPercent(o.noise_threshold),
-      FormatPercent(o.max_regression));
   switch (report.method) {
     case CompareMethod::kPairedRounds:
       return fmt::format(
-          "{} paired rounds (ABBA order). Each round's estimate: the lower quartile of its samples' time per "
-          "iteration (bursts of load from other processes hit some samples, a lasting slowdown moves all); a phase's "
-          "total throughput and the p99 of its merged histogram. Change: {:g} % trimmed geometric mean of the "
-          "per-round ratios current / baseline − 1 ({} round{} trimmed from each end), with the {:g} % interval and p "
-          "of Tukey and McLaughlin's trimmed-mean t-test of the log ratios. {}.",
-          report.baseline_runs, kTrimProportion * 100, TrimCount(report.baseline_runs, kTrimProportion),
-          TrimCount(report.baseline_runs, kTrimProportion) == 1 ? "" : "s", o.confidence_level * 100, verdicts);
+          "{} paired rounds (ABBA order). Each round's estimate: a micro-benchmark's typical time (the median of its "
+          "samples' time per iteration), its mean time and CPU time per operation; a phase's total throughput, the "
+          "p99 of its merged histogram and its CPU per operation; counters and instruction counts as recorded. "
+          "Change: the {:g} % trimmed geometric mean of the per-round ratios current / baseline − 1, with Yuen's "
+          "trimmed-mean t interval of the log ratios",
+          report.baseline_runs, kTrimProportion * 100);
     case CompareMethod::kRuns:
       return fmt::format(
-          "{} baseline and {} current runs. Change: ratio of the geometric means of the run-level estimates − 1 (the "
-          "lower quartile of a run's time per iteration; a phase's total throughput and the p99 of its merged "
-          "histogram), with its {:g} % Welch t "
-          "interval on the log scale; p: Welch t-test of the log estimates. {}.",
-          report.baseline_runs, report.current_runs, o.confidence_level * 100, verdicts);
+          "{} baseline and {} current runs, each contributing one estimate per row (as in paired rounds). Change: "
+          "the ratio of the geometric means − 1, with the Welch t interval of the log estimates",
+          report.baseline_runs, report.current_runs);
     case CompareMethod::kSamples:
       break;
   }
+  const std::string floor =
+      std::isinf(o.noise_floor) ? "unknown by default, which leaves them inconclusive" : FormatPercent(o.noise_floor);
   return fmt::format(
-      "One run per side. Change: relative change of the mean (current / baseline − 1) of the time per iteration, with "
-      "its {:g} % bootstrap interval; a phase's throughput (its total) and p99 (its merged histogram), with intervals "
-      "from a moving-block bootstrap of its per-second values; p: two-tailed bootstrap Welch t-test. {} resamples, "
-      "seed {}. {}, and (one run per side measures no between-run noise) beyond the noise floor ({} unless "
-      "calibrated); a regression within the floor is unconfirmed and does not fail the gate.",
-      o.confidence_level * 100, FormatInteger(o.resamples), o.seed, verdicts, FormatPercent(o.noise_floor));
+      "One run per side. Intervals: a bootstrap of the median and of the mean time per iteration ({} resamples, "
+      "seed {}); a moving-block bootstrap of a phase's seconds (at least 10 whole seconds a side, else "
+      "inconclusive); none for CPU, counters and instructions (one value a side). Timing rows and "
+      "duration-bound counters are widened by the between-run noise one run per side cannot see: the row's "
+      "spread over A/A runs (--aa-runs), else the noise floor ({})",
+      FormatInteger(o.resamples), o.seed, floor);
 }
 
-Json NumberOrNull(double v) { return std::isfinite(v) ? Json(v) : Json(nullptr); }
-
-Json IntervalJson(const Interval& i) {
-  Json j;
-  j["point"] = NumberOrNull(i.point);
-  j["lower"] = NumberOrNull(i.lower);
-  j["upper"] = NumberOrNull(i.upper);
-  j["std_error"] = NumberOrNull(i.std_error);
-  return j;
-}
-
-Json LabelJson(const RunLabel& l) {
-  Json j;
-  j["source"] = l.source;
-  j["host_name"] = l.host_name;
-  j["date_utc"] = l.date_utc;
-  j["git_commit"] = l.git_commit;
-  j["git_dirty"] = l.git_dirty;
-  j["tool_version"] = l.tool_version;
-  return j;
-}
-
-Json SideJson(double mean, double median, uint64_t count) {
-  Json j;
-  j["mean"] = NumberOrNull(mean);
-  j["median"] = NumberOrNull(median);
-  j["count"] = count;
-  return j;
+std::string VerdictRuleText(const ComparisonReport& report) {
+  return fmt::format(
+      "Verdicts: regressed when the whole interval is worse than the gate, no regression when its worse end is "
+      "within it, improved when it is all better than minus the gate, inconclusive otherwise. Intervals are "
+      "simultaneous within each family (Bonferroni, family-wise error {:g}{}): {}",
+      report.options.significance,
+      report.options.looks > 1 ? fmt::format(" over {} planned looks", report.options.looks) : "",
+      FamiliesText(report));
 }
 
 }  // namespace
 
 std::string FormatChange(double fraction) {
   if (std::isnan(fraction)) return "NaN";
+  if (std::isinf(fraction)) return fraction > 0 ? "+inf%" : "-inf%";
   std::string s = FormatPercent(fraction);
   if (s[0] == '-') {
     // A tiny negative change that rounds to zero reads "+0.00%", not "-0.00%".
@@ -211,49 +209,74 @@ std::string FormatChangeInterval(const Interval& change) {
   return fmt::format("{} [{}, {}]", FormatChange(change.point), FormatChange(change.lower), FormatChange(change.upper));
 }
 
-std::string FormatPValue(double p) {
-  if (std::isnan(p)) return "NaN";
-  if (p < 0.001) return "< 0.001";
-  return FormatFixed(p, 3);
+std::string FormatMetricValue(const Metric& metric, double value) {
+  if (std::isnan(value)) return "—";
+  switch (metric.format) {
+    case ValueFormat::kDuration:
+      return FormatDuration(value);
+    case ValueFormat::kRate:
+      return FormatRate(value, "op/s");
+    case ValueFormat::kFixed2:
+      return FormatFixed(value, 2);
+    case ValueFormat::kBytes:
+      return FormatBytes(value);
+    case ValueFormat::kCount:
+      return FormatCount(value);
+  }
+  return FormatCount(value);
+}
+
+bool ShownInTables(const ComparisonReport& report, const MetricComparison& row) {
+  if (row.outcome != Outcome::kCompared) return true;
+  if (row.metric->family == MetricFamily::kCounter) return !(row.change.lower == 0 && row.change.upper == 0);
+  if (!IsMeanRow(row)) return true;
+  const MetricComparison* typical = TypicalRowOf(report, row);
+  if (typical == nullptr || typical->outcome != Outcome::kCompared) return true;
+  return typical->verdict != row.verdict ||
+         std::fabs(typical->change.point - row.change.point) > report.options.max_regression / 2;
 }
 
 Status WriteCompareConsole(const ComparisonReport& report, std::ostream& out) {
   out << "Baseline: " << Describe(report.baseline) << "\n";
   out << "Current:  " << Describe(report.current) << "\n\n";
-  std::vector<std::vector<std::string>> table;
-  const bool runs = report.method != CompareMethod::kSamples;
-  table.push_back(
-      {"Benchmark", "Baseline", "Current",
-       std::string(runs ? "Change" : "Mean change") + " [" + ConfidenceHeader(report.options.confidence_level) + "]",
-       "Median change", "p (Holm)", "Verdict"});
+  std::vector<std::vector<std::string>> table = {{"Benchmark", "Baseline", "Current", "Change [interval]", "Verdict"}};
   std::vector<const MetricComparison*> not_compared;
+  size_t hidden = 0;
   for (const MetricComparison& row : report.rows) {
     if (row.outcome != Outcome::kCompared) {
       not_compared.push_back(&row);
-      continue;
+    } else if (!ShownInTables(report, row)) {
+      ++hidden;
+    } else {
+      table.push_back({DisplayName(report, row), FormatMetricValue(*row.metric, row.baseline.value),
+                       FormatMetricValue(*row.metric, row.current.value), FormatChangeInterval(row.change),
+                       VerdictText(report, row, false)});
     }
-    table.push_back({DisplayName(report, row), FormatValue(row, row.baseline_mean), FormatValue(row, row.current_mean),
-                     FormatChangeInterval(row.mean_change), FormatChange(row.median_change.point),
-                     FormatPValue(row.p_adjusted), VerdictText(report, row, false)});
   }
   WriteAligned(table, out);
-  if (!not_compared.empty()) {
-    out << "\nNot compared:\n";
-    for (const MetricComparison* row : not_compared) {
-      std::string why = row->note.empty() ? OutcomeName(row->outcome) : row->note;
-      out << fmt::format("  {}: {}\n", DisplayName(report, *row), why);
-    }
-  }
+  if (hidden > 0)
+    out << fmt::format(
+        "({} more row{} in the JSON: counters that did not change, mean times that tell what "
+        "the typical time tells.)\n",
+        hidden, hidden == 1 ? "" : "s");
+  if (!not_compared.empty()) out << "\nNot compared:\n";
+  for (const MetricComparison* row : not_compared)
+    out << fmt::format("  {}: {}\n", DisplayName(report, *row),
+                       row->note.empty() ? OutcomeName(row->outcome) : row->note);
   if (!report.warnings.empty()) out << "\n";
   for (const std::string& w : report.warnings) out << w << "\n";
-  size_t improved = 0, regressed = 0;
-  for (const MetricComparison& row : report.rows) {
-    if (row.outcome != Outcome::kCompared) continue;
-    improved += row.verdict == Verdict::kImproved;
-    regressed += row.verdict == Verdict::kRegressed;
-  }
-  out << fmt::format("\n{}: {} compared, {} improved, {} regressed; {}.\n", report.GateFailed() ? "FAIL" : "OK",
-                     report.Count(Outcome::kCompared), improved, regressed, GateLine(report));
+  if (report.method == CompareMethod::kSamples && std::isinf(report.options.noise_floor) &&
+      report.options.calibrated_floors.empty() && report.Family(MetricFamily::kTiming).rows > 0)
+    out << "\nTiming rows are inconclusive: one run per side cannot see the noise between runs (here it "
+           "is unknown). Give --aa-runs or --noise-floor, or gate with dbx-bench ab.\n";
+  out << "\n" << VerdictRuleText(report) << ".\n";
+  const std::string detectable = DetectableText(report);
+  if (!detectable.empty()) out << detectable << "\n";
+  out << fmt::format("{}: {} compared: {} regressed, {} inconclusive, {} no regression ({} improved); {}.\n",
+                     report.GateFailed() ? "FAIL" : "OK", report.Count(Outcome::kCompared),
+                     report.Count(Verdict::kRegressed), report.Count(Verdict::kInconclusive),
+                     report.Count(Verdict::kNoRegression) + report.Count(Verdict::kImproved),
+                     report.Count(Verdict::kImproved), GateLine(report));
   return StreamStatus(out, "the comparison");
 }
 
@@ -263,102 +286,26 @@ Status WriteCompareMarkdown(const ComparisonReport& report, std::ostream& out) {
                      EscapeTableCell(Describe(report.current)));
   for (size_t i = 0; i < report.warnings.size(); ++i) out << (i == 0 ? "> " : ">\n> ") << report.warnings[i] << "\n";
   if (!report.warnings.empty()) out << "\n";
-  out << "| Benchmark | Baseline | Current | Change [" << ConfidenceHeader(report.options.confidence_level)
-      << "] | p (Holm) | Verdict |\n";
-  out << "|:--|--:|--:|:--|--:|:--|\n";
+  out << "| Benchmark | Baseline | Current | Change [interval] | Verdict |\n|:--|--:|--:|:--|:--|\n";
   for (const MetricComparison& row : report.rows) {
-    std::string name = EscapeTableCell(DisplayName(report, row));
+    if (!ShownInTables(report, row)) continue;
+    const std::string name = EscapeTableCell(DisplayName(report, row));
+    std::string change = FormatChangeInterval(row.change);
     if (row.outcome != Outcome::kCompared) {
-      std::string why = !row.note.empty()                         ? row.note
-                        : row.outcome == Outcome::kOnlyInBaseline ? "not in the current run"
-                                                                  : "not in the baseline";
-      out << fmt::format("| {} | {} | {} | {} | | {} |\n", name, FormatValue(row, row.baseline_mean),
-                         FormatValue(row, row.current_mean), EscapeTableCell(why), VerdictText(report, row, true));
-      continue;
+      change = !row.note.empty()                         ? row.note
+               : row.outcome == Outcome::kOnlyInBaseline ? "not in the current run"
+                                                         : "not in the baseline";
+    } else if (!row.note.empty()) {
+      change += "; " + row.note;
     }
-    out << fmt::format("| {} | {} | {} | {} | {} | {} |\n", name, FormatValue(row, row.baseline_mean),
-                       FormatValue(row, row.current_mean), FormatChangeInterval(row.mean_change),
-                       FormatPValue(row.p_adjusted), VerdictText(report, row, true));
+    out << fmt::format("| {} | {} | {} | {} | {} |\n", name, FormatMetricValue(*row.metric, row.baseline.value),
+                       FormatMetricValue(*row.metric, row.current.value), EscapeTableCell(change),
+                       VerdictText(report, row, true));
   }
-  out << "\n<sub>" << MethodNote(report) << "</sub>\n";
+  const std::string detectable = DetectableText(report);
+  out << "\n<sub>" << MethodText(report) << ". " << VerdictRuleText(report) << "."
+      << (detectable.empty() ? "" : " " + detectable) << "</sub>\n";
   return StreamStatus(out, "the Markdown comparison");
-}
-
-Json CompareToJson(const ComparisonReport& report) {
-  const CompareOptions& o = report.options;
-  Json j;
-  j["format"] = "dbx-bench-compare";
-  j["version"] = kCompareJsonVersion;
-  j["method"] = CompareMethodName(report.method);
-  j["baseline"] = LabelJson(report.baseline);
-  j["baseline"]["runs"] = report.baseline_runs;
-  j["current"] = LabelJson(report.current);
-  j["current"]["runs"] = report.current_runs;
-  Json options;
-  options["significance"] = o.significance;
-  options["noise_threshold"] = o.noise_threshold;
-  options["max_regression"] = o.max_regression;
-  options["confidence_level"] = o.confidence_level;
-  options["resamples"] = o.resamples;
-  options["seed"] = o.seed;
-  options["noise_floor"] = o.noise_floor;
-  j["options"] = options;
-  j["warnings"] = report.warnings;
-  Json gate;
-  gate["max_regression"] = o.max_regression;
-  gate["regressions_over_threshold"] = report.RegressionsOverThreshold();
-  gate["unconfirmed"] = report.Unconfirmed();
-  gate["failed"] = report.GateFailed();
-  j["gate"] = gate;
-  Json rows = Json::array();
-  for (const MetricComparison& row : report.rows) {
-    Json r;
-    r["suite"] = row.key.suite;
-    r["workload"] = row.key.workload;
-    r["engine"] = row.key.engine;
-    Json params = Json::object();
-    for (const auto& [k, v] : row.key.parameters) params[k] = v;
-    r["parameters"] = params;
-    r["phase"] = row.key.phase;
-    r["dataset"] = row.key.dataset;
-    r["metric"] = row.metric;
-    r["unit"] = MetricUnit(row.metric);
-    r["direction"] = row.direction == Direction::kLowerIsBetter ? "lower_is_better" : "higher_is_better";
-    r["outcome"] = OutcomeName(row.outcome);
-    r["note"] = row.note;
-    r["baseline"] = SideJson(row.baseline_mean, row.baseline_median, row.baseline_count);
-    r["current"] = SideJson(row.current_mean, row.current_median, row.current_count);
-    const bool compared = row.outcome == Outcome::kCompared;
-    if (compared) {
-      Json change;
-      change["mean"] = IntervalJson(row.mean_change);
-      change["median"] = IntervalJson(row.median_change);
-      r["change"] = change;
-    } else {
-      r["change"] = nullptr;
-    }
-    r["t"] = compared ? NumberOrNull(row.t) : Json(nullptr);
-    r["p_value"] = compared ? NumberOrNull(row.p_value) : Json(nullptr);
-    r["p_adjusted"] = compared ? NumberOrNull(row.p_adjusted) : Json(nullptr);
-    r["verdict"] = compared ? Json(VerdictName(row.verdict)) : Json(nullptr);
-    r["over_threshold"] = compared && row.over_threshold;
-    r["unconfirmed"] = compared && row.unconfirmed;
-    r["noise_floor"] = compared && report.method == CompareMethod::kSamples ? Json(row.noise_floor) : Json(nullptr);
-    if (report.method == CompareMethod::kPairedRounds) {
-      Json ratios = Json::array();
-      for (double x : row.ratios) ratios.push_back(NumberOrNull(x));
-      r["ratios"] = ratios;
-      r["signed_rank_p"] = compared ? NumberOrNull(row.signed_rank_p) : Json(nullptr);
-      r["trimmed_rounds"] = compared ? Json(row.trimmed_rounds) : Json(nullptr);
-    }
-    rows.push_back(r);
-  }
-  j["benchmarks"] = rows;
-  return j;
-}
-
-std::string SerializeComparison(const ComparisonReport& report) {
-  return CompareToJson(report).dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
 }
 
 }  // namespace dbxb

@@ -15,72 +15,73 @@ namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 MetricComparison Row(const std::string& workload, const std::string& engine, double base, double cur, Interval change,
-                     double p, Verdict verdict, bool over) {
+                     Verdict verdict, const char* metric = "time") {
   MetricComparison r;
   r.key = BenchmarkKey{"dbx-micro", workload, engine, {{"key_size", "12"}, {"records", "10000"}}};
-  r.baseline_mean = base;
-  r.baseline_median = base * 0.99;
-  r.current_mean = cur;
-  r.current_median = cur * 0.99;
-  r.baseline_count = r.current_count = 100;
-  r.mean_change = change;
-  r.median_change = Interval{change.point - 0.001, change.lower, change.upper, change.std_error};
-  r.t = 3.25;
-  r.p_value = p;
-  r.p_adjusted = p;
+  r.metric = FindMetric(metric);
+  r.baseline = {base, 6};
+  r.current = {cur, 6};
+  r.change = change;
+  r.level = 0.99;
   r.verdict = verdict;
-  r.over_threshold = over;
+  r.detectable = 0.05 + (change.point - change.lower);
+  r.ratios = {1 + change.point, 1 + change.lower, 1 + change.upper};
   return r;
 }
 
 // A report with every kind of row, built by hand: the writers only format.
 ComparisonReport SampleReport() {
   ComparisonReport r;
-  r.baseline = RunLabel{"results/baselines/main.json",
+  r.method = CompareMethod::kPairedRounds;
+  r.baseline_runs = r.current_runs = 6;
+  r.baseline = RunLabel{"results/ab/round-01/baseline … results/ab/round-06/baseline (6 rounds)",
                         "ci-runner",
                         "2026-11-30T15:34:56Z",
                         "0123456789abcdef0123456789abcdef01234567",
                         false,
                         "0.1.0 (0123456)"};
-  r.current = RunLabel{
-      "results/pr/results.json", "ci-runner", "2026-12-01T09:00:00Z", "89abcdef0123456789abcdef0123456789abcdef", true,
-      "0.1.0 (89abcde, dirty)"};
+  r.current = RunLabel{"results/ab/round-01/current … results/ab/round-06/current (6 rounds)",
+                       "ci-runner",
+                       "2026-12-01T09:00:00Z",
+                       "89abcdef0123456789abcdef0123456789abcdef",
+                       true,
+                       "0.1.0 (89abcde, dirty)"};
+  r.rows.push_back(Row("get", "sqlite", 1210, 1331, Interval{0.1, 0.0812, 0.1195, 0.0098}, Verdict::kRegressed));
   r.rows.push_back(
-      Row("get", "sqlite", 1210, 1331, Interval{0.1, 0.0812, 0.1195, 0.0098}, 0.00002, Verdict::kRegressed, true));
+      Row("get", "sqlite", 1215, 1340, Interval{0.102, 0.08, 0.12, 0.01}, Verdict::kRegressed, "time_mean"));
+  r.rows.push_back(Row("get", "lmdb", 403.5, 415.6, Interval{0.03, 0.021, 0.039, 0.0046}, Verdict::kNoRegression));
   r.rows.push_back(
-      Row("get", "lmdb", 403.5, 415.6, Interval{0.03, 0.021, 0.039, 0.0046}, 0.012, Verdict::kRegressed, false));
+      Row("get", "lmdb", 410, 480, Interval{0.17, 0.07, 0.28, 0.04}, Verdict::kRegressed, "time_mean"));  // a tail
+  r.rows.push_back(Row("get", "lmdb", 190, 194, Interval{0.02, -0.01, 0.06, 0.01}, Verdict::kInconclusive, "cpu"));
   r.rows.push_back(
-      Row("insert", "sqlite", 35.92e6, 32.33e6, Interval{-0.1, -0.114, -0.087, 0.007}, 0, Verdict::kImproved, false));
-  r.rows.push_back(Row("insert", "lmdb", 2.822e6, 2.85e6, Interval{0.0099, 0.004, 0.016, 0.003}, 0.021,
-                       Verdict::kWithinNoise, false));
-  r.rows.push_back(
-      Row("scan", "lmdb", 88.1e3, 88.0e3, Interval{-0.0011, -0.006, 0.004, 0.0025}, 0.6412, Verdict::kNoChange, false));
-  MetricComparison failed = Row("scan", "sqlite", 120e3, kNaN, Interval{}, 1, Verdict::kNoChange, false);
+      Row("insert", "sqlite", 35.92e6, 32.33e6, Interval{-0.1, -0.114, -0.087, 0.007}, Verdict::kImproved));
+  MetricComparison failed = Row("scan", "sqlite", kNaN, kNaN, Interval{}, Verdict::kInconclusive);
   failed.outcome = Outcome::kFailed;
-  failed.note = "failed in current: Corruption: wrong value | key_00000042";
+  failed.note = "failed in current round 3: Corruption: wrong value | key_00000042";
   r.rows.push_back(failed);
-  MetricComparison only_cur = Row("count", "lmdb", kNaN, 51.2, Interval{}, 1, Verdict::kNoChange, false);
+  MetricComparison only_cur = Row("count", "lmdb", kNaN, 51.2, Interval{}, Verdict::kInconclusive);
   only_cur.outcome = Outcome::kOnlyInCurrent;
   r.rows.push_back(only_cur);
-  MetricComparison only_base = Row("get", "lmdb", 400, kNaN, Interval{}, 1, Verdict::kNoChange, false);
+  MetricComparison only_base = Row("get", "lmdb", 400, kNaN, Interval{}, Verdict::kInconclusive);
   only_base.key.parameters[1].second = "20000";
   only_base.outcome = Outcome::kOnlyInBaseline;
   r.rows.push_back(only_base);
   MetricComparison phase =
-      Row("workloada", "lmdb", 18000, 19980, Interval{0.11, 0.093, 0.128, 0.009}, 0, Verdict::kImproved, false);
+      Row("workloada", "lmdb", 18000, 14400, Interval{-0.2, -0.23, -0.17, 0.009}, Verdict::kRegressed, "throughput");
   phase.key = BenchmarkKey{"ycsb", "workloada", "lmdb", {{"threads", "4"}}, "run", "cached"};
-  phase.metric = "throughput";
-  phase.direction = Direction::kHigherIsBetter;
   r.rows.push_back(phase);
-  MetricComparison short_phase = phase;
-  short_phase.key.engine = "sqlite";
-  short_phase.metric = "p99";
-  short_phase.direction = Direction::kLowerIsBetter;
-  short_phase.outcome = Outcome::kInsufficientData;
-  short_phase.note = "fewer than 2 usable seconds in the baseline";
-  short_phase.baseline_mean = 150000;
-  short_phase.current_mean = 148000;
-  r.rows.push_back(short_phase);
+  MetricComparison p99 =
+      Row("workloada", "lmdb", 150000, 152000, Interval{0.013, -0.2, 0.27, 0.1}, Verdict::kInconclusive, "p99");
+  p99.key = phase.key;
+  r.rows.push_back(p99);
+  MetricComparison fsyncs =
+      Row("insert", "sqlite", 1, 2, Interval{1, 1, 1, 0}, Verdict::kRegressed, "fsyncs_per_commit");
+  fsyncs.level = 0.995;
+  r.rows.push_back(fsyncs);
+  MetricComparison disk =
+      Row("insert", "sqlite", 4096, 4096, Interval{0, 0, 0, 0}, Verdict::kNoRegression, "disk_bytes");
+  disk.level = 0.995;
+  r.rows.push_back(disk);  // unchanged: hidden in the tables
   r.warnings.push_back("⚠️ The current run was interrupted: it holds only the benchmarks that finished.");
   return r;
 }
@@ -94,11 +95,23 @@ TEST(CompareWriterTest, FormatChange) {
   EXPECT_EQ(FormatChangeInterval(Interval{0.1, 0.08, 0.12, 0}), "+10.00% [+8.00%, +12.00%]");
 }
 
-TEST(CompareWriterTest, FormatPValue) {
-  EXPECT_EQ(FormatPValue(0), "< 0.001");
-  EXPECT_EQ(FormatPValue(0.0009), "< 0.001");
-  EXPECT_EQ(FormatPValue(0.0123), "0.012");
-  EXPECT_EQ(FormatPValue(1), "1.000");
+TEST(CompareWriterTest, FormatMetricValue) {
+  EXPECT_EQ(FormatMetricValue(*FindMetric("time"), 1210), "1.210 µs");
+  EXPECT_EQ(FormatMetricValue(*FindMetric("throughput"), 18000), "18.000 Kop/s");
+  EXPECT_EQ(FormatMetricValue(*FindMetric("fsyncs_per_commit"), 2), "2.00");
+  EXPECT_EQ(FormatMetricValue(*FindMetric("disk_bytes"), 16384), "16.0 KiB");
+  EXPECT_EQ(FormatMetricValue(*FindMetric("instructions"), 1234567), "1,234,567");
+  EXPECT_EQ(FormatMetricValue(*FindMetric("time"), kNaN), "—");
+  EXPECT_EQ(FormatChange(INFINITY), "+inf%");
+}
+
+TEST(CompareWriterTest, TailRowsShownWhereTheyDiffer) {
+  const ComparisonReport report = SampleReport();
+  EXPECT_FALSE(ShownInTables(report, report.rows[1]));   // sqlite's mean tells what its typical time tells
+  EXPECT_TRUE(ShownInTables(report, report.rows[3]));    // lmdb's mean regressed, its typical time did not
+  EXPECT_TRUE(ShownInTables(report, report.rows[4]));    // CPU: always beside the time
+  EXPECT_TRUE(ShownInTables(report, report.rows[11]));   // a counter that changed
+  EXPECT_FALSE(ShownInTables(report, report.rows[12]));  // one that did not
 }
 
 TEST(CompareWriterTest, ConsoleMatchesGolden) {
@@ -121,47 +134,58 @@ TEST(CompareWriterTest, MarkdownMarksEachVerdict) {
   std::ostringstream out;
   ASSERT_TRUE(WriteCompareMarkdown(SampleReport(), out).ok());
   const std::string md = out.str();
-  EXPECT_EQ(md.rfind("### dbx-bench compare: ❌ 1 regression over 5.00%\n", 0), 0u) << md;
+  EXPECT_EQ(md.rfind("### dbx-bench compare: ❌ 5 regressions over 5.00%, 2 inconclusive\n", 0), 0u) << md;
   EXPECT_NE(md.find("| ❌ regressed |"), std::string::npos);
-  EXPECT_NE(md.find("| ⚠️ regressed |"), std::string::npos);
+  EXPECT_NE(md.find("| ⚠️ inconclusive |"), std::string::npos);
+  EXPECT_NE(md.find("| ✅ no regression |"), std::string::npos);
   EXPECT_NE(md.find("| ✅ improved |"), std::string::npos);
-  EXPECT_NE(md.find("| ✅ change within noise threshold |"), std::string::npos);
-  EXPECT_NE(md.find("| ✅ no change |"), std::string::npos);
   EXPECT_NE(md.find("| ⚠️ failed |"), std::string::npos);
-  EXPECT_NE(
-      md.find("| ycsb/workloada/cached/run/lmdb (throughput) | 18.000 Kop/s | 19.980 Kop/s | +11.00% [+9.30%, +12.80%] "
-              "| < 0.001 | ✅ improved |"),
-      std::string::npos)
+  EXPECT_NE(md.find("| ycsb/workloada/cached/run/lmdb (throughput) | 18.000 Kop/s | 14.400 Kop/s | "
+                    "-20.00% [-23.00%, -17.00%] | ❌ regressed |"),
+            std::string::npos)
       << md;
-  EXPECT_NE(md.find("| ⚠️ insufficient data |"), std::string::npos);
   EXPECT_NE(md.find("wrong value \\| key"), std::string::npos) << "cells are escaped";
   ComparisonReport passing = SampleReport();
-  passing.rows[0].over_threshold = false;
+  for (MetricComparison& row : passing.rows)
+    if (row.verdict == Verdict::kRegressed) row.verdict = Verdict::kNoRegression;
   std::ostringstream ok;
   ASSERT_TRUE(WriteCompareMarkdown(passing, ok).ok());
-  EXPECT_EQ(ok.str().rfind("### dbx-bench compare: ✅ no regression over 5.00%\n", 0), 0u);
+  EXPECT_EQ(ok.str().rfind("### dbx-bench compare: ✅ no regression over 5.00%, 2 inconclusive\n", 0), 0u) << ok.str();
+  passing.options.fail_on_inconclusive = true;
+  std::ostringstream strict;
+  ASSERT_TRUE(WriteCompareMarkdown(passing, strict).ok());
+  EXPECT_EQ(strict.str().rfind("### dbx-bench compare: ❌", 0), 0u);
+  EXPECT_NE(strict.str().find("| ❌ inconclusive |"), std::string::npos);
 }
 
 TEST(CompareWriterTest, JsonFields) {
   const nlohmann::ordered_json j = CompareToJson(SampleReport());
   EXPECT_EQ(j["format"], "dbx-bench-compare");
   EXPECT_EQ(j["version"], kCompareJsonVersion);
+  EXPECT_EQ(j["method"], "paired rounds");
   EXPECT_EQ(j["gate"]["failed"], true);
-  EXPECT_EQ(j["gate"]["regressions_over_threshold"], 1);
-  ASSERT_EQ(j["benchmarks"].size(), 10u);
+  EXPECT_EQ(j["gate"]["regressed"], 5);
+  EXPECT_EQ(j["gate"]["inconclusive"], 2);
+  EXPECT_EQ(j["gate"]["families"]["timing"]["rows"], 8);
+  EXPECT_EQ(j["gate"]["families"]["counters"]["level"], 0.995);
+  ASSERT_EQ(j["benchmarks"].size(), 13u);
   EXPECT_EQ(j["benchmarks"][0]["verdict"], "regressed");
-  EXPECT_EQ(j["benchmarks"][0]["change"]["mean"]["lower"], 0.0812);
+  EXPECT_EQ(j["benchmarks"][0]["change"]["lower"], 0.0812);
+  EXPECT_EQ(j["benchmarks"][0]["level"], 0.99);
   EXPECT_EQ(j["benchmarks"][0]["parameters"]["records"], "10000");
-  EXPECT_EQ(j["benchmarks"][5]["outcome"], "failed");
-  EXPECT_TRUE(j["benchmarks"][5]["current"]["mean"].is_null());
-  EXPECT_TRUE(j["benchmarks"][5]["change"].is_null());
-  EXPECT_TRUE(j["benchmarks"][5]["verdict"].is_null());
-  EXPECT_EQ(j["benchmarks"][7]["outcome"], "only in baseline");
-  EXPECT_EQ(j["benchmarks"][8]["phase"], "run");
-  EXPECT_EQ(j["benchmarks"][8]["metric"], "throughput");
-  EXPECT_EQ(j["benchmarks"][8]["unit"], "ops/s");
-  EXPECT_EQ(j["benchmarks"][8]["direction"], "higher_is_better");
-  EXPECT_EQ(j["benchmarks"][9]["outcome"], "insufficient data");
+  EXPECT_EQ(j["benchmarks"][0]["ratios"].size(), 3u);
+  EXPECT_EQ(j["benchmarks"][1]["shown"], false);
+  EXPECT_EQ(j["benchmarks"][6]["outcome"], "failed");
+  EXPECT_TRUE(j["benchmarks"][6]["current"]["value"].is_null());
+  EXPECT_TRUE(j["benchmarks"][6]["change"].is_null());
+  EXPECT_TRUE(j["benchmarks"][6]["verdict"].is_null());
+  EXPECT_EQ(j["benchmarks"][8]["outcome"], "only in baseline");
+  EXPECT_EQ(j["benchmarks"][9]["phase"], "run");
+  EXPECT_EQ(j["benchmarks"][9]["metric"], "throughput");
+  EXPECT_EQ(j["benchmarks"][9]["unit"], "ops/s");
+  EXPECT_EQ(j["benchmarks"][9]["direction"], "higher_is_better");
+  EXPECT_EQ(j["benchmarks"][11]["family"], "counters");
+  EXPECT_TRUE(j["options"]["noise_floor"].is_null());  // unknown by default
 }
 
 TEST(CompareWriterTest, StreamFailureIsReported) {

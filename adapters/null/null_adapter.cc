@@ -2,20 +2,30 @@
 
 #include <atomic>
 
+#include "adapters/null/null_faults.h"
+
 namespace dbxb {
 namespace {
 
 class NullSession final : public Session {
  public:
-  explicit NullSession(const ReferenceData* ref) : ref_(ref) {}
+  NullSession(const ReferenceData* ref, const NullFaults& faults, const std::string& dir)
+      : ref_(ref), faults_(faults, dir) {}
 
-  Status Put(std::string_view, std::string_view) override { return Status::Ok(); }
-  Status Delete(std::string_view) override { return Status::Ok(); }
+  Status Put(std::string_view, std::string_view) override {
+    faults_.OnOperation();
+    return Status::Ok();
+  }
+  Status Delete(std::string_view) override {
+    faults_.OnOperation();
+    return Status::Ok();
+  }
 
   // By position when the reference data can tell the key's row without a search (Locate: dbx-micro's
   // keys carry their row number), so what is measured is the harness's loop, call, copy and
   // verification. Any other key is looked up.
   Status Get(std::string_view key, std::string* value) override {
+    faults_.OnOperation();
     if (ref_ == nullptr) return Status::NotFound();
     uint64_t i = 0;
     if (!ref_->Locate(key, &i)) {
@@ -27,6 +37,7 @@ class NullSession final : public Session {
   }
 
   Status Scan(std::string_view start, uint64_t limit, ScanVisitor visitor) override {
+    faults_.OnOperation();
     if (ref_ == nullptr) return Status::Ok();
     uint64_t n = ref_->size();
     uint64_t seen = 0;
@@ -48,26 +59,32 @@ class NullSession final : public Session {
  private:
   // Nothing is stored: a batch has nothing to keep.
   Status DoBegin() override { return Status::Ok(); }
-  Status DoCommit() override { return Status::Ok(); }
+  Status DoCommit() override { return faults_.OnCommit(); }
   Status DoAbort() override { return Status::Ok(); }
 
   const ReferenceData* ref_;
+  FaultInjector faults_;  // test-only (null_faults.h); does nothing unless a null.* option is given
 };
 
 class NullAdapter final : public Adapter {
  public:
-  explicit NullAdapter(std::shared_ptr<const ReferenceData> ref) : ref_(std::move(ref)) {}
+  NullAdapter(std::shared_ptr<const ReferenceData> ref, const NullFaults& faults, std::string dir)
+      : ref_(std::move(ref)), faults_(faults), dir_(std::move(dir)) {}
 
   Result<std::unique_ptr<Session>> NewSession() override {
-    return std::unique_ptr<Session>(new NullSession(ref_.get()));
+    return std::unique_ptr<Session>(new NullSession(ref_.get(), faults_, dir_));
   }
   Settings NativeSettings() override {
-    return {{"stores", "nothing"}, {"answers_from", ref_ ? "reference data" : "empty"}};
+    Settings s = {{"stores", "nothing"}, {"answers_from", ref_ ? "reference data" : "empty"}};
+    for (auto& kv : faults_.Describe()) s.push_back(std::move(kv));
+    return s;
   }
   Status Close() override { return Status::Ok(); }
 
  private:
   std::shared_ptr<const ReferenceData> ref_;
+  NullFaults faults_;
+  std::string dir_;
 };
 
 }  // namespace
@@ -79,7 +96,15 @@ AdapterFactory NullAdapterFactory() {
   f.library_version = [] { return std::string("none"); };
   f.library_build = [] { return std::string("built-in"); };
   f.open = [](const AdapterOptions& options) -> Result<std::unique_ptr<Adapter>> {
-    return std::unique_ptr<Adapter>(new NullAdapter(options.reference));
+    NullFaults faults;
+    DBXB_RETURN_IF_ERROR(NullFaults::Parse(options, &faults));
+    return std::unique_ptr<Adapter>(new NullAdapter(options.reference, faults, options.dir));
+  };
+  // Test-only instruments (null_faults.h).
+  f.native_option_keys = {kNullSpinKey, kNullStallKey, kNullPauseKey, kNullSyncsPerCommitKey};
+  f.check_native_values = [](const AdapterOptions& options) {
+    NullFaults faults;
+    return NullFaults::Parse(options, &faults);
   };
   return f;
 }

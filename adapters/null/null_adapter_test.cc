@@ -6,8 +6,11 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <string>
 #include <vector>
+
+#include "adapters/null/null_faults.h"
 
 namespace dbxb {
 namespace {
@@ -94,6 +97,68 @@ TEST_F(NullAdapterTest, ScanStartsAtThePositionOfAReferenceKeyOrItsLowerBound) {
   uint64_t n = 0;
   ASSERT_TRUE(session_->Count(&n).ok());
   EXPECT_EQ(n, 100u);
+}
+
+// The test-only faults (null_faults.h): parsed strictly, reported in the native settings, and the syncs
+// really reach a file in the database directory.
+TEST(NullFaultsTest, ParsedStrictlyAndReported) {
+  auto faults = [](std::vector<std::pair<std::string, std::string>> given, NullFaults* out) {
+    AdapterOptions options;
+    options.native_options = std::move(given);
+    return NullFaults::Parse(options, out);
+  };
+  NullFaults f;
+  ASSERT_TRUE(faults({{"null.spin", "20"},
+                      {"null.stall", "1000/50"},
+                      {"null.pause", "30000000/200000000"},
+                      {"null.syncs_per_commit", "2"},
+                      {"sqlite.page_size", "x"}},
+                     &f)
+                  .ok());
+  EXPECT_EQ(f.spin, 20u);
+  EXPECT_EQ(f.stall_ns, 1000u);
+  EXPECT_EQ(f.stall_every, 50u);
+  EXPECT_EQ(f.pause_ns, 30000000u);
+  EXPECT_EQ(f.pause_period_ns, 200000000u);
+  EXPECT_EQ(f.syncs_per_commit, 2u);
+  const Settings described = f.Describe();
+  ASSERT_EQ(described.size(), 4u);
+  EXPECT_EQ(described[1], (std::pair<std::string, std::string>{"test_fault_stall", "1000 ns every 50 operations"}));
+  for (const auto& bad : std::vector<std::pair<std::string, std::string>>{{"null.spin", "fast"},
+                                                                          {"null.spin", "-1"},
+                                                                          {"null.stall", "1000"},
+                                                                          {"null.stall", "1000/0"},
+                                                                          {"null.pause", "/5"},
+                                                                          {"null.syncs_per_commit", "1001"}}) {
+    const Status st = faults({bad}, &f);
+    EXPECT_TRUE(st.IsInvalidArgument()) << bad.first << "=" << bad.second;
+    EXPECT_EQ(st.message().rfind(bad.first, 0), 0u) << st.message();
+  }
+  ASSERT_TRUE(faults({}, &f).ok());
+  EXPECT_FALSE(f.any());
+  EXPECT_TRUE(f.Describe().empty());
+}
+
+TEST(NullFaultsTest, SyncsPerCommitWriteAndSyncAFileInTheDatabaseDirectory) {
+  const std::string dir = testing::TempDir() + "/dbxb-null-faults";
+  std::filesystem::create_directories(dir);
+  AdapterOptions options;
+  options.dir = dir;
+  options.native_options = {{"null.syncs_per_commit", "3"}};
+  auto adapter = NullAdapterFactory().open(options);
+  ASSERT_TRUE(adapter.ok()) << adapter.status().ToString();
+  auto session = adapter.value()->NewSession();
+  ASSERT_TRUE(session.ok());
+  ASSERT_TRUE(session.value()->Begin().ok());
+  ASSERT_TRUE(session.value()->Put("k", "v").ok());
+  ASSERT_TRUE(session.value()->Commit().ok());
+  EXPECT_TRUE(std::filesystem::exists(dir + "/null-test-fault.sync"));
+  bool reported = false;
+  for (const auto& [key, value] : adapter.value()->NativeSettings())
+    reported |= key == "test_fault_syncs_per_commit" && value == "3";
+  EXPECT_TRUE(reported);
+  session.value().reset();
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace
