@@ -4,6 +4,7 @@
 #include <cstring>
 #include <new>
 
+#include "src/buffer_pool.h"
 #include "src/hash.h"
 #include "src/key_compare.h"
 
@@ -15,6 +16,21 @@ inline uint64_t SlotTag(uint64_t hash) { return hash & ~kPtrMask; }
 inline MemNode* SlotNode(uint64_t slot) { return reinterpret_cast<MemNode*>(slot & kPtrMask); }
 
 }  // namespace
+
+MemTable::HashTable::HashTable(size_t n) : mask(n - 1) {
+  const size_t bytes = n * sizeof(std::atomic<uint64_t>);
+  char* mem = bytes >= buffer_pool::kMinClass ? buffer_pool::Take(bytes) : static_cast<char*>(::operator new(bytes));
+  slots = reinterpret_cast<std::atomic<uint64_t>*>(mem);
+  for (size_t i = 0; i < n; ++i) new (&slots[i]) std::atomic<uint64_t>(0);
+}
+
+MemTable::HashTable::~HashTable() {
+  const size_t bytes = (mask + 1) * sizeof(std::atomic<uint64_t>);
+  if (bytes >= buffer_pool::kMinClass)
+    buffer_pool::Give(reinterpret_cast<char*>(slots), bytes);
+  else
+    ::operator delete(slots);
+}
 
 MemTable::MemTable() : table_(nullptr) {
   head_ = NewNode({}, kMaxHeight);
@@ -90,6 +106,13 @@ void MemTable::GrowHash(size_t min_keys) {
   table_.store(t.get(), std::memory_order_release);
   tables_.push_back(std::move(t));
   hash_bytes_.store(hash_bytes_.load(std::memory_order_relaxed) + n * sizeof(uint64_t), std::memory_order_relaxed);
+}
+
+size_t MemTable::TEST_OccupiedSlots() const {
+  const HashTable* t = table_.load(std::memory_order_acquire);
+  size_t n = 0;
+  for (size_t i = 0; i <= t->mask; ++i) n += t->slots[i].load(std::memory_order_relaxed) != 0;
+  return n;
 }
 
 void MemTable::ReserveKeys(size_t more) {

@@ -89,6 +89,8 @@ class MemTable {
   uint64_t keys() const { return keys_.load(std::memory_order_acquire); }
   /// Bytes held: the arena (nodes, keys, versions) and every hash table (retired ones included).
   size_t MemoryUsage() const { return arena_.MemoryUsage() + hash_bytes_.load(std::memory_order_relaxed); }
+  /// Tests only: the hash index's slots in use (one per key).
+  size_t TEST_OccupiedSlots() const;
   /// Largest sequence number added (0 when empty).
   uint64_t max_seq() const { return max_seq_.load(std::memory_order_acquire); }
 
@@ -101,13 +103,16 @@ class MemTable {
   MemNode* InsertNode(std::string_view key, uint64_t hash, bool beyond_tail);
   int RandomHeight();
 
-  // Hash index: slots hold a node pointer (low 48 bits) and 16 hash bits (high bits).
+  // Hash index: slots hold a node pointer (low 48 bits) and 16 hash bits (high bits). Tables of 64 KiB
+  // and more come from buffer_pool (a delta store's 10,000 keys take 256 KiB), so that a new delta
+  // store's index reuses pages already mapped.
   struct HashTable {
-    explicit HashTable(size_t n) : mask(n - 1), slots(new std::atomic<uint64_t>[n]) {
-      for (size_t i = 0; i < n; ++i) slots[i].store(0, std::memory_order_relaxed);
-    }
+    explicit HashTable(size_t n);
+    ~HashTable();
+    HashTable(const HashTable&) = delete;
+    HashTable& operator=(const HashTable&) = delete;
     size_t mask;
-    std::unique_ptr<std::atomic<uint64_t>[]> slots;
+    std::atomic<uint64_t>* slots;
   };
   void HashInsert(HashTable* t, MemNode* node, uint64_t hash);
   void GrowHash(size_t min_keys);
