@@ -185,25 +185,18 @@ MemNode* MemTable::InsertNode(std::string_view key, uint64_t hash, bool beyond_t
   return n;
 }
 
-bool MemTable::AboveAllKeys(std::string_view key) const {
-  MemNode* last = tail_[0];
-  return last == head_ || KeyLess(last->key(), key);
-}
-
 void MemTable::Prefetch(uint64_t hash) const {
   const HashTable* t = table_.load(std::memory_order_acquire);
   __builtin_prefetch(&t->slots[hash & t->mask]);
 }
 
 const MemVersion* MemTable::Add(std::string_view key, uint64_t hash, uint64_t seq, ValueType type,
-                                std::string_view value) {
+                                std::string_view value, bool above_all) {
   // A key above the largest one here cannot be here: ascending loads skip the hash probe.
-  MemNode* last = tail_[0];
-  bool beyond = last == head_ || KeyLess(last->key(), key);
-  MemNode* n = beyond ? nullptr : const_cast<MemNode*>(Find(key, hash));
+  MemNode* n = above_all ? nullptr : const_cast<MemNode*>(Find(key, hash));
   const MemVersion* prev = nullptr;
   if (n == nullptr) {
-    n = InsertNode(key, hash, beyond);
+    n = InsertNode(key, hash, above_all);
   } else {
     prev = n->head.load(std::memory_order_relaxed);
   }

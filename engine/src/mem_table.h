@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "src/arena.h"
+#include "src/key_compare.h"
 #include "src/random.h"
 #include "src/write_batch_internal.h"
 
@@ -61,7 +62,12 @@ class MemTable {
 
   /// Adds a version of key. Returns the key's previous newest version here (nullptr if the key was
   /// not in this table), so the caller can maintain live-key counts.
-  const MemVersion* Add(std::string_view key, uint64_t hash, uint64_t seq, ValueType type, std::string_view value);
+  const MemVersion* Add(std::string_view key, uint64_t hash, uint64_t seq, ValueType type, std::string_view value) {
+    return Add(key, hash, seq, type, value, AboveAllKeys(key));
+  }
+  /// As above, for a caller that has just asked AboveAllKeys(key): REQUIRES above_all == AboveAllKeys(key).
+  const MemVersion* Add(std::string_view key, uint64_t hash, uint64_t seq, ValueType type, std::string_view value,
+                        bool above_all);
   /// Adds a chain of versions (newest first, all newer than any version of key here) in one step.
   /// Used when a frozen delta is merged into the WOS. `hint` makes ascending-key inserts O(1).
   struct Pending {
@@ -70,7 +76,10 @@ class MemTable {
   };
   void AddChain(std::string_view key, uint64_t hash, const Pending* versions, size_t n);
   /// True when key is above every key in the table (an insert would append at the tail).
-  bool AboveAllKeys(std::string_view key) const;
+  bool AboveAllKeys(std::string_view key) const {
+    const MemNode* last = tail_[0];
+    return last == head_ || KeyLess(last->key(), key);
+  }
   /// Hints that a key with this hash will be added or looked up soon (prefetches its hash slot).
   /// Readers may call it too (SuperVersion::Get), as Find.
   void Prefetch(uint64_t hash) const;
