@@ -1,4 +1,4 @@
-// Fuzz target: HdrHistogram interval logs and histogram encodings (harness/hdr_log.h, hdr_encoding.h),
+// Fuzz target: HdrHistogram interval logs and histogram encodings (records/hdr_log.h, hdr_encoding.h),
 // what `dbx-bench merge` reads. Any bytes give a log or a Corruption status — never a crash; a log that
 // reads is written again and reads back with the same intervals and counts. The same bytes are also
 // decoded as one compressed histogram.
@@ -7,8 +7,8 @@
 #include <string_view>
 
 #include "fuzz/fuzz_check.h"
-#include "harness/hdr_encoding.h"
-#include "harness/hdr_log.h"
+#include "records/hdr_encoding.h"
+#include "records/hdr_log.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   dbxb::Result<dbxb::LatencyHistogram> h = dbxb::DecodeHdrCompressed(data, size);

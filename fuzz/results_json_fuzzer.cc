@@ -1,4 +1,4 @@
-// Fuzz target: the results.json reader (reports/json_results.h). Any bytes give either results or a
+// Fuzz target: the results.json reader (records/json_results.h). Any bytes give either results or a
 // Corruption/InvalidArgument status — never a crash or an exception. Results that read back are
 // written again and must read back to the same document (write -> read -> write is stable).
 #include <cstdint>
@@ -6,7 +6,7 @@
 #include <string_view>
 
 #include "fuzz/fuzz_check.h"
-#include "reports/json_results.h"
+#include "records/json_results.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string_view text(reinterpret_cast<const char*>(data), size);

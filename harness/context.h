@@ -4,7 +4,7 @@
 #include <string>
 
 #include "adapters/adapter.h"
-#include "reports/result.h"
+#include "records/result.h"
 
 namespace dbxb {
 

@@ -4,9 +4,9 @@
 
 #include <filesystem>
 
-#include "harness/hdr_log.h"
-#include "harness/output_dir.h"
-#include "reports/atomic_file.h"
+#include "common/atomic_file.h"
+#include "common/output_dir.h"
+#include "records/hdr_log.h"
 
 namespace dbxb {
 

@@ -1,11 +1,11 @@
-// --hdr-log DIR: one HdrHistogram interval log per measured phase (harness/hdr_log.h for the format).
+// --hdr-log DIR: one HdrHistogram interval log per measured phase (records/hdr_log.h for the format).
 #pragma once
 
 #include <string>
 
 #include "common/status.h"
 #include "harness/phase_runner.h"
-#include "reports/result.h"
+#include "records/result.h"
 
 namespace dbxb {
 

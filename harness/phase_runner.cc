@@ -21,11 +21,11 @@
 #include <string_view>
 #include <thread>
 
-#include "harness/hdr_encoding.h"
 #include "harness/interrupt.h"
-#include "harness/interval_recorder.h"
 #include "harness/resources.h"
 #include "harness/tsc_clock.h"
+#include "records/hdr_encoding.h"
+#include "records/interval_recorder.h"
 
 // How the runner works (RunPhase in phase_runner.h is the contract).
 //
@@ -470,26 +470,6 @@ const TscClock* ProcessTscClock() {
 }
 
 std::string PhaseClockDescription() { return TheProcessClock().description; }
-
-LatencySummary SummarizeLatency(const LatencyHistogram& h, int ticks_per_half_distance) {
-  LatencySummary s;
-  s.count = h.Count();
-  if (s.count == 0) return s;
-  s.mean_ns = h.Mean();
-  s.stddev_ns = h.StdDev();
-  s.min_ns = static_cast<double>(h.Min());
-  s.p50_ns = static_cast<double>(h.ValueAtPercentile(50));
-  s.p90_ns = static_cast<double>(h.ValueAtPercentile(90));
-  s.p95_ns = static_cast<double>(h.ValueAtPercentile(95));
-  s.p99_ns = static_cast<double>(h.ValueAtPercentile(99));
-  s.p999_ns = static_cast<double>(h.ValueAtPercentile(99.9));
-  s.p9999_ns = static_cast<double>(h.ValueAtPercentile(99.99));
-  s.max_ns = static_cast<double>(h.Max());
-  for (const auto& p : h.PercentileCurve(ticks_per_half_distance))
-    s.percentile_curve.emplace_back(p.percentile, static_cast<double>(p.value));
-  s.hdr_histogram = EncodeHdrBase64(h);
-  return s;
-}
 
 PhaseRun RunPhase(const PhaseIdentity& identity, Phase& phase, const PhaseRunOptions& options) {
   PhaseRun run;

@@ -12,10 +12,10 @@
 #include <string>
 #include <vector>
 
-#include "harness/interval_recorder.h"
-#include "harness/latency_histogram.h"
 #include "harness/raw_latency_writer.h"
-#include "reports/result.h"
+#include "records/interval_recorder.h"
+#include "records/latency_histogram.h"
+#include "records/result.h"
 #include "workloads/phase.h"
 
 namespace dbxb {
@@ -81,9 +81,5 @@ class TscClock;
 const TscClock* ProcessTscClock();
 /// Which clock that is and why, for the recorded configuration, e.g. "tsc (2299.998 MHz, ...)".
 std::string PhaseClockDescription();
-
-/// Count, mean, standard deviation, min, the percentiles of LatencySummary, max, the percentile curve
-/// and the whole histogram (HdrHistogram V2 encoding) of `h` (all 0 and empty when `h` is empty).
-LatencySummary SummarizeLatency(const LatencyHistogram& h, int ticks_per_half_distance = 5);
 
 }  // namespace dbxb

@@ -10,8 +10,8 @@
 #include <sstream>
 #include <string>
 
-#include "harness/hdr_encoding.h"
 #include "harness/interrupt.h"
+#include "records/hdr_encoding.h"
 
 namespace dbxb {
 namespace {
@@ -533,25 +533,6 @@ TEST(PhaseRunner, InterruptStopsAtAnOperationBoundaryAndMarksIncomplete) {
   EXPECT_LT(run.result.operations, 100000u);
   EXPECT_GE(run.result.operations, 100u);
   EXPECT_EQ(run.result.service_time.count, run.result.operations);
-}
-
-TEST(SummarizeLatency, EmptyAndKnownValues) {
-  LatencyHistogram h;
-  LatencySummary empty = SummarizeLatency(h);
-  EXPECT_EQ(empty.count, 0u);
-  EXPECT_TRUE(empty.percentile_curve.empty());
-  for (uint64_t v = 1; v <= 1000; ++v) h.Record(v);
-  LatencySummary s = SummarizeLatency(h);
-  EXPECT_EQ(s.count, 1000u);
-  EXPECT_EQ(s.min_ns, 1);
-  EXPECT_EQ(s.max_ns, 1000);
-  EXPECT_EQ(s.p50_ns, 500);
-  EXPECT_EQ(s.p90_ns, 900);
-  EXPECT_EQ(s.p95_ns, 950);
-  EXPECT_EQ(s.p99_ns, 990);
-  EXPECT_EQ(s.p999_ns, 999);
-  EXPECT_EQ(s.p9999_ns, 1000);
-  EXPECT_DOUBLE_EQ(s.mean_ns, 500.5);
 }
 
 }  // namespace

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <optional>
 
-#include "reports/resource_usage.h"
+#include "records/resource_usage.h"
 #include "workloads/write_tally.h"
 
 namespace dbxb {

@@ -10,24 +10,26 @@
 #include <functional>
 #include <sstream>
 
+#include "common/atomic_file.h"
 #include "common/disk_usage.h"
-#include "harness/calibrate_command.h"
+#include "common/output_dir.h"
+#include "harness/calibrate.h"
 #include "harness/context.h"
 #include "harness/hdr_log_writer.h"
 #include "harness/interrupt.h"
-#include "harness/output_dir.h"
+#include "harness/memory/memory_limit.h"
 #include "harness/phase_runner.h"
 #include "harness/raw_latency_writer.h"
 #include "harness/resources.h"
 #include "harness/sampler.h"
-#include "reports/atomic_file.h"
-#include "reports/console_reporter.h"
-#include "reports/estimates.h"
-#include "reports/format.h"
-#include "reports/gbench_reporter.h"
-#include "reports/json_results.h"
-#include "reports/markdown_phases.h"
-#include "reports/markdown_reporter.h"
+#include "records/json_results.h"
+#include "records/record_names.h"
+#include "stats/estimates.h"
+#include "writers/console_reporter.h"
+#include "writers/format.h"
+#include "writers/markdown_phases.h"
+#include "writers/markdown_reporter.h"
+#include "writers/output_formats.h"
 
 namespace dbxb {
 namespace {
@@ -345,7 +347,8 @@ class HarnessRunner final : public SuiteRunner {
         progress_(progress),
         results_(results),
         console_(plan.baseline),
-        phases_{plan.common.suite, env, &console_, progress, raw, plan.work->hdr_log, results, work_dir} {}
+        phases_{plan.common.suite, env, &console_, progress, raw, plan.work->hdr_log, results, work_dir},
+        memory_limits_(work_dir) {}
 
   bool interrupted() const override { return InterruptRequested(); }
 
@@ -374,6 +377,7 @@ class HarnessRunner final : public SuiteRunner {
       Report(phases_, FailedStep(plan_.common.suite, nullptr, engine, "plan", sequences.status()));
       return Status::Ok();
     }
+    memory_limits_.Apply(&sequences.value());
     for (auto& seq : sequences.value()) {
       if (InterruptRequested()) break;
       DBXB_RETURN_IF_ERROR(RunSequence(phases_, *seq, engine));
@@ -398,6 +402,7 @@ class HarnessRunner final : public SuiteRunner {
   RunResults* results_;
   ConsoleReporter console_;
   PhaseRunContext phases_;
+  MemoryLimits memory_limits_;
 };
 
 // run --calibrate: `dbx-bench calibrate`'s measurement, with its defaults, for every engine of the run
@@ -477,22 +482,12 @@ Status ExecutePlan(const RunPlan& plan, const RunEnvironment& env, RunResults* r
 }
 
 Status WriteOutputs(const RunPlan& plan, const RunResults& results) {
-  for (const auto& format : plan.formats) {
+  for (const auto& name : plan.formats) {
+    const OutputFormat* format = FindOutputFormat(name);
+    if (format == nullptr) return Status::InvalidArgument("--format: unknown format '" + name + "'");
     std::ostringstream text;
-    std::string file;
-    if (format == "json") {
-      file = "results.json";
-      DBXB_RETURN_IF_ERROR(JsonReporter().Write(results, text));
-    } else if (format == "md") {
-      file = "results.md";
-      DBXB_RETURN_IF_ERROR(MarkdownReporter(plan.baseline).Write(results, text));
-    } else if (format == "gbench") {
-      file = "results.gbench.json";
-      DBXB_RETURN_IF_ERROR(GbenchReporter().Write(results, text));
-    } else {
-      return Status::InvalidArgument("--format: unknown format '" + format + "'");
-    }
-    DBXB_RETURN_IF_ERROR(WriteFileAtomically((fs::path(plan.out_dir) / file).string(), text.str()));
+    DBXB_RETURN_IF_ERROR(format->make(plan.baseline)->Write(results, text));
+    DBXB_RETURN_IF_ERROR(WriteFileAtomically((fs::path(plan.out_dir) / format->file_name).string(), text.str()));
   }
   return Status::Ok();
 }

@@ -5,8 +5,8 @@
 #include <ostream>
 #include <string>
 
-#include "harness/run_options.h"
-#include "reports/result.h"
+#include "harness/run_plan.h"
+#include "records/result.h"
 
 namespace dbxb {
 

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <string>
 
-#include "reports/estimates.h"
+#include "stats/estimates.h"
 
 namespace dbxb {
 namespace {

@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "common/status.h"
-#include "reports/result.h"
+#include "records/result.h"
 
 namespace dbxb {
 

@@ -6,7 +6,7 @@
 
 #include <vector>
 
-#include "reports/estimates.h"
+#include "stats/estimates.h"
 
 namespace dbxb {
 namespace {

@@ -318,7 +318,7 @@ std::vector<BadInputRow> BadInputRows() {
       {"CalibrateUnknownEngine", "calibrate --engines nosuch", "nosuch"},
       {"CalibrateNullEngine", "calibrate --engines null", "null"},
       {"CalibrateDataDirIsAFile", "calibrate --engines sqlite --data-dir {file}", "--data-dir"},
-      // Empty values are refused, never read as "use the default" (harness/main.cc).
+      // Empty values are refused, never read as "use the default" (cli/main.cc).
       {"EmptyEngineList", Run("--engines ''"), "--engines"},
       {"EmptyWorkloadList", Run("--workloads ''"), "--workloads"},
       {"EmptyDurability", Run("--durability ''"), "--durability"},
@@ -340,7 +340,7 @@ std::vector<BadInputRow> BadInputRows() {
       {"ReportUnknownBaselineEngine", Report(std::string(kGood) + " --baseline nosuch -o {out}"), "--baseline"},
       {"CompareEmptyFileName", Compare(std::string("'' ") + kGood), "empty"},
 
-      // --- hdr-log and merge (harness/hdr_log_writer.h, merge_command.h) ---
+      // --- hdr-log and merge (harness/hdr_log_writer.h, cli/merge_command.h) ---
       {"HdrLogForDbxMicro", Run("--hdr-log {tmp}/logs"), "--hdr-log"},
       {"HdrLogUnderAFile", Vps("--hdr-log {file}/sub"), "--hdr-log"},
       {"EmptyHdrLog", Vps("--hdr-log ''"), "--hdr-log"},

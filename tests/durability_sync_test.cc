@@ -2,7 +2,7 @@
 // calls (fsync, fdatasync, msync(MS_SYNC), sync_file_range with a wait; harness/sync_interpose.cc is
 // linked into this test) of acknowledged commits. At `full` every commit syncs at least once before it
 // returns; at `none` nothing syncs while commits are made. `normal` is measured and printed, not
-// asserted. The table printed at the end is the one in README.md (Durability levels).
+// asserted. The table printed at the end is the one in docs/engines.md (Durability levels).
 //
 // Engines join by registration (RegisterBuiltinAdapters); the null adapter stores nothing and is the
 // harness's measuring stand-in, so it is left out.

@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/latency_histogram.h"
+#include "records/latency_histogram.h"
 #include "tests/tool_process.h"
 
 namespace dbxb {

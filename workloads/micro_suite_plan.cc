@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "stats/bootstrap.h"
 #include "workloads/micro_suite.h"
 #include "workloads/suite.h"
 
@@ -126,7 +127,7 @@ class DbxMicroSuite final : public Suite {
     DBXB_RETURN_IF_ERROR(args.Duration("warmup", 0.001, &s.warmup_seconds));
     DBXB_RETURN_IF_ERROR(args.Duration("measurement", 0.001, &s.measurement_seconds));
     DBXB_RETURN_IF_ERROR(args.Count("samples", 10, 100000, &s.sample_count));
-    DBXB_RETURN_IF_ERROR(args.Count("resamples", 1000, 10000000, &s.bootstrap_resamples));
+    DBXB_RETURN_IF_ERROR(args.Count("resamples", 1000, kMaxResamples, &s.bootstrap_resamples));
     const std::string& mode = args.Text("sampling");
     if (mode == "linear") {
       s.forced_sampling_mode = SamplingMode::kLinear;

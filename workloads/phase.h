@@ -92,7 +92,7 @@ struct PhaseSpec {
   bool settle = false;
 };
 
-/// The PhaseSpec::parameters key saying how the phase's memory was limited (harness/memory_limit.h adds
+/// The PhaseSpec::parameters key saying how the phase's memory was limited (harness/memory/memory_limit.h adds
 /// it); the phase runner records its value as PhaseResult::memory_method.
 inline constexpr char kMemoryMethodParameter[] = "memory_method";
 
@@ -138,6 +138,9 @@ class PhaseSequence {
   [[nodiscard]] virtual Result<std::unique_ptr<Phase>> NextPhase() = 0;
   /// The engine's native settings as the adapter reports them. Valid after Open().
   virtual Settings engine_settings() const = 0;
+  /// Memory the harness confines this sequence's phases to (harness/memory/memory_limit.h: a cgroup from
+  /// Open to Close, or the database evicted from the page cache before each phase); 0 = unconfined.
+  virtual uint64_t memory_limit_bytes() const { return 0; }
   /// Key + value bytes of the data the database holds now (after the last phase), for space
   /// amplification; 0 when the suite does not know.
   virtual uint64_t live_logical_bytes() const { return 0; }

@@ -20,7 +20,7 @@
 
 #include "adapters/adapter.h"
 #include "common/status.h"
-#include "reports/result.h"
+#include "records/result.h"
 #include "workloads/micro_suite.h"
 #include "workloads/phase.h"
 

@@ -19,10 +19,10 @@
 #include <memory>
 #include <vector>
 
-#include "harness/interval_recorder.h"
-#include "harness/latency_histogram.h"
 #include "harness/phase_runner.h"
 #include "harness/tsc_clock.h"
+#include "records/interval_recorder.h"
+#include "records/latency_histogram.h"
 #include "workloads/distributions.h"
 #include "workloads/prng.h"
 

@@ -95,7 +95,7 @@ constexpr uint64_t kVpsQuickDivisor = 10;
 std::string VpsQuickSummary();
 
 /// The memory the disk-bound data set is sized for and confined to: config.memory_limit_bytes, or
-/// kVpsDefaultMemoryLimit when it is 0. The runner passes it to harness/memory_limit.h's WithMemoryLimit.
+/// kVpsDefaultMemoryLimit when it is 0. The runner passes it to harness/memory/memory_limit.h's WithMemoryLimit.
 uint64_t VpsDiskBoundMemoryLimit(const SqliteVpsConfig& config);
 
 /// SQLite's production settings of the study, as native options.

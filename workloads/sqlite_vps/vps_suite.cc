@@ -18,6 +18,8 @@ class SqliteVpsSequence final : public PhaseSequence {
   ~SqliteVpsSequence() override { (void)Close(); }
 
   std::string dataset() const override { return std::string(VpsDatasetName(plan_.dataset)); }
+  // The disk-bound data set's budget (0 for cached).
+  uint64_t memory_limit_bytes() const override { return plan_.memory_limit_bytes; }
 
   Status Open() override {
     dir_ = (std::filesystem::path(plan_.work_dir) /

@@ -8,7 +8,7 @@
 // loads the rows untimed).
 //
 // Memory limits are not applied by these sequences: the suite's plan (vps_suite_plan.cc) runs the
-// disk-bound ones under harness/memory_limit.h's WithMemoryLimit, and the phase runner records each
+// disk-bound ones under harness/memory/memory_limit.h's WithMemoryLimit, and the phase runner records each
 // phase's kMemoryMethodParameter as PhaseResult::memory_method.
 #pragma once
 

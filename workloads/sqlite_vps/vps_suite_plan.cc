@@ -3,7 +3,6 @@
 
 #include <algorithm>
 
-#include "workloads/sqlite_vps/vps_memory_limit.h"
 #include "workloads/sqlite_vps/vps_suite.h"
 #include "workloads/suite.h"
 
@@ -21,9 +20,8 @@ class SqliteVpsPlan final : public SuitePlan {
   Status Execute(const std::string& work_dir, SuiteRunner& runner) override {
     PhaseSuiteOptions o = options;
     o.work_dir = work_dir;
-    // Disk-bound sequences run under the data set's memory budget.
-    PhaseSequencesFactory factory =
-        WithDiskBoundMemoryLimit(SqliteVpsSequencesFactory(config), VpsDiskBoundMemoryLimit(config));
+    // Disk-bound sequences ask the harness for their data set's memory budget (memory_limit_bytes).
+    PhaseSequencesFactory factory = SqliteVpsSequencesFactory(config);
     for (const AdapterFactory* engine : engines) {
       if (runner.interrupted()) return Status::Ok();
       DBXB_RETURN_IF_ERROR(runner.RunSequences(*engine, factory(*engine, o)));
@@ -56,7 +54,7 @@ class SqliteVpsSuite final : public Suite {
       for (SuiteOption& p : PhaseSuiteOptionList(
                fmt::format("{} cached (--quick: {}), 2 x memory limit / 500 B disk-bound", kVpsCachedRecords,
                            kVpsQuickCachedRecords),
-               "per phase, see README (--quick: a tenth)", "5s for the concurrent phases (--quick: 1s)",
+               "per phase, see docs/suites.md (--quick: a tenth)", "5s for the concurrent phases (--quick: 1s)",
                "1000 operations per thread (--quick: 100)"))
         o.push_back(std::move(p));
       o.push_back({"readers", "Reader threads of the concurrent phases", "4"});

@@ -1,0 +1,69 @@
+#include "cli/report_command.h"
+
+#include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
+#include <filesystem>
+
+#include "cli/compare_command.h"
+#include "common/atomic_file.h"
+#include "records/json_results.h"
+#include "writers/report_writer.h"
+
+namespace dbxb {
+namespace {
+
+namespace fs = std::filesystem;
+
+}  // namespace
+
+CLI::App* AddReportCommand(CLI::App* app, ReportArgs* args) {
+  CLI::App* cmd = app->add_subcommand(
+      "report", "Write a publishable Markdown report with SVG charts from one or more results files");
+  cmd->add_option("results", args->inputs, "results.json files (or directories with one); one section each");
+  cmd->add_option("-o,--out", args->out_dir, "Directory to write README.md and the charts into (created if missing)");
+  cmd->add_option("--baseline", args->baseline_engine, "Engine the tables compare against (default: first)");
+  return cmd;
+}
+
+CommandResult RunReport(const ReportArgs& args, std::ostream& console) {
+  if (args.inputs.empty()) return BadInput("report: give at least one results file");
+  if (args.out_dir.empty()) return BadInput("report: give the output directory with -o DIR");
+
+  std::vector<ReportInput> runs;
+  for (const std::string& input : args.inputs) {
+    ReportInput run;
+    run.source = ResolveResultsPath(input);
+    Status st = ReadResultsFile(run.source, &run.results);
+    if (!st.ok()) return BadInput(st.message());
+    runs.push_back(std::move(run));
+  }
+
+  if (!args.baseline_engine.empty()) {
+    bool known = false;
+    for (const ReportInput& run : runs) {
+      for (const auto& b : run.results.benchmarks) known |= b.engine == args.baseline_engine;
+      for (const auto& p : run.results.phases) known |= p.engine == args.baseline_engine;
+    }
+    if (!known)
+      return BadInput(fmt::format("--baseline: engine '{}' is in none of the results files", args.baseline_engine));
+  }
+
+  std::error_code ec;
+  if (fs::exists(args.out_dir, ec) && !fs::is_directory(args.out_dir, ec))
+    return BadInput(fmt::format("-o: '{}' exists and is not a directory", args.out_dir));
+  fs::create_directories(args.out_dir, ec);
+  if (ec) return BadInput(fmt::format("-o: cannot create '{}': {}", args.out_dir, ec.message()));
+
+  const std::vector<ReportFile> files = RenderReport(runs, ReportOptions{args.baseline_engine});
+  for (const ReportFile& f : files) {
+    Status st = WriteFileAtomically((fs::path(args.out_dir) / f.name).string(), f.contents);
+    if (!st.ok()) return BadInput(st.message());
+  }
+  console << fmt::format("Wrote {} with {} chart{} from {} results file{}.\n",
+                         (fs::path(args.out_dir) / kReportMarkdownName).string(), files.size() - 1,
+                         files.size() == 2 ? "" : "s", runs.size(), runs.size() == 1 ? "" : "s");
+  return CommandResult::Ok();
+}
+
+}  // namespace dbxb

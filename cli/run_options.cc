@@ -1,0 +1,225 @@
+#include "cli/run_options.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <ctime>
+
+#include "cli/units.h"
+#include "writers/output_formats.h"
+
+namespace dbxb {
+namespace {
+
+std::string Dashed(std::string_view option) { return "--" + std::string(option); }
+
+// The suite options as the user gave them, parsed on request with the messages of the CLI.
+class CliSuiteArgs final : public SuiteArgs {
+ public:
+  explicit CliSuiteArgs(const std::map<std::string, std::string>& values) : values_(values) {}
+  const std::string& Text(std::string_view option) const override {
+    static const std::string kEmpty;
+    auto it = values_.find(std::string(option));
+    return it == values_.end() ? kEmpty : it->second;
+  }
+  Status Count(std::string_view option, uint64_t min, uint64_t max, uint64_t* out) const override {
+    return Given(option) ? ParseCountOption(Dashed(option), Text(option), min, max, out) : Status::Ok();
+  }
+  Status Bytes(std::string_view option, uint64_t* out) const override {
+    if (!Given(option)) return Status::Ok();
+    return ParseBytes(Text(option), out).WithContext(Dashed(option));
+  }
+  Status Duration(std::string_view option, double min_seconds, double* out) const override {
+    return Given(option) ? ParseDurationOption(Dashed(option), Text(option), min_seconds, out) : Status::Ok();
+  }
+  Status Rate(std::string_view option, double* out) const override {
+    return Given(option) ? ParseRateOption(Dashed(option), Text(option), out) : Status::Ok();
+  }
+
+ private:
+  const std::map<std::string, std::string>& values_;
+};
+
+bool Declares(const Suite& suite, const std::string& option) {
+  for (const SuiteOption& o : suite.options())
+    if (o.name == option) return true;
+  return false;
+}
+
+// An option of other suites given to this one is refused by name, so that nothing is silently ignored.
+Status RefuseForeignOptions(const RunArgs& args, const Suite& suite, const SuiteRegistry& suites) {
+  // In the order the suites declare their options (the CLI's --help order): the first foreign one given.
+  std::vector<std::string> given;
+  for (const auto& s : suites.suites())
+    for (const SuiteOption& o : s->options())
+      if (args.suite_options.count(o.name) != 0 && !Declares(suite, o.name) &&
+          std::find(given.begin(), given.end(), o.name) == given.end())
+        given.push_back(o.name);
+  for (const std::string& option : given) {
+    std::vector<std::string> takers;
+    for (const auto& s : suites.suites())
+      if (Declares(*s, option)) takers.emplace_back(s->name());
+    return Status::InvalidArgument(fmt::format("--{}: applies to the suite{} {} only, not to suite {}", option,
+                                               takers.size() == 1 ? "" : "s", JoinList(takers), suite.name()));
+  }
+  return Status::Ok();
+}
+
+// Engines: an explicit list, or every registered engine except the null one.
+Status ChooseEngines(const std::string& list, const AdapterRegistry& registry,
+                     std::vector<const AdapterFactory*>* out) {
+  if (list.empty()) {
+    for (const auto& f : registry.factories())
+      if (f.name != "null") out->push_back(&f);
+  } else {
+    std::vector<std::string> known;
+    for (const auto& f : registry.factories()) known.push_back(f.name);
+    for (const auto& name : SplitList(list)) {
+      const AdapterFactory* f = registry.Find(name);
+      if (f == nullptr)
+        return Status::InvalidArgument(
+            fmt::format("--engines: unknown engine '{}' (known: {})", name, JoinList(known)));
+      if (std::find(out->begin(), out->end(), f) != out->end())
+        return Status::InvalidArgument(fmt::format("--engines: engine '{}' named twice", name));
+      out->push_back(f);
+    }
+  }
+  if (out->empty()) return Status::InvalidArgument("--engines: no engine to run");
+  return Status::Ok();
+}
+
+const Suite* ChooseSuite(const RunArgs& args, const SuiteArgs& suite_args, const SuiteRegistry& suites) {
+  if (!args.suite.empty()) return suites.Find(args.suite);
+  for (const auto& s : suites.suites())
+    if (s->ImpliedBy(suite_args)) return s.get();
+  return suites.suites().empty() ? nullptr : suites.suites().front().get();
+}
+
+// results/<UTC time>: a new directory per run, so that no earlier result is overwritten by default.
+std::string DefaultOutDir() {
+  std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y%m%dT%H%M%SZ", &tm);
+  return std::string("results/") + buf;
+}
+
+// --engine-option KEY=VALUE: KEY is "<engine>.<setting>" of a registered engine that takes it, VALUE one it
+// accepts (checked as its open() would). A setting for an engine that is not in --engines is a warning.
+Status ParseEngineOptions(const std::vector<std::string>& given, const AdapterRegistry& registry,
+                          const std::vector<const AdapterFactory*>& engines,
+                          std::vector<std::pair<std::string, std::string>>* out, std::vector<std::string>* warnings) {
+  for (const std::string& text : given) {
+    const size_t eq = text.find('=');
+    const size_t dot = text.find('.');
+    if (eq == std::string::npos || eq == 0)
+      return Status::InvalidArgument(fmt::format("--engine-option: '{}' is not KEY=VALUE", text));
+    const std::string key = text.substr(0, eq);
+    if (dot == std::string::npos || dot == 0 || dot > eq)
+      return Status::InvalidArgument(
+          fmt::format("--engine-option: '{}' does not name an engine (expected <engine>.<setting>=VALUE)", text));
+    const std::string engine = key.substr(0, dot);
+    const AdapterFactory* factory = registry.Find(engine);
+    if (factory == nullptr)
+      return Status::InvalidArgument(fmt::format("--engine-option: '{}': unknown engine '{}'", text, engine));
+    if (std::find(factory->native_option_keys.begin(), factory->native_option_keys.end(), key) ==
+        factory->native_option_keys.end())
+      return Status::InvalidArgument(
+          fmt::format("--engine-option: '{}': {} has no setting '{}' ({})", text, engine, key,
+                      factory->native_option_keys.empty() ? std::string("it takes none")
+                                                          : "it takes: " + JoinList(factory->native_option_keys)));
+    AdapterOptions probe;
+    probe.native_options = {{key, text.substr(eq + 1)}};
+    if (factory->check_native_values) {
+      Status st = factory->check_native_values(probe);
+      if (!st.ok()) return Status::InvalidArgument(fmt::format("--engine-option: {}", st.message()));
+    }
+    if (std::find(engines.begin(), engines.end(), factory) == engines.end())
+      warnings->push_back(
+          fmt::format("--engine-option {}: {} is not among --engines; the setting is unused", text, engine));
+    out->emplace_back(key, text.substr(eq + 1));
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status ValidateRunArgs(const RunArgs& args, const AdapterRegistry& registry, const SuiteRegistry& suites,
+                       RunPlan* plan) {
+  RunPlan p;
+  CliSuiteArgs suite_args(args.suite_options);
+  p.suite = ChooseSuite(args, suite_args, suites);
+  if (p.suite == nullptr)
+    return Status::InvalidArgument(
+        fmt::format("--suite: unknown suite '{}' (known: {})", args.suite, JoinList(suites.names())));
+  SuiteCommon& c = p.common;
+  c.suite = std::string(p.suite->name());
+  DBXB_RETURN_IF_ERROR(ChooseEngines(args.engines, registry, &c.engines));
+  DBXB_RETURN_IF_ERROR(RefuseForeignOptions(args, *p.suite, suites));
+
+  c.durability = p.suite->default_durability();
+  if (!args.durability.empty() && !ParseDurability(args.durability, &c.durability))
+    return Status::InvalidArgument(fmt::format("--durability: '{}' is not one of none, normal, full", args.durability));
+  c.cache_size_given = !args.cache_size.empty();
+  if (c.cache_size_given) {
+    DBXB_RETURN_IF_ERROR(ParseBytes(args.cache_size, &c.cache_bytes).WithContext("--cache-size"));
+    if (c.cache_bytes < (1ull << 20) || c.cache_bytes > (1ull << 40))
+      return Status::InvalidArgument(
+          fmt::format("--cache-size: '{}' is out of range (1 MiB to 1 TiB)", args.cache_size));
+  }
+  DBXB_RETURN_IF_ERROR(ParseCountOption("--seed", args.seed, 0, UINT64_MAX, &c.seed));
+  c.quick = args.quick;
+  c.measure_overhead = !args.no_overhead;
+  c.settle = !args.no_settle;
+  DBXB_RETURN_IF_ERROR(ParseEngineOptions(args.engine_options, registry, c.engines, &c.native_options, &p.warnings));
+
+  for (const auto& f : SplitList(args.formats)) {
+    if (FindOutputFormat(f) == nullptr)
+      return Status::InvalidArgument(fmt::format("--format: unknown format '{}' (known: {})", f, OutputFormatNames()));
+    if (std::find(p.formats.begin(), p.formats.end(), f) == p.formats.end()) p.formats.push_back(f);
+  }
+  if (!args.baseline.empty()) {
+    bool found = false;
+    for (const auto* f : c.engines) found |= f->name == args.baseline;
+    if (!found)
+      return Status::InvalidArgument(fmt::format("--baseline: engine '{}' is not among --engines", args.baseline));
+    p.baseline = args.baseline;
+  } else {
+    // The first real engine: comparing against the null adapter says nothing about engines.
+    p.baseline = c.engines.front()->name;
+    for (const auto* f : c.engines) {
+      if (f->name != "null") {
+        p.baseline = f->name;
+        break;
+      }
+    }
+  }
+  p.out_dir = args.out_dir.empty() ? DefaultOutDir() : args.out_dir;
+  p.data_dir = args.data_dir;
+
+  auto work = p.suite->Plan(suite_args, c);
+  if (!work.ok()) return work.status();
+  p.work = std::move(work.value());
+  p.warnings.insert(p.warnings.end(), p.work->warnings.begin(), p.work->warnings.end());
+
+  std::vector<std::string> engine_names;
+  for (const auto* f : c.engines) engine_names.push_back(f->name);
+  p.configuration = {{"suite", c.suite}, {"engines", JoinList(engine_names)}};
+  for (const auto& kv : p.work->configuration) p.configuration.push_back(kv);
+  p.configuration.emplace_back("durability", std::string(DurabilityName(c.durability)));
+  p.configuration.emplace_back("seed", std::to_string(c.seed));
+  p.configuration.emplace_back("formats", JoinList(p.formats));
+  p.configuration.emplace_back("settle", c.settle ? "on" : "off");
+  if (!args.engine_options.empty()) p.configuration.emplace_back("engine_options", JoinList(args.engine_options));
+  p.calibrate = args.calibrate;
+  p.configuration.emplace_back("calibrate", p.calibrate ? "on" : "off");
+  if (!p.phase_suite()) p.configuration.emplace_back("baseline", p.baseline);
+  *plan = std::move(p);
+  return Status::Ok();
+}
+
+}  // namespace dbxb

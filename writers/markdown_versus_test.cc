@@ -1,0 +1,78 @@
+#include "writers/markdown_versus.h"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace dbxb {
+namespace {
+
+PhaseResult Phase(std::string phase, std::string engine, std::string dataset, double ops_per_sec, double p50_ns,
+                  double p99_ns) {
+  PhaseResult p;
+  p.suite = "sqlite-vps";
+  p.phase = std::move(phase);
+  p.engine = std::move(engine);
+  p.dataset = std::move(dataset);
+  p.throughput_ops_per_sec = ops_per_sec;
+  p.service_time.count = 100;
+  p.service_time.p50_ns = p50_ns;
+  p.service_time.p99_ns = p99_ns;
+  return p;
+}
+
+TEST(VersusTableTest, PairsSqliteWithPostgresPerDataSetAndDivides) {
+  std::vector<PhaseResult> phases = {
+      Phase("select-pk", "sqlite", "cached", 150'000, 6'000, 12'000),
+      Phase("select-pk", "postgres", "cached", 20'000, 48'000, 90'000),
+      Phase("update", "sqlite", "cached", 3'000, 300'000, 900'000),
+      Phase("update", "postgres", "cached", 6'000, 150'000, 400'000),
+      Phase("range-scan", "sqlite", "cached", 40'000, 1, 1),  // no postgres partner: left out
+      Phase("select-pk", "lmdb", "cached", 300'000, 1, 1),
+      Phase("select-pk", "sqlite", "disk-bound", 3'000, 300'000, 700'000),
+      Phase("select-pk", "postgres", "disk-bound", 0, 0, 0),
+  };
+  phases[7].error_occurred = true;
+  auto rows = VersusTable(phases);
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_EQ(rows[0].phase, "select-pk");
+  EXPECT_EQ(rows[0].sqlite, &phases[0]);
+  EXPECT_EQ(rows[0].postgres, &phases[1]);
+  ASSERT_TRUE(rows[0].ratio.has_value());
+  EXPECT_NEAR(*rows[0].ratio, 20'000.0 / 150'000.0, 1e-12);
+  EXPECT_EQ(rows[1].phase, "update");
+  EXPECT_NEAR(*rows[1].ratio, 2.0, 1e-12);
+  EXPECT_EQ(rows[2].dataset, "disk-bound");
+  EXPECT_FALSE(rows[2].ratio.has_value()) << "a failed phase has no ratio";
+
+  RunResults results;
+  results.phases = phases;
+  std::ostringstream md;
+  WriteSqliteVsPostgres(results, md);
+  const std::string text = md.str();
+  EXPECT_NE(text.find("## SQLite vs PostgreSQL: sqlite-vps\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("| cached | select-pk | 150,000 | 20,000 | 0.133× | 6.00 µs | 48.0 µs | 12.0 µs | 90.0 µs |"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("| disk-bound | select-pk | 3,000 | FAILED | — |"), std::string::npos) << text;
+  EXPECT_NE(text.find("On the cached data set: PostgreSQL was faster in 1 of 2 phases, SQLite in 1.\n"),
+            std::string::npos)
+      << text;
+  // select-pk was measured on both data sets: each engine's collapse (postgres's disk-bound failed).
+  EXPECT_NE(text.find("| select-pk | 50.0× | — |"), std::string::npos) << text;
+  EXPECT_EQ(text.find("range-scan"), std::string::npos);
+  EXPECT_EQ(text.find("lmdb"), std::string::npos);
+}
+
+TEST(VersusTableTest, NothingWithoutBothEngines) {
+  RunResults results;
+  results.phases = {Phase("select-pk", "sqlite", "cached", 1, 1, 1), Phase("select-pk", "lmdb", "cached", 1, 1, 1)};
+  std::ostringstream md;
+  WriteSqliteVsPostgres(results, md);
+  EXPECT_EQ(md.str(), "");
+}
+
+}  // namespace
+}  // namespace dbxb

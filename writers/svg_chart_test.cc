@@ -1,0 +1,169 @@
+#include "writers/svg_chart.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "tests/fixtures/golden.h"
+#include "tests/fixtures/report/xml_check.h"
+
+namespace dbxb {
+namespace {
+
+using testdata::CheckXml;
+
+bool HasText(const testdata::XmlCheck& x, const std::string& text) {
+  return std::find(x.texts.begin(), x.texts.end(), text) != x.texts.end();
+}
+
+BarChart SampleChart() {
+  BarChart c;
+  c.title = "dbx-micro / get";
+  c.subtitle = "bench-host: mean time per iteration with its 95 % confidence interval (shorter is faster)";
+  c.entries = {{"dbx", 412.5, 405.1, 420.3, false},
+               {"sqlite", 1210.4, 1190.0, 1236.2, false},
+               {"lmdb", 388.0, 386.2, 390.1, false},
+               {"rocksdb", 0, 0, 0, true}};
+  return c;
+}
+
+// The checker must be able to fail, or the tests that rely on it prove nothing.
+TEST(XmlCheckTest, RejectsMalformedDocuments) {
+  EXPECT_EQ(CheckXml("<a><b/></a>").error, "");
+  EXPECT_EQ(CheckXml("<a x=\"1\" y='&amp;&#38;&#x26;'>t &lt; u</a>").error, "");
+  EXPECT_NE(CheckXml("<a><b></a>").error, "");
+  EXPECT_NE(CheckXml("<a>x & y</a>").error, "");
+  EXPECT_NE(CheckXml("<a>x &nbsp; y</a>").error, "");
+  EXPECT_NE(CheckXml("<a x=1></a>").error, "");
+  EXPECT_NE(CheckXml("<a x=\"<\"></a>").error, "");
+  EXPECT_NE(CheckXml("<a x=\"1\" x=\"2\"></a>").error, "");
+  EXPECT_NE(CheckXml("<a x=\"1\"y=\"2\"></a>").error, "");
+  EXPECT_NE(CheckXml("<a></a><b></b>").error, "");
+  EXPECT_NE(CheckXml("<a>").error, "");
+  EXPECT_NE(CheckXml("").error, "");
+  const testdata::XmlCheck ok = CheckXml("<a><t>x &amp; y</t><t> z </t></a>");
+  EXPECT_EQ(ok.root, "a");
+  EXPECT_EQ(ok.elements, 3u);
+  EXPECT_TRUE(HasText(ok, "x & y"));
+  EXPECT_TRUE(HasText(ok, "z"));
+}
+
+TEST(XmlEscapeTest, EscapesMarkupAndDropsWhatXmlForbids) {
+  EXPECT_EQ(XmlEscape("a<b>&\"c'"), "a&lt;b&gt;&amp;&quot;c&apos;");
+  EXPECT_EQ(XmlEscape("tab\tok\nline"), "tab\tok\nline");
+  EXPECT_EQ(XmlEscape(std::string("bell\x07") + std::string(1, '\0') + "x"), "bellx");
+  EXPECT_EQ(XmlEscape("µs 🥇"), "µs 🥇");                                  // valid UTF-8 passes through
+  EXPECT_EQ(XmlEscape("bad\xC3("), "bad\xEF\xBF\xBD(");                          // truncated sequence
+  EXPECT_EQ(XmlEscape("\xED\xA0\x80"), "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD");  // a surrogate is invalid
+  EXPECT_EQ(XmlEscape("\xC0\xAF"), "\xEF\xBF\xBD\xEF\xBF\xBD");                  // overlong '/'
+  EXPECT_EQ(XmlEscape("\xEF\xBF\xBE"), "");                                      // U+FFFE is not an XML character
+}
+
+TEST(SvgChartTest, MatchesGolden) {
+  testdata::ExpectMatchesGolden("report/chart_sample.svg", RenderTimeBarChart(SampleChart()));
+}
+
+TEST(SvgChartTest, IsWellFormedAndNamesEveryEngine) {
+  const std::string svg = RenderTimeBarChart(SampleChart());
+  const testdata::XmlCheck x = CheckXml(svg);
+  ASSERT_EQ(x.error, "") << svg;
+  EXPECT_EQ(x.root, "svg");
+  for (const char* engine : {"dbx", "sqlite", "lmdb", "rocksdb"}) EXPECT_TRUE(HasText(x, engine)) << engine;
+  EXPECT_TRUE(HasText(x, "failed"));
+  EXPECT_TRUE(HasText(x, "1.210 µs"));
+  EXPECT_TRUE(HasText(x, "dbx-micro / get"));
+  // Ticks in the unit of the largest bound (1236.2 ns -> µs), in round steps up to the next one.
+  EXPECT_TRUE(HasText(x, "0"));
+  EXPECT_TRUE(HasText(x, "0.5 µs"));
+  EXPECT_TRUE(HasText(x, "1.5 µs"));
+  EXPECT_FALSE(HasText(x, "2 µs"));
+}
+
+TEST(SvgChartTest, HostileTextStaysText) {
+  BarChart c = SampleChart();
+  c.title = "<script>alert('x')</script> & \"quotes\"";
+  c.entries[0].label = "en<g>ine&";
+  c.entries[1].label = "bad\xFFutf8\x01";
+  const std::string svg = RenderTimeBarChart(c);
+  const testdata::XmlCheck x = CheckXml(svg);
+  ASSERT_EQ(x.error, "") << svg;
+  EXPECT_EQ(svg.find("<script"), std::string::npos);
+  EXPECT_TRUE(HasText(x, "<script>alert('x')</script> & \"quotes\""));
+  EXPECT_TRUE(HasText(x, "en<g>ine&"));
+  EXPECT_TRUE(HasText(x, "bad\xEF\xBF\xBDutf8"));
+}
+
+TEST(SvgChartTest, DegenerateInputsStillDrawAChart) {
+  BarChart all_failed;
+  all_failed.title = "t";
+  all_failed.entries = {{"a", 0, 0, 0, true}};
+  EXPECT_EQ(CheckXml(RenderTimeBarChart(all_failed)).error, "");
+  BarChart empty;
+  EXPECT_EQ(CheckXml(RenderTimeBarChart(empty)).error, "");
+  BarChart odd;
+  odd.entries = {{"nan", NAN, NAN, INFINITY, false}, {"neg", -5, -6, -4, false}, {"big", 2.5e9, 2.4e9, 2.6e9, false}};
+  const std::string svg = RenderTimeBarChart(odd);
+  const testdata::XmlCheck x = CheckXml(svg);
+  ASSERT_EQ(x.error, "") << svg;
+  EXPECT_EQ(svg.find("nan\""), std::string::npos) << "no NaN coordinates";
+  EXPECT_EQ(svg.find("inf\""), std::string::npos);
+  EXPECT_TRUE(HasText(x, "3 s"));  // 2.6 s rounds up to a 3 s axis in 1 s steps
+}
+
+LatencyChart SampleLatencyChart() {
+  LatencyChart c;
+  c.title = "ycsb / workloada / run";
+  c.subtitle = "bench-host: service time by percentile, every measured operation (lower is better)";
+  c.curves = {{"sqlite",
+               {{0, 1200}, {50, 4321}, {90, 8000}, {99, 22685}, {99.9, 58333}, {100, 421297}},
+               "p50 4.321 µs, p99 22.69 µs",
+               false},
+              {"lmdb",
+               {{0, 506}, {50, 1234.5}, {99, 6481}, {99.99, 49689}, {100, 120364}},
+               "p50 1.234 µs, p99 6.481 µs",
+               false},
+              {"rocksdb", {}, "", true}};
+  return c;
+}
+
+TEST(LatencyChartTest, MatchesGolden) {
+  testdata::ExpectMatchesGolden("report/latency_chart_sample.svg", RenderLatencyPercentileChart(SampleLatencyChart()));
+}
+
+TEST(LatencyChartTest, IsWellFormedWithTailTicksAndEveryEngine) {
+  const std::string svg = RenderLatencyPercentileChart(SampleLatencyChart());
+  const testdata::XmlCheck x = CheckXml(svg);
+  ASSERT_EQ(x.error, "") << svg;
+  EXPECT_EQ(x.root, "svg");
+  for (const char* text : {"sqlite", "lmdb", "rocksdb (failed)", "0%", "90%", "99%", "99.9%", "99.99%", "max", "100 ns",
+                           "1 µs", "10 µs", "100 µs", "1 ms"})
+    EXPECT_TRUE(HasText(x, text)) << text;
+  EXPECT_FALSE(HasText(x, "99.999%")) << "the axis ends at the highest percentile below 100";
+  EXPECT_FALSE(HasText(x, "10 ms"));
+  EXPECT_EQ(std::count(svg.begin(), svg.end(), '\n') > 0, true);
+  EXPECT_NE(svg.find("<polyline points=\"84.0,"), std::string::npos) << "p0 sits on the y axis";
+}
+
+TEST(LatencyChartTest, DegenerateInputs) {
+  LatencyChart empty;
+  EXPECT_EQ(CheckXml(RenderLatencyPercentileChart(empty)).error, "");
+  LatencyChart odd;
+  odd.curves = {{"a<b", {{50, NAN}, {99, -1}, {120, 5}, {99.5, 1000}, {100, 1000}}, "x & y", false}};
+  const std::string svg = RenderLatencyPercentileChart(odd);
+  const testdata::XmlCheck x = CheckXml(svg);
+  ASSERT_EQ(x.error, "") << svg;
+  EXPECT_TRUE(HasText(x, "a<b"));
+  EXPECT_EQ(svg.find("nan"), std::string::npos);
+  EXPECT_EQ(svg.find("inf"), std::string::npos);
+}
+
+TEST(SvgChartTest, EngineColorsAreStable) {
+  EXPECT_EQ(EngineColor("sqlite"), "#f28e2b");
+  EXPECT_EQ(EngineColor("wiredtiger"), EngineColor("wiredtiger"));
+  EXPECT_EQ(EngineColor("wiredtiger").size(), 7u);
+}
+
+}  // namespace
+}  // namespace dbxb
