@@ -17,16 +17,22 @@ inline MemNode* SlotNode(uint64_t slot) { return reinterpret_cast<MemNode*>(slot
 
 }  // namespace
 
+namespace {
+// A table of a buffer_pool class size is pooled; smaller and larger ones live on the heap (glibc keeps
+// and reuses a freed large one; a fresh mapping each time would fault in every page).
+bool Pooled(size_t bytes) { return bytes >= buffer_pool::kMinClass && bytes <= buffer_pool::kMaxPooledClass; }
+}  // namespace
+
 MemTable::HashTable::HashTable(size_t n) : mask(n - 1) {
   const size_t bytes = n * sizeof(std::atomic<uint64_t>);
-  char* mem = bytes >= buffer_pool::kMinClass ? buffer_pool::Take(bytes) : static_cast<char*>(::operator new(bytes));
+  char* mem = Pooled(bytes) ? buffer_pool::Take(bytes) : static_cast<char*>(::operator new(bytes));
   slots = reinterpret_cast<std::atomic<uint64_t>*>(mem);
   for (size_t i = 0; i < n; ++i) new (&slots[i]) std::atomic<uint64_t>(0);
 }
 
 MemTable::HashTable::~HashTable() {
   const size_t bytes = (mask + 1) * sizeof(std::atomic<uint64_t>);
-  if (bytes >= buffer_pool::kMinClass)
+  if (Pooled(bytes))
     buffer_pool::Give(reinterpret_cast<char*>(slots), bytes);
   else
     ::operator delete(slots);

@@ -113,7 +113,7 @@ class MemTable {
   int RandomHeight();
 
   // Hash index: slots hold a node pointer (low 48 bits) and 16 hash bits (high bits). Tables of 64 KiB
-  // and more come from buffer_pool (a delta store's 10,000 keys take 256 KiB), so that a new delta
+  // to 4 MiB come from buffer_pool (a delta store's 10,000 keys take 256 KiB), so that a new delta
   // store's index reuses pages already mapped.
   struct HashTable {
     explicit HashTable(size_t n);

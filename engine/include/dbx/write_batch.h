@@ -45,7 +45,8 @@ class WriteBatch {
   friend class WriteBatchInternal;
   // A single small Put or Delete (DB::Put's batch) fits here, with no allocation.
   static constexpr size_t kInlineBytes = 128;
-  // Up to this many bytes a batch grows on the heap; beyond, in buffer_pool's 64 KiB classes and up.
+  // Up to this many bytes a batch grows on the heap; beyond, in buffer_pool's classes (64 KiB to 4 MiB),
+  // and past those on the heap again.
   static constexpr size_t kHeapBytes = 4096;
   // Makes room for size_ + more bytes, keeping the contents.
   void EnsureRoom(size_t more);
@@ -54,8 +55,8 @@ class WriteBatch {
 
   // 8-byte sequence, 4-byte count, then per entry: type byte, varint key size, key,
   // and for a Put a varint value size and the value. This is also the WAL record payload.
-  // The bytes are in inline_, on the heap, or, past kHeapBytes, in pages the engine reuses (a
-  // large batch's growth would otherwise fault in fresh memory on every batch).
+  // The bytes are in inline_, on the heap, or, from kHeapBytes to 4 MiB, in pages the engine reuses
+  // (a bulk load's batches would otherwise fault in fresh memory on every batch).
   char* data_;
   size_t size_;
   size_t capacity_;
