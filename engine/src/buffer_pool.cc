@@ -16,9 +16,6 @@ static_assert(kMinClass << (kClasses - 1) == kMaxPooledClass);
 constexpr size_t kPerClass = kPooledBytes / kMinClass;
 
 size_t PageRound(size_t bytes) { return (bytes + kPage - 1) / kPage * kPage; }
-// A power of two from kMinClass to kMaxPooledClass.
-bool IsClass(size_t size) { return size >= kMinClass && size <= kMaxPooledClass && (size & (size - 1)) == 0; }
-
 int ClassIndex(size_t class_size) {
   int i = 0;
   while ((kMinClass << i) < class_size) ++i;
@@ -60,6 +57,8 @@ Pool& ThePool() {
 }
 
 }  // namespace
+
+bool IsClass(size_t bytes) { return bytes >= kMinClass && bytes <= kMaxPooledClass && (bytes & (bytes - 1)) == 0; }
 
 size_t ClassSize(size_t bytes) {
   if (bytes > kMaxPooledClass) return PageRound(bytes);

@@ -22,6 +22,11 @@ constexpr size_t kPooledBytes = size_t{4} << 20;
 /// callers that may round their request up; above kMaxPooledClass, `bytes` rounded up to whole pages.
 size_t ClassSize(size_t bytes);
 
+/// Whether `bytes` is a size class: what Take keeps and reuses. Callers put buffers of other sizes on
+/// the heap, where glibc reuses freed ones (below kMinClass they are small; above kMaxPooledClass a
+/// fresh mapping per buffer would fault in every page).
+bool IsClass(size_t bytes);
+
 /// A page-aligned buffer of `bytes` bytes (rounded up to whole 4 KiB pages). When that is a size class,
 /// a given-back buffer of it is reused if the pool has one: its bytes are then whatever its last user
 /// left. Throws std::bad_alloc when the kernel has no memory, as operator new would.

@@ -17,22 +17,16 @@ inline MemNode* SlotNode(uint64_t slot) { return reinterpret_cast<MemNode*>(slot
 
 }  // namespace
 
-namespace {
-// A table of a buffer_pool class size is pooled; smaller and larger ones live on the heap (glibc keeps
-// and reuses a freed large one; a fresh mapping each time would fault in every page).
-bool Pooled(size_t bytes) { return bytes >= buffer_pool::kMinClass && bytes <= buffer_pool::kMaxPooledClass; }
-}  // namespace
-
 MemTable::HashTable::HashTable(size_t n) : mask(n - 1) {
   const size_t bytes = n * sizeof(std::atomic<uint64_t>);
-  char* mem = Pooled(bytes) ? buffer_pool::Take(bytes) : static_cast<char*>(::operator new(bytes));
+  char* mem = buffer_pool::IsClass(bytes) ? buffer_pool::Take(bytes) : static_cast<char*>(::operator new(bytes));
   slots = reinterpret_cast<std::atomic<uint64_t>*>(mem);
   for (size_t i = 0; i < n; ++i) new (&slots[i]) std::atomic<uint64_t>(0);
 }
 
 MemTable::HashTable::~HashTable() {
   const size_t bytes = (mask + 1) * sizeof(std::atomic<uint64_t>);
-  if (Pooled(bytes))
+  if (buffer_pool::IsClass(bytes))
     buffer_pool::Give(reinterpret_cast<char*>(slots), bytes);
   else
     ::operator delete(slots);
@@ -198,6 +192,7 @@ void MemTable::Prefetch(uint64_t hash) const {
 
 const MemVersion* MemTable::Add(std::string_view key, uint64_t hash, uint64_t seq, ValueType type,
                                 std::string_view value, bool above_all) {
+  assert(above_all == AboveAllKeys(key));
   // A key above the largest one here cannot be here: ascending loads skip the hash probe.
   MemNode* n = above_all ? nullptr : const_cast<MemNode*>(Find(key, hash));
   const MemVersion* prev = nullptr;

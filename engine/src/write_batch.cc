@@ -40,15 +40,9 @@ WriteBatch& WriteBatch::operator=(WriteBatch&& other) noexcept {
   return *this;
 }
 
-namespace {
-// Past kHeapBytes a batch grows in buffer_pool's classes; past the largest one, on the heap again
-// (glibc keeps and reuses freed heap; a fresh mapping per batch would fault in every page).
-bool Pooled(size_t capacity) { return capacity >= buffer_pool::kMinClass && capacity <= buffer_pool::kMaxPooledClass; }
-}  // namespace
-
 void WriteBatch::Release() {
   if (data_ == inline_) return;
-  if (Pooled(capacity_))
+  if (buffer_pool::IsClass(capacity_))
     buffer_pool::Give(data_, capacity_);
   else
     delete[] data_;
@@ -63,7 +57,7 @@ void WriteBatch::EnsureRoom(size_t more) {
   char* p;
   // Past a few KiB a batch is a bulk load's: it goes straight to pages the engine reuses.
   if (cap > kHeapBytes && cap <= buffer_pool::kMaxPooledClass) cap = buffer_pool::ClassSize(cap);
-  if (Pooled(cap)) {
+  if (buffer_pool::IsClass(cap)) {
     p = buffer_pool::Take(cap);
   } else {
     p = new char[cap];
