@@ -65,6 +65,24 @@ class Block {
   /// Whether the entries a search reads in place cross a boundary of `page`-byte pages (of a mapping
   /// that starts on one). Reads only fields a search reads anyway.
   bool EntriesSpanPages(uint64_t page) const { return reinterpret_cast<uintptr_t>(base_) % page + entries_end_ > page; }
+  /// Decodes the entry at byte offset `off` of a block's entries at `base`, which end at
+  /// `entries_end`: false when it is malformed or runs past them. Reads only bytes before entries_end.
+  static bool DecodeEntry(const char* base, uint32_t entries_end, uint32_t off, BlockEntry* e) {
+    if (off >= entries_end) return false;
+    const char* p = base + off;
+    const char* limit = base + entries_end;
+    uint32_t ks, vs;
+    if ((p = DecodeVarint32(p, limit, &ks)) == nullptr) return false;
+    if ((p = DecodeVarint32(p, limit, &vs)) == nullptr) return false;
+    if (static_cast<uint64_t>(limit - p) < 8ull + ks + vs) return false;
+    e->tag = DecodeFixed64(p);
+    p += 8;
+    e->key = std::string_view(p, ks);
+    e->value = std::string_view(p + ks, vs);
+    return true;
+  }
+  /// The byte offset where the entries end (and the offset array starts).
+  uint32_t entries_end() const { return entries_end_; }
   /// Decodes entry i. False when the entry is malformed. Inline: a scan decodes every entry.
   bool Decode(uint32_t i, BlockEntry* e) const { return i < n_ && DecodeAt(Offset(i), e); }
   /// Starts loading the first 256 bytes of entry i (its header, key and the start of its value) at
@@ -170,21 +188,7 @@ class Block {
   static constexpr uint16_t kEmptyCell = 0xffff;  // no entry starts at 0xfff: it would end past 4 KiB
   uint32_t Slot(uint32_t i) const { return DecodeFixed32(slots_ + 4 * static_cast<size_t>(i)); }
   // Decodes the entry at byte offset `off`. False when it is malformed.
-  bool DecodeAt(uint32_t off, BlockEntry* e) const { return DecodeAt(base_, entries_end_, off, e); }
-  static bool DecodeAt(const char* base, uint32_t entries_end, uint32_t off, BlockEntry* e) {
-    if (off >= entries_end) return false;
-    const char* p = base + off;
-    const char* limit = base + entries_end;
-    uint32_t ks, vs;
-    if ((p = DecodeVarint32(p, limit, &ks)) == nullptr) return false;
-    if ((p = DecodeVarint32(p, limit, &vs)) == nullptr) return false;
-    if (static_cast<uint64_t>(limit - p) < 8ull + ks + vs) return false;
-    e->tag = DecodeFixed64(p);
-    p += 8;
-    e->key = std::string_view(p, ks);
-    e->value = std::string_view(p + ks, vs);
-    return true;
-  }
+  bool DecodeAt(uint32_t off, BlockEntry* e) const { return DecodeEntry(base_, entries_end_, off, e); }
   uint32_t Offset(uint32_t i) const { return packed_ ? Slot(i) & 0xffff : Slot(i); }
 
   // What a search reads comes first, next to the shared_ptr control block (allocate_shared,

@@ -65,6 +65,7 @@ Status SegmentReader::BuildInPlace(size_t i, bool may_evict, const Block** out, 
   std::unique_ptr<Block> b;
   Status s = Block::ParseInPlace(payload, &b);
   if (!s.ok()) return Status::Corruption(file_->name() + ": " + s.message());
+  if (hints_ != nullptr) hints_[i].Set(payload, *b);  // checked: its CRC and every entry
   const size_t charge = b->charge();
   if (!ChargeInPlace(charge, may_evict)) {
     *parsed = std::move(b);
@@ -180,7 +181,7 @@ Status SegmentReader::ReadRawBlock(const BlockHandle& h, std::string* out) const
 }
 
 Status SegmentReader::Open(std::unique_ptr<RandomAccessFile> file, uint64_t number, std::shared_ptr<BlockCache> cache,
-                           std::shared_ptr<SegmentReader>* out, uint64_t cache_id) {
+                           std::shared_ptr<SegmentReader>* out, uint64_t cache_id, bool point_hints) {
   std::shared_ptr<SegmentReader> r(new SegmentReader());
   r->file_ = std::move(file);
   r->number_ = number;
@@ -233,9 +234,19 @@ Status SegmentReader::Open(std::unique_ptr<RandomAccessFile> file, uint64_t numb
     r->reads_in_place_ = r->file_->ReadsInPlace();
     r->slots_ = std::make_unique<BlockSlot[]>(r->index_.size());
     for (size_t i = 0; i < r->index_.size(); ++i) r->slots_[i].store(kSlotEmpty, std::memory_order_relaxed);
+    // Hints only where blocks hold few entries on average (rows of about 1 KiB in 4 KiB blocks).
+    if (r->reads_in_place_ && point_hints &&
+        r->meta_.entries <= (PointHint::kMaxEntries + 1) * static_cast<uint64_t>(r->index_.size()))
+      r->hints_ = std::make_unique<PointHint[]>(r->index_.size());
   }
   *out = std::move(r);
   return Status::Ok();
+}
+
+size_t SegmentReader::hinted_blocks() const {
+  size_t n = 0;
+  for (size_t i = 0; hints_ != nullptr && i < index_.size(); ++i) n += hints_[i].packed() != 0;
+  return n;
 }
 
 size_t SegmentReader::FindBlock(std::string_view key) const {
@@ -252,11 +263,15 @@ size_t SegmentReader::FindBlock(std::string_view key) const {
     const size_t last = std::min(lo + kGroup, index_.size()) - 1;
     if (!below(last)) hi = last + 1;  // else keys share the prefix past this group: search on
     for (size_t i = lo; i < hi && i < lo + kGroup; i += 4) PrefetchLine(&index_prefixes_[i]);
-    // The group's descriptor pointers (2 lines), loaded while the prefixes are searched.
+    // The group's descriptor pointers (2 lines) and point hints (4), loaded while the prefixes are
+    // searched.
     if (slots_ != nullptr) {
       __builtin_prefetch(&slots_[lo]);
       __builtin_prefetch(&slots_[std::min(lo + kGroup, index_.size()) - 1]);
     }
+    if (hints_ != nullptr)
+      PrefetchBytes(reinterpret_cast<const char*>(&hints_[lo]),
+                    (std::min(lo + kGroup, index_.size()) - lo) * sizeof(PointHint));
   }
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
@@ -340,6 +355,11 @@ Status SegmentReader::Get(std::string_view key, uint64_t hash, uint64_t snapshot
   if (index_.empty() || !bloom_.MayContain(hash)) return Status::Ok();
   size_t bi = FindBlock(key);
   if (bi == index_.size()) return Status::Ok();
+  if (hints_ != nullptr) {
+    const PointHint::Outcome o = hints_[bi].Search(key, snapshot, result, value, seq);
+    if (o == PointHint::Outcome::kDone) return Status::Ok();
+    if (o == PointHint::Outcome::kCorrupt) return Status::Corruption(file_->name() + ": malformed block entry");
+  }
   // The block is searched outside any lock (a cached one is kept by the reference, or, published,
   // by the epoch): a reader preempted mid-search holds up nobody, which matters when readers
   // outnumber cores.
