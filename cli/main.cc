@@ -15,10 +15,10 @@
 #include "cli/merge_command.h"
 #include "cli/report_command.h"
 #include "cli/run_command.h"
+#include "cli/units.h"
 #include "harness/context.h"
 #include "harness/interrupt.h"
 #include "workloads/suite.h"
-#include "cli/units.h"
 
 namespace dbxb {
 namespace {

@@ -79,7 +79,6 @@ CLI::App* AddRunCommand(CLI::App* app, const SuiteRegistry& suites, RunCommandAr
   return cmd;
 }
 
-
 CommandResult RunRun(const RunCommandArgs& args, const std::string& command_line, std::ostream& console,
                      std::ostream& err) {
   const std::string& save_baseline = args.save_baseline;
@@ -95,23 +94,28 @@ CommandResult RunRun(const RunCommandArgs& args, const std::string& command_line
   env.console_is_tty = isatty(STDOUT_FILENO) != 0;
   RunResults results;
   st = ExecutePlan(plan, env, &results);
-  if (!st.ok()) return CommandResult::Failed(st.IsInvalidArgument() ? kExitCodeBadInput : kExitCodeFailure, st.ToString());
+  if (!st.ok())
+    return CommandResult::Failed(st.IsInvalidArgument() ? kExitCodeBadInput : kExitCodeFailure, st.ToString());
   if (results.context.incomplete && !AnythingFinished(results)) {
-    return CommandResult::Failed(kExitCodeInterrupted, fmt::format("interrupted before any {} finished: nothing written, {} left as it was",
-                                              plan.phase_suite() ? "phase" : "benchmark", plan.out_dir));
+    return CommandResult::Failed(kExitCodeInterrupted,
+                                 fmt::format("interrupted before any {} finished: nothing written, {} left as it was",
+                                             plan.phase_suite() ? "phase" : "benchmark", plan.out_dir));
   }
   st = WriteOutputs(plan, results);
   if (!st.ok()) return CommandResult::Failed(kExitCodeFailure, st.ToString());
   if (results.context.incomplete) {
     std::string what = plan.phase_suite() ? fmt::format("{} phases", results.phases.size())
                                           : fmt::format("{} finished benchmarks", results.benchmarks.size());
-    return CommandResult::Failed(kExitCodeInterrupted, fmt::format("interrupted: {} written to {}, marked incomplete", what, plan.out_dir));
+    return CommandResult::Failed(kExitCodeInterrupted,
+                                 fmt::format("interrupted: {} written to {}, marked incomplete", what, plan.out_dir));
   }
   for (const auto& b : results.benchmarks)
     if (b.error_occurred)
-      return CommandResult::Failed(kExitCodeFailure, fmt::format("{}/{}/{} failed: {}", b.suite, b.workload, b.engine, b.error_message));
+      return CommandResult::Failed(kExitCodeFailure,
+                                   fmt::format("{}/{}/{} failed: {}", b.suite, b.workload, b.engine, b.error_message));
   for (const auto& p : results.phases)
-    if (p.error_occurred) return CommandResult::Failed(kExitCodeFailure, fmt::format("{} failed: {}", PhaseName(p), p.error_message));
+    if (p.error_occurred)
+      return CommandResult::Failed(kExitCodeFailure, fmt::format("{} failed: {}", PhaseName(p), p.error_message));
   if (!save_baseline.empty()) {
     std::string saved;
     st = SaveBaseline(results, plan.out_dir, save_baseline, &saved);

@@ -8,15 +8,14 @@ namespace dbxb {
 
 const std::vector<OutputFormat>& OutputFormats() {
   static const std::vector<OutputFormat> formats = {
-      {"json", "results.json", [](const std::string&) -> std::unique_ptr<Reporter> {
-         return std::make_unique<JsonReporter>();
-       }},
-      {"md", "results.md", [](const std::string& baseline) -> std::unique_ptr<Reporter> {
+      {"json", "results.json",
+       [](const std::string&) -> std::unique_ptr<Reporter> { return std::make_unique<JsonReporter>(); }},
+      {"md", "results.md",
+       [](const std::string& baseline) -> std::unique_ptr<Reporter> {
          return std::make_unique<MarkdownReporter>(baseline);
        }},
-      {"gbench", "results.gbench.json", [](const std::string&) -> std::unique_ptr<Reporter> {
-         return std::make_unique<GbenchReporter>();
-       }},
+      {"gbench", "results.gbench.json",
+       [](const std::string&) -> std::unique_ptr<Reporter> { return std::make_unique<GbenchReporter>(); }},
   };
   return formats;
 }
