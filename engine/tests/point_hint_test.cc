@@ -92,8 +92,8 @@ TEST(PointHint, EveryGetThroughAHintIsTheGeneralPaths) {
   std::vector<uint64_t> snapshots = {1, 99000, 99500, 99800, ~0ull};
   for (const auto& [k, versions] : model) {
     keys.push_back(k);
-    keys.push_back(k + "x");                      // absent, just above a key
-    keys.push_back(k.substr(0, k.size() - 1));    // absent, below
+    keys.push_back(k + "x");                    // absent, just above a key
+    keys.push_back(k.substr(0, k.size() - 1));  // absent, below
     for (const auto& v : versions) snapshots.push_back(v.seq);
   }
   keys.push_back("a");
