@@ -13,18 +13,13 @@
 #include "src/mem_table.h"
 #include "src/random.h"
 #include "src/segment_reader.h"
-#include "src/segment_writer.h"
+#include "tests/segment_model.h"
 #include "tests/test_util.h"
 
 namespace dbx {
 namespace {
 
-struct Version {
-  uint64_t seq;
-  bool put;
-  std::string value;
-};
-using Model = std::map<std::string, std::vector<Version>>;  // versions newest first
+using test::Model;
 
 // Keys of 1 to 4 versions (some tombstones) with values of 700 to 2,000 bytes: 4 KiB blocks of 1 to
 // 5 entries, so that some blocks get a hint (at most 3 entries) and some do not.
@@ -43,15 +38,9 @@ Model LargeRows() {
   return m;
 }
 
+// Raw blocks (read in place from the mapping) of the default size.
 void Write(const std::string& path, const Model& model) {
-  Options o;
-  o.compression = Compression::kNone;  // raw blocks, read in place from the mapping
-  std::unique_ptr<WritableFile> f;
-  ASSERT_TRUE(WritableFile::Create(path, &f).ok());
-  SegmentWriter w(o, std::move(f));
-  for (const auto& [k, versions] : model)
-    for (const auto& v : versions) w.Add(k, PackTag(v.seq, v.put ? ValueType::kPut : ValueType::kDelete), v.value);
-  ASSERT_TRUE(w.Finish().ok());
+  test::WriteModelSegment(path, model, Compression::kNone, Options().block_size);
 }
 
 std::shared_ptr<SegmentReader> OpenReader(const std::string& path, bool point_hints) {
