@@ -5,6 +5,7 @@
 //   build-engine/engine/dbx_engine_bench --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
 #include <benchmark/benchmark.h>
 #include <lmdb.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -53,6 +54,14 @@ std::string BenchDir(const char* name) {
   return dir;
 }
 
+// Page faults this thread has taken: an insert's timed part reports its own as a counter (a fresh page
+// costs microseconds on a VM; docs/measurements/2026-12-04-insert-page-faults.md).
+long ThreadFaults() {
+  rusage u;
+  getrusage(RUSAGE_THREAD, &u);
+  return u.ru_minflt + u.ru_majflt;
+}
+
 dbx::Options BenchOptions() {
   dbx::Options o;
   o.durability = dbx::Durability::kNone;
@@ -61,23 +70,28 @@ dbx::Options BenchOptions() {
 
 // ---------------------------------------------------------------- DBX, dbx-micro operations
 
+// As dbx-micro's insert: a fresh database per iteration, opened and closed untimed.
 void BM_Dbx_Insert(benchmark::State& state) {
   const Data& d = GetData(state.range(0));
   std::string dir = BenchDir("insert");
+  long faults = 0;
   for (auto _ : state) {
     state.PauseTiming();
     std::unique_ptr<dbx::DB> db;
     if (!dbx::DB::Open(BenchOptions(), dir, &db).ok()) state.SkipWithError("open");
+    const long before = ThreadFaults();
     state.ResumeTiming();
     dbx::WriteBatch b;
     for (size_t i = 0; i < d.keys.size(); ++i) b.Put(d.keys[i], d.values[i]);
     if (!db->Write(dbx::WriteOptions(), b).ok()) state.SkipWithError("write");
     state.PauseTiming();
+    faults += ThreadFaults() - before;
     db.reset();
     std::filesystem::remove_all(dir);
     state.ResumeTiming();
   }
   state.SetItemsProcessed(state.iterations() * d.keys.size());
+  state.counters["faults"] = benchmark::Counter(static_cast<double>(faults), benchmark::Counter::kAvgIterations);
 }
 
 // The same, with the batch's keys in random order (the delta store sorts large unsorted batches).
@@ -196,16 +210,20 @@ struct LmdbEnv {
 
 void BM_Lmdb_Insert(benchmark::State& state) {
   const Data& d = GetData(state.range(0));
+  long faults = 0;
   for (auto _ : state) {
     state.PauseTiming();
     auto* e = new LmdbEnv("lmdb_insert");
+    const long before = ThreadFaults();
     state.ResumeTiming();
     e->Load(d);
     state.PauseTiming();
+    faults += ThreadFaults() - before;
     delete e;
     state.ResumeTiming();
   }
   state.SetItemsProcessed(state.iterations() * d.keys.size());
+  state.counters["faults"] = benchmark::Counter(static_cast<double>(faults), benchmark::Counter::kAvgIterations);
 }
 
 void BM_Lmdb_Get(benchmark::State& state) {

@@ -186,7 +186,7 @@ bool Block::FindNewest(const Block* b, uint32_t num_cells, std::string_view key,
     const uint16_t cell = cells[c];
     if (cell == kEmptyCell) return false;
     if ((cell & 0xf000) != fp) continue;
-    if (!DecodeAt(base, b->entries_end_, cell & 0xfff, e)) {
+    if (!DecodeEntry(base, b->entries_end_, cell & 0xfff, e)) {
       *corrupt = true;
       return false;
     }

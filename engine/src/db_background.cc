@@ -113,7 +113,7 @@ void DBImpl::BackgroundLoop() {
     if (!s.ok()) SetBackgroundError(s);
     SweepRetired();
     done_cv_.notify_all();
-    if (freed_buffers && options_.release_freed_memory) {
+    if (freed_buffers && options_.release_freed_memory && !closing_) {
       l.Unlock();
       ReleaseFreedMemory();
       stat_memory_releases_.fetch_add(1, std::memory_order_relaxed);
@@ -199,7 +199,7 @@ Status DBImpl::FinishSegmentFile(const std::string& path, uint64_t number, std::
 }
 
 Status DBImpl::WriteSegmentFromMemTable(const MemTable& t, uint64_t oldest, bool bottommost, uint64_t number,
-                                        std::shared_ptr<SegmentReader>* reader) {
+                                        bool warm_cache, std::shared_ptr<SegmentReader>* reader) {
   reader->reset();
   std::string path = dir_ + "/" + SegmentFileName(number);
   std::unique_ptr<WritableFile> file;
@@ -207,8 +207,8 @@ Status DBImpl::WriteSegmentFromMemTable(const MemTable& t, uint64_t oldest, bool
   SegmentWriter w(options_, std::move(file), t.keys());
   // The table was in memory: its blocks go to the cache as they are written (readers would
   // otherwise pay a block miss per block right after every flush).
-  const uint64_t cache_id = BlockCache::NewFileId();
-  if (block_cache_ != nullptr) w.WarmCache(block_cache_, cache_id);
+  const uint64_t cache_id = warm_cache ? BlockCache::NewFileId() : 0;
+  if (block_cache_ != nullptr && warm_cache) w.WarmCache(block_cache_, cache_id);
   for (const MemNode* n = t.First(); n != nullptr && w.status().ok(); n = n->Next(0)) {
     for (const MemVersion* v = n->head.load(std::memory_order_acquire); v != nullptr; v = v->older) {
       if (v->seq() <= oldest) {
@@ -248,9 +248,10 @@ Status DBImpl::FlushWos() {
   uint64_t oldest = OldestSnapshot();
   bool bottommost = sv_->segments.empty();
   uint64_t number = next_file_number_++;
+  const bool warm = !closing_;
   mu_.Unlock();
   std::shared_ptr<SegmentReader> reader;
-  Status s = WriteSegmentFromMemTable(*w->table, oldest, bottommost, number, &reader);
+  Status s = WriteSegmentFromMemTable(*w->table, oldest, bottommost, number, warm, &reader);
   mu_.Lock();
   if (!s.ok()) return s;  // the frozen WOS stays readable; bg_error_ stops further writes
   ManifestData m = manifest_;

@@ -124,8 +124,9 @@ class DBImpl final : public DB {
   Status MergeOldestDelta() REQUIRES(mu_);
   Status FlushWos() REQUIRES(mu_);
   Status CompactSegments() REQUIRES(mu_);
-  /// Writes versions of a MemTable to a new segment; *reader is null when nothing survived GC.
-  Status WriteSegmentFromMemTable(const MemTable& t, uint64_t oldest, bool bottommost, uint64_t number,
+  /// Writes versions of a MemTable to a new segment; *reader is null when nothing survived GC. With
+  /// `warm_cache`, the blocks it stores compressed go into the block cache as they are written.
+  Status WriteSegmentFromMemTable(const MemTable& t, uint64_t oldest, bool bottommost, uint64_t number, bool warm_cache,
                                   std::shared_ptr<SegmentReader>* reader);
   /// cache_id: the block-cache id a SegmentWriter warmed the file's blocks under (0: none).
   Status FinishSegmentFile(const std::string& path, uint64_t number, std::shared_ptr<SegmentReader>* reader,
@@ -166,6 +167,9 @@ class DBImpl final : public DB {
   bool bg_started_ GUARDED_BY(mu_) = false;
   bool sync_started_ GUARDED_BY(mu_) = false;
   bool shutting_down_ GUARDED_BY(mu_) = false;
+  // Close has begun: its flush writes what is left for durability only, so it skips the work done for
+  // readers and for the memory of a database that lives on (warming the block cache, malloc_trim).
+  bool closing_ GUARDED_BY(mu_) = false;
   bool bg_paused_ GUARDED_BY(mu_) = false;  // TEST_PauseBackground
   // A compaction is running. WaitForIdle waits for it: the picker alone may no longer ask for it once
   // a flush serviced inside it has put a small segment in front of its inputs.

@@ -137,7 +137,8 @@ Status DBImpl::Recover() {
     uint64_t number = next_file_number_++;
     std::shared_ptr<SegmentReader> r;
     if (replayed > 0)
-      DBX_RETURN_IF_ERROR(WriteSegmentFromMemTable(*sv->active, last_seq_.load(), sv->segments.empty(), number, &r));
+      DBX_RETURN_IF_ERROR(
+          WriteSegmentFromMemTable(*sv->active, last_seq_.load(), sv->segments.empty(), number, true, &r));
     ManifestData nm = manifest_;
     nm.next_file_number = next_file_number_;
     nm.flushed_seq = last_seq_.load();
@@ -170,6 +171,7 @@ Status DBImpl::Close() {
   {
     MutexLock l(&mu_);
     if (closed_) return Status::InvalidArgument("database is already closed");
+    closing_ = true;
   }
   // Everything in memory goes to segments: with Durability::kNone this is what makes data durable.
   Status s = Flush();

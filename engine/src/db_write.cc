@@ -165,8 +165,8 @@ Status DBImpl::ApplyBatch(const SuperVersion& sv, std::string_view rep, uint64_t
     uint64_t hash;
     uint64_t seq;
   };
-  auto apply = [&](const Entry& e) {
-    const MemVersion* prev = active->Add(e.key, e.hash, e.seq, e.type, e.value);
+  auto apply = [&](const Entry& e, bool above_all) {
+    const MemVersion* prev = active->Add(e.key, e.hash, e.seq, e.type, e.value, above_all);
     bool was_live = false;
     if (prev != nullptr) {
       was_live = prev->type() == ValueType::kPut;
@@ -205,7 +205,8 @@ Status DBImpl::ApplyBatch(const SuperVersion& sv, std::string_view rep, uint64_t
   uint32_t applied = 0;
   while (filled > 0) {
     const Entry e = ring[head];
-    if (count - applied >= kSortAtLeast && !active->AboveAllKeys(e.key)) {
+    const bool above_all = active->AboveAllKeys(e.key);
+    if (count - applied >= kSortAtLeast && !above_all) {
       std::vector<Entry> rest;
       rest.reserve(count - applied);
       for (; filled > 0; --filled, head = (head + 1) % kLookahead) rest.push_back(ring[head]);
@@ -216,14 +217,14 @@ Status DBImpl::ApplyBatch(const SuperVersion& sv, std::string_view rep, uint64_t
       std::stable_sort(rest.begin(), rest.end(), [](const Entry& a, const Entry& b) { return KeyLess(a.key, b.key); });
       for (size_t i = 0; i < rest.size(); ++i) {
         if (i + kLookahead < rest.size()) active->Prefetch(rest[i + kLookahead].hash);
-        apply(rest[i]);
+        apply(rest[i], active->AboveAllKeys(rest[i].key));
       }
       break;
     }
     head = (head + 1) % kLookahead;
     --filled;
     fill();
-    apply(e);
+    apply(e, above_all);
     ++applied;
   }
   *live_delta += delta;

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <new>
 
+#include "src/buffer_pool.h"
 #include "src/hash.h"
 #include "src/key_compare.h"
 
@@ -15,6 +16,21 @@ inline uint64_t SlotTag(uint64_t hash) { return hash & ~kPtrMask; }
 inline MemNode* SlotNode(uint64_t slot) { return reinterpret_cast<MemNode*>(slot & kPtrMask); }
 
 }  // namespace
+
+MemTable::HashTable::HashTable(size_t n) : mask(n - 1) {
+  const size_t bytes = n * sizeof(std::atomic<uint64_t>);
+  char* mem = buffer_pool::IsClass(bytes) ? buffer_pool::Take(bytes) : static_cast<char*>(::operator new(bytes));
+  slots = reinterpret_cast<std::atomic<uint64_t>*>(mem);
+  for (size_t i = 0; i < n; ++i) new (&slots[i]) std::atomic<uint64_t>(0);
+}
+
+MemTable::HashTable::~HashTable() {
+  const size_t bytes = (mask + 1) * sizeof(std::atomic<uint64_t>);
+  if (buffer_pool::IsClass(bytes))
+    buffer_pool::Give(reinterpret_cast<char*>(slots), bytes);
+  else
+    ::operator delete(slots);
+}
 
 MemTable::MemTable() : table_(nullptr) {
   head_ = NewNode({}, kMaxHeight);
@@ -92,6 +108,13 @@ void MemTable::GrowHash(size_t min_keys) {
   hash_bytes_.store(hash_bytes_.load(std::memory_order_relaxed) + n * sizeof(uint64_t), std::memory_order_relaxed);
 }
 
+size_t MemTable::TEST_OccupiedSlots() const {
+  const HashTable* t = table_.load(std::memory_order_acquire);
+  size_t n = 0;
+  for (size_t i = 0; i <= t->mask; ++i) n += t->slots[i].load(std::memory_order_relaxed) != 0;
+  return n;
+}
+
 void MemTable::ReserveKeys(size_t more) {
   size_t want = keys_.load(std::memory_order_relaxed) + more;
   if (want * 2 > table_.load(std::memory_order_relaxed)->mask + 1) GrowHash(want);
@@ -162,25 +185,19 @@ MemNode* MemTable::InsertNode(std::string_view key, uint64_t hash, bool beyond_t
   return n;
 }
 
-bool MemTable::AboveAllKeys(std::string_view key) const {
-  MemNode* last = tail_[0];
-  return last == head_ || KeyLess(last->key(), key);
-}
-
 void MemTable::Prefetch(uint64_t hash) const {
   const HashTable* t = table_.load(std::memory_order_acquire);
   __builtin_prefetch(&t->slots[hash & t->mask]);
 }
 
 const MemVersion* MemTable::Add(std::string_view key, uint64_t hash, uint64_t seq, ValueType type,
-                                std::string_view value) {
+                                std::string_view value, bool above_all) {
+  assert(above_all == AboveAllKeys(key));
   // A key above the largest one here cannot be here: ascending loads skip the hash probe.
-  MemNode* last = tail_[0];
-  bool beyond = last == head_ || KeyLess(last->key(), key);
-  MemNode* n = beyond ? nullptr : const_cast<MemNode*>(Find(key, hash));
+  MemNode* n = above_all ? nullptr : const_cast<MemNode*>(Find(key, hash));
   const MemVersion* prev = nullptr;
   if (n == nullptr) {
-    n = InsertNode(key, hash, beyond);
+    n = InsertNode(key, hash, above_all);
   } else {
     prev = n->head.load(std::memory_order_relaxed);
   }

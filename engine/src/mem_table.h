@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "src/arena.h"
+#include "src/key_compare.h"
 #include "src/random.h"
 #include "src/write_batch_internal.h"
 
@@ -61,7 +62,12 @@ class MemTable {
 
   /// Adds a version of key. Returns the key's previous newest version here (nullptr if the key was
   /// not in this table), so the caller can maintain live-key counts.
-  const MemVersion* Add(std::string_view key, uint64_t hash, uint64_t seq, ValueType type, std::string_view value);
+  const MemVersion* Add(std::string_view key, uint64_t hash, uint64_t seq, ValueType type, std::string_view value) {
+    return Add(key, hash, seq, type, value, AboveAllKeys(key));
+  }
+  /// As above, for a caller that has just asked AboveAllKeys(key): REQUIRES above_all == AboveAllKeys(key).
+  const MemVersion* Add(std::string_view key, uint64_t hash, uint64_t seq, ValueType type, std::string_view value,
+                        bool above_all);
   /// Adds a chain of versions (newest first, all newer than any version of key here) in one step.
   /// Used when a frozen delta is merged into the WOS. `hint` makes ascending-key inserts O(1).
   struct Pending {
@@ -70,7 +76,10 @@ class MemTable {
   };
   void AddChain(std::string_view key, uint64_t hash, const Pending* versions, size_t n);
   /// True when key is above every key in the table (an insert would append at the tail).
-  bool AboveAllKeys(std::string_view key) const;
+  bool AboveAllKeys(std::string_view key) const {
+    const MemNode* last = tail_[0];
+    return last == head_ || KeyLess(last->key(), key);
+  }
   /// Hints that a key with this hash will be added or looked up soon (prefetches its hash slot).
   /// Readers may call it too (SuperVersion::Get), as Find.
   void Prefetch(uint64_t hash) const;
@@ -89,6 +98,8 @@ class MemTable {
   uint64_t keys() const { return keys_.load(std::memory_order_acquire); }
   /// Bytes held: the arena (nodes, keys, versions) and every hash table (retired ones included).
   size_t MemoryUsage() const { return arena_.MemoryUsage() + hash_bytes_.load(std::memory_order_relaxed); }
+  /// Tests only: the hash index's slots in use (one per key).
+  size_t TEST_OccupiedSlots() const;
   /// Largest sequence number added (0 when empty).
   uint64_t max_seq() const { return max_seq_.load(std::memory_order_acquire); }
 
@@ -101,13 +112,16 @@ class MemTable {
   MemNode* InsertNode(std::string_view key, uint64_t hash, bool beyond_tail);
   int RandomHeight();
 
-  // Hash index: slots hold a node pointer (low 48 bits) and 16 hash bits (high bits).
+  // Hash index: slots hold a node pointer (low 48 bits) and 16 hash bits (high bits). Tables of 64 KiB
+  // to 4 MiB come from buffer_pool (a delta store's 10,000 keys take 256 KiB), so that a new delta
+  // store's index reuses pages already mapped.
   struct HashTable {
-    explicit HashTable(size_t n) : mask(n - 1), slots(new std::atomic<uint64_t>[n]) {
-      for (size_t i = 0; i < n; ++i) slots[i].store(0, std::memory_order_relaxed);
-    }
+    explicit HashTable(size_t n);
+    ~HashTable();
+    HashTable(const HashTable&) = delete;
+    HashTable& operator=(const HashTable&) = delete;
     size_t mask;
-    std::unique_ptr<std::atomic<uint64_t>[]> slots;
+    std::atomic<uint64_t>* slots;
   };
   void HashInsert(HashTable* t, MemNode* node, uint64_t hash);
   void GrowHash(size_t min_keys);

@@ -18,6 +18,7 @@
 #include "src/env.h"
 #include "src/internal_iterator.h"
 #include "src/mutex.h"
+#include "src/point_hint.h"
 #include "src/segment_format.h"
 
 namespace dbx {
@@ -26,8 +27,10 @@ class SegmentReader {
  public:
   /// `cache` may be null (no caching). `number` is the file number in the DB directory. `cache_id`
   /// is the id of its blocks in the cache (0: a new one; else the id a SegmentWriter warmed it with).
+  /// `point_hints`: whether a mapped segment of large rows keeps a PointHint per block (tests turn
+  /// them off to compare Get with and without them).
   static Status Open(std::unique_ptr<RandomAccessFile> file, uint64_t number, std::shared_ptr<BlockCache> cache,
-                     std::shared_ptr<SegmentReader>* out, uint64_t cache_id = 0);
+                     std::shared_ptr<SegmentReader>* out, uint64_t cache_id = 0, bool point_hints = true);
   /// Drops the segment's blocks from the cache (unless DropCachedBlocks did): once its reader is
   /// gone, nobody can read them.
   ~SegmentReader();
@@ -60,10 +63,11 @@ class SegmentReader {
   uint64_t number() const { return number_; }
   uint64_t file_size() const { return file_->Size(); }
   size_t num_blocks() const { return index_.size(); }
-  /// Bytes this reader keeps in memory (tier 4): the sparse index, the bloom filter and the array of
-  /// block pointers (the blocks themselves are charged to the block cache).
+  /// Bytes this reader keeps in memory (tier 4): the sparse index, the bloom filter, the array of
+  /// block pointers and the point hints (the blocks themselves are charged to the block cache).
   size_t MemoryUsage() const {
     return index_.capacity() * sizeof(IndexEntry) + (slots_ != nullptr ? index_.size() * sizeof(slots_[0]) : 0) +
+           (hints_ != nullptr ? index_.size() * sizeof(PointHint) : 0) +
            (index_prefixes_.capacity() + group_prefixes_.capacity()) * sizeof(KeyPrefix) + index_keys_.capacity() +
            bloom_.MemoryUsage();
   }
@@ -101,6 +105,8 @@ class SegmentReader {
   }
   /// How many blocks have an in-place descriptor.
   size_t in_place_blocks() const;
+  /// How many blocks have a point hint (tests).
+  size_t hinted_blocks() const;
 
  private:
   // One entry per data block; the blocks' last keys are packed in index_keys_ (no allocation per block).
@@ -161,6 +167,9 @@ class SegmentReader {
   // array: the file is not read in place and the cache does not publish.
   std::unique_ptr<BlockSlot[]> slots_;
   bool reads_in_place_ = false;  // the file is mapped: raw blocks get descriptors in slots_
+  // One per block, for a mapped segment whose blocks hold few entries (large rows): a point read of a
+  // block read before goes from the index straight to its entries (PointHint). Null otherwise.
+  std::unique_ptr<PointHint[]> hints_;
   // A slot value that is the segment's own descriptor.
   static bool IsDescriptor(uintptr_t v) { return v != kSlotEmpty && v != kSlotCompressed && !(v & kSlotPublished); }
   static const Block* BlockAt(uintptr_t v) { return reinterpret_cast<const Block*>(v); }  // a descriptor

@@ -17,9 +17,9 @@ class WriteBatchInternal {
  public:
   static constexpr size_t kHeader = 12;  // 8-byte sequence + 4-byte count
 
-  static uint64_t Sequence(const WriteBatch& b) { return DecodeFixed64(b.rep_.data()); }
-  static void SetSequence(WriteBatch* b, uint64_t seq) { EncodeFixed64(b->rep_.data(), seq); }
-  static std::string_view Contents(const WriteBatch& b) { return b.rep_; }
+  static uint64_t Sequence(const WriteBatch& b) { return DecodeFixed64(b.data_); }
+  static void SetSequence(WriteBatch* b, uint64_t seq) { EncodeFixed64(b->data_, seq); }
+  static std::string_view Contents(const WriteBatch& b) { return {b.data_, b.size_}; }
   /// Replaces the batch with a WAL payload. Corruption when it is too short to be one.
   static Status SetContents(WriteBatch* b, std::string_view contents);
   /// Appends src's entries to dst.

@@ -14,32 +14,17 @@
 #include "src/random.h"
 #include "src/segment_reader.h"
 #include "src/segment_writer.h"
+#include "tests/segment_model.h"
 #include "tests/test_util.h"
 
 namespace dbx {
 namespace {
 
-struct Version {
-  uint64_t seq;
-  bool put;
-  std::string value;
-};
-using Model = std::map<std::string, std::vector<Version>>;  // versions newest first
+using test::Model;
 
 // Writes `model` as a segment file at `path` and returns the file's bytes.
 std::string WriteSegment(const std::string& path, const Model& model, Compression c, size_t block_size = 512) {
-  Options o;
-  o.compression = c;
-  o.block_size = block_size;
-  std::unique_ptr<WritableFile> f;
-  EXPECT_TRUE(WritableFile::Create(path, &f).ok());
-  SegmentWriter w(o, std::move(f));
-  for (const auto& [k, versions] : model)
-    for (const auto& v : versions) w.Add(k, PackTag(v.seq, v.put ? ValueType::kPut : ValueType::kDelete), v.value);
-  EXPECT_TRUE(w.Finish().ok());
-  std::string data;
-  EXPECT_TRUE(ReadFileToString(path, &data).ok());
-  return data;
+  return test::WriteModelSegment(path, model, c, block_size);
 }
 
 Model MakeModel() {
