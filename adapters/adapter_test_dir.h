@@ -6,13 +6,27 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <filesystem>
+#include <initializer_list>
 #include <memory>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "adapters/adapter.h"
 
 namespace dbxb {
+
+/// The names of every engine this build registers, in registration order, but "null" (it stores nothing)
+/// and the engines in `except`: the engine list of a test that runs every engine, so that a new engine is
+/// tested without editing it. A test that leaves an engine out says why beside its `except`.
+inline std::vector<std::string> RegisteredEngines(std::initializer_list<std::string_view> except = {}) {
+  std::vector<std::string> names;
+  for (const AdapterFactory& f : BuiltinAdapters().factories())
+    if (f.name != "null" && std::find(except.begin(), except.end(), f.name) == except.end()) names.push_back(f.name);
+  return names;
+}
 
 class TempDirTest : public testing::Test {
  protected:

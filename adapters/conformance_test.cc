@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "adapters/adapter_test_dir.h"
 #include "adapters/conformance_fixture.h"
 
 namespace dbxb {
@@ -276,6 +277,16 @@ std::string CaseName(const testing::TestParamInfo<std::tuple<EngineCase, Durabil
 }
 
 INSTANTIATE_TEST_SUITE_P(AllEngines, ConformanceTest, testing::ValuesIn(RegisteredCases()), CaseName);
+
+// The cases hold what each engine is expected to report; an engine registered without one would be left
+// out of the suite silently.
+TEST(ConformanceCases, EveryRegisteredEngineHasACase) {
+  for (const std::string& engine : RegisteredEngines()) {
+    const bool listed =
+        std::any_of(std::begin(kEngines), std::end(kEngines), [&](const EngineCase& c) { return engine == c.name; });
+    EXPECT_TRUE(listed) << engine << " is registered but has no case in adapters/conformance_fixture.h";
+  }
+}
 
 }  // namespace
 }  // namespace conformance

@@ -1,5 +1,7 @@
 // AdapterOptions::native_options: checked by the registry for every engine, applied and read back by
 // SQLite, LMDB and DBX (the engines that take any so far).
+#include "adapters/native_options.h"
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -234,6 +236,38 @@ TEST_F(NativeOptionsTest, CheckNativeOptionsAcceptsListedKeys) {
   EXPECT_TRUE(CheckNativeOptions(f, o).IsInvalidArgument());
   o.native_options = {{".x", "1"}};
   EXPECT_TRUE(CheckNativeOptions(f, o).IsInvalidArgument());
+}
+
+// The one parser of every adapter's numeric and on/off values: whole text only, bounds inclusive, the
+// message names the key, the accepted range and the text, and a refused value leaves the output alone.
+TEST(NativeOptionValues, NumbersAreWholeAndWithinTheirBounds) {
+  int64_t v = 7;
+  EXPECT_TRUE(ParseNativeNumber<int64_t>("e.n", "512", "an integer", 512, 65536, &v).ok());
+  EXPECT_EQ(v, 512);
+  EXPECT_TRUE(ParseNativeNumber<int64_t>("e.n", "65536", "an integer", 512, 65536, &v).ok());
+  EXPECT_EQ(v, 65536);
+  for (const char* bad : {"511", "65537", "", " 600", "600 ", "6e2", "-1", "0x200", "99999999999999999999"}) {
+    Status st = ParseNativeNumber<int64_t>("e.n", bad, "an integer", 512, 65536, &v);
+    EXPECT_TRUE(st.IsInvalidArgument()) << bad;
+    EXPECT_EQ(st.message(), std::string("e.n: expected an integer in [512, 65536], got '") + bad + "'");
+    EXPECT_EQ(v, 65536) << bad;
+  }
+  size_t bytes = 0;
+  Status open_ended = ParseNativeNumber(std::string_view("e.map"), "1023", "a byte count", size_t{1024},
+                                        std::numeric_limits<size_t>::max(), &bytes);
+  EXPECT_EQ(open_ended.message(), "e.map: expected a byte count of at least 1024, got '1023'");
+}
+
+TEST(NativeOptionValues, SwitchesAreOnOrOff) {
+  bool on = false;
+  EXPECT_TRUE(ParseNativeSwitch("e.s", "on", &on).ok());
+  EXPECT_TRUE(on);
+  EXPECT_TRUE(ParseNativeSwitch("e.s", "off", &on).ok());
+  EXPECT_FALSE(on);
+  for (const char* bad : {"yes", "ON", "", "1", "off "}) {
+    Status st = ParseNativeSwitch("e.s", bad, &on);
+    EXPECT_EQ(st.message(), std::string("e.s: expected on or off, got '") + bad + "'");
+  }
 }
 
 }  // namespace

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "adapters/adapter.h"
+#include "adapters/adapter_test_dir.h"
 #include "common/server_usage.h"
 #include "harness/resources.h"
 
@@ -31,13 +32,6 @@ namespace fs = std::filesystem;
 
 constexpr int kWarmupCommits = 10;
 constexpr int kCommits = 40;
-
-std::vector<std::string> RegisteredEngines() {
-  std::vector<std::string> names;
-  for (const AdapterFactory& f : BuiltinAdapters().factories())
-    if (f.name != "null") names.push_back(f.name);
-  return names;
-}
 
 struct Measured {
   double batch = 0;      // syncs per Begin/Put/Commit

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdlib>
 #include <filesystem>
@@ -16,22 +17,29 @@
 #include <utility>
 #include <vector>
 
+#include "adapters/adapter_test_dir.h"
 #include "workloads/prng.h"
 
 namespace dbxb {
 namespace {
 
 struct RowCase {
-  const char* engine;
+  std::string engine;
   bool native;  // the adapter's own RowSession rather than the key/value mapping
 };
 
 void PrintTo(const RowCase& c, std::ostream* os) { *os << c.engine << (c.native ? "_native" : "_kv"); }
 
-const RowCase kCases[] = {
-    {"dbx", false},     {"sqlite", false},  {"sqlite", true},      {"lmdb", false},
-    {"rocksdb", false}, {"leveldb", false}, {"wiredtiger", false}, {"postgres", true},
-};
+// The key/value mapping on every registered engine but dbx-core (its adapter refuses keys of 10 bytes or
+// more ending in DB 58, and some of the row store's keys end so; adapters/rust/README.md) and postgres
+// (the suites drive it through its own rows only); the native rows of the engines that have them.
+std::vector<RowCase> Cases() {
+  std::vector<RowCase> cases;
+  for (const std::string& engine : RegisteredEngines({"dbx-core", "postgres"})) cases.push_back({engine, false});
+  for (const char* engine : {"sqlite", "postgres"})
+    if (BuiltinAdapters().Find(engine) != nullptr) cases.push_back({engine, true});
+  return cases;
+}
 
 using Pairs = std::vector<std::pair<int64_t, int64_t>>;
 
@@ -340,9 +348,11 @@ TEST(RowKeysTest, OrderedIntegersSortLikeNumbers) {
   EXPECT_EQ(IndexAKey(1, 1).size(), 17u);
 }
 
-INSTANTIATE_TEST_SUITE_P(Engines, RowStoreTest, testing::ValuesIn(kCases),
+INSTANTIATE_TEST_SUITE_P(Engines, RowStoreTest, testing::ValuesIn(Cases()),
                          [](const testing::TestParamInfo<RowCase>& info) {
-                           return std::string(info.param.engine) + (info.param.native ? "_native" : "_kv");
+                           std::string name = info.param.engine + (info.param.native ? "_native" : "_kv");
+                           std::replace(name.begin(), name.end(), '-', '_');
+                           return name;
                          });
 
 }  // namespace

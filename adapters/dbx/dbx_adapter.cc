@@ -1,8 +1,8 @@
 #include "adapters/dbx/dbx_adapter.h"
 
-#include <charconv>
 #include <string>
 
+#include "adapters/native_options.h"
 #include "dbx/db.h"
 
 namespace dbxb {
@@ -216,16 +216,9 @@ Status ApplyNativeOptions(const AdapterOptions& options, dbx::Options* o) {
   for (const auto& [key, value] : options.native_options) {
     if (key.rfind("dbx.", 0) != 0) continue;
     if (key == kReleaseFreedMemoryKey) {
-      if (value != "on" && value != "off")
-        return Status::InvalidArgument(key + ": expected on or off, got '" + value + "'");
-      o->release_freed_memory = value == "on";
+      DBXB_RETURN_IF_ERROR(ParseNativeSwitch(key, value, &o->release_freed_memory));
     } else if (key == kBlockSizeKey) {
-      size_t bytes = 0;
-      auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), bytes);
-      if (ec != std::errc() || end != value.data() + value.size() || bytes < kMinBlockSize || bytes > kMaxBlockSize)
-        return Status::InvalidArgument(key + ": expected a byte count in [" + std::to_string(kMinBlockSize) + ", " +
-                                       std::to_string(kMaxBlockSize) + "], got '" + value + "'");
-      o->block_size = bytes;
+      DBXB_RETURN_IF_ERROR(ParseNativeNumber(key, value, "a byte count", kMinBlockSize, kMaxBlockSize, &o->block_size));
     } else {
       return Status::InvalidArgument("unknown native option '" + key + "' for engine dbx");
     }

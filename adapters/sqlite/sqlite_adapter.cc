@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <charconv>
 #include <cstdint>
 #include <filesystem>
 #include <limits>
@@ -13,6 +12,7 @@
 #include <string>
 #include <system_error>
 
+#include "adapters/native_options.h"
 #include "adapters/sqlite/sqlite_connection.h"
 #include "adapters/sqlite/sqlite_seed_replica.h"
 
@@ -236,16 +236,6 @@ constexpr char kTempStoreKey[] = "sqlite.temp_store";
 constexpr char kBusyTimeoutKey[] = "sqlite.busy_timeout_ms";
 constexpr char kLayoutKey[] = "sqlite.layout";
 
-Status ParseInt(const std::string& key, const std::string& text, int64_t min, int64_t max, int64_t* out) {
-  int64_t v = 0;
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (ec != std::errc() || end != text.data() + text.size() || v < min || v > max)
-    return Status::InvalidArgument(key + ": expected an integer in [" + std::to_string(min) + ", " +
-                                   std::to_string(max) + "], got '" + text + "'");
-  *out = v;
-  return Status::Ok();
-}
-
 // Applies AdapterOptions::native_options with the "sqlite." prefix to *config; *page_size stays 0 and
 // *layout empty when not asked for. Keys of other engines are ignored (see AdapterOptions::native_options).
 Status ApplyNativeOptions(const AdapterOptions& options, ConnectionConfig* config, int64_t* page_size,
@@ -263,14 +253,16 @@ Status ApplyNativeOptions(const AdapterOptions& options, ConnectionConfig* confi
       else
         return Status::InvalidArgument(key + ": expected without-rowid or rowid, got '" + value + "'");
     } else if (key == kPageSizeKey) {
-      DBXB_RETURN_IF_ERROR(ParseInt(key, value, 512, 65536, &v));
+      DBXB_RETURN_IF_ERROR(ParseNativeNumber<int64_t>(key, value, "an integer", 512, 65536, &v));
       if ((v & (v - 1)) != 0) return Status::InvalidArgument(key + ": not a power of two: " + value);
       *page_size = v;
     } else if (key == kMmapSizeKey) {
-      DBXB_RETURN_IF_ERROR(ParseInt(key, value, 0, std::numeric_limits<int64_t>::max(), &v));
+      DBXB_RETURN_IF_ERROR(
+          ParseNativeNumber<int64_t>(key, value, "an integer", 0, std::numeric_limits<int64_t>::max(), &v));
       config->mmap_size = v;
     } else if (key == kBusyTimeoutKey) {
-      DBXB_RETURN_IF_ERROR(ParseInt(key, value, 0, std::numeric_limits<int>::max(), &v));
+      DBXB_RETURN_IF_ERROR(
+          ParseNativeNumber<int64_t>(key, value, "an integer", 0, std::numeric_limits<int>::max(), &v));
       config->busy_timeout_ms = static_cast<int>(v);
     } else if (key == kTempStoreKey) {
       std::string upper = value;

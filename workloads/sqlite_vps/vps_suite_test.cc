@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <mutex>
@@ -13,6 +14,7 @@
 #include <thread>
 #include <vector>
 
+#include "adapters/adapter_test_dir.h"
 #include "workloads/row_store.h"
 #include "workloads/sqlite_vps/vps_phases.h"
 
@@ -88,7 +90,7 @@ class TempDir {
   std::string path_;
 };
 
-class VpsSuiteTest : public testing::TestWithParam<const char*> {
+class VpsSuiteTest : public testing::TestWithParam<std::string> {
  protected:
   PhaseSuiteOptions SmallOptions() const {
     PhaseSuiteOptions o;
@@ -187,8 +189,14 @@ TEST(VpsSuite, TheNullEngineIsRefused) {
   EXPECT_TRUE(MakeSqliteVpsSequences(*BuiltinAdapters().Find("sqlite"), options, config).ok());
 }
 
-INSTANTIATE_TEST_SUITE_P(Engines, VpsSuiteTest,
-                         testing::Values("dbx", "sqlite", "lmdb", "rocksdb", "leveldb", "wiredtiger", "postgres"));
+// Every engine but dbx-core: its adapter refuses keys of 10 bytes or more ending in DB 58 (its scan would
+// read them as MVCC versions; adapters/rust/README.md), and some row keys of the row store end so.
+INSTANTIATE_TEST_SUITE_P(Engines, VpsSuiteTest, testing::ValuesIn(RegisteredEngines({"dbx-core"})),
+                         [](const testing::TestParamInfo<std::string>& info) {
+                           std::string name = info.param;
+                           std::replace(name.begin(), name.end(), '-', '_');
+                           return name;
+                         });
 
 // The phases catch wrong data: rows changed behind their back fail the reads with Corruption.
 class VpsVerificationTest : public testing::Test {
