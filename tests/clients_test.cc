@@ -114,6 +114,11 @@ TEST_F(ClientsTest, TwoPostgresClientsOverTcpShareOneServer) {
 
 TEST_F(ClientsTest, AFailingClientEndsTheRunAndNoneIsLeftRunning) {
   std::vector<std::string> args = YcsbArgs("sqlite", "2");
+  // Bounded by the 60 s, so that the run is still going when the client dies: a phase ends at its
+  // operation count or its duration, whichever comes first, and 3,000 operations can finish first.
+  auto ops = std::find(args.begin(), args.end(), "--operations");
+  ASSERT_NE(ops, args.end());
+  *(ops + 1) = "100000000";
   args.insert(args.end(), {"--duration", "60s"});
   const pid_t pid = StartTool(kTool, args, dir_ / "stdout", dir_ / "stderr");
   ASSERT_TRUE(WaitUntil([&] { return ProcessesMentioning("--client 2/2") > 0; }, 30)) << ReadFile(dir_ / "stderr");
