@@ -14,17 +14,15 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
-#include <limits>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <thread>
 
 #include "harness/interrupt.h"
+#include "harness/phase_state.h"
 #include "harness/resources.h"
 #include "harness/tsc_clock.h"
-#include "records/hdr_encoding.h"
 #include "records/interval_recorder.h"
 
 // How the runner works (RunPhase in phase_runner.h is the contract).
@@ -57,7 +55,10 @@
 namespace dbxb {
 namespace {
 
-constexpr uint64_t kNever = std::numeric_limits<uint64_t>::max();
+using phase_internal::kNever;
+using phase_internal::Shared;
+using phase_internal::Summarize;
+using phase_internal::ThreadState;
 
 struct MonotonicClock {
   uint64_t Now() const { return MonotonicNowNs(); }
@@ -92,51 +93,6 @@ struct TestClockAdapter {
   const PhaseTestClock* clock;
   uint64_t Now() const { return clock->now_ns(); }
   void SleepUntil(uint64_t ns) const { clock->sleep_until_ns(ns); }
-};
-
-// What every thread of a phase shares. Written before the threads start or by the barrier's
-// completion (which happens-before every thread's release), except the atomics and the error.
-struct Shared {
-  const PhaseSpec* spec = nullptr;
-  uint32_t op_types = 0;
-  bool keep_raw = false;
-  bool keep_intervals = false;
-  uint64_t series_interval_ns = 0;
-  uint64_t start_ns = 0;
-  double start_unix_s = 0;  // the same instant on the wall clock (for logs and merges across hosts)
-  uint64_t deadline_ns = kNever;
-  double period_ns = 0;  // open loop: time between two operations of one thread
-  // Resources of the measured part: read by the barrier's completion, before the start clock, and
-  // again after the threads joined.
-  ResourceMeter meter;
-  const std::vector<std::unique_ptr<PhaseWorker>>* workers = nullptr;
-  WriteTally written_at_start;
-
-  alignas(64) std::atomic<bool> stop{false};
-  std::atomic<bool> interrupted{false};
-
-  std::mutex mu;
-  Status error;  // the first failure, with its thread
-  void Fail(uint32_t thread, const Status& st) {
-    std::lock_guard<std::mutex> lock(mu);
-    if (error.ok()) error = st.WithContext(fmt::format("thread {}", thread));
-    stop.store(true, std::memory_order_relaxed);
-  }
-};
-
-// One thread's measurements, allocated by that thread (first-touch memory on its node).
-struct alignas(64) ThreadState {
-  std::vector<LatencyHistogram> service;
-  std::vector<LatencyHistogram> from_intended;  // open loop only
-  std::unique_ptr<IntervalRecorder> series;
-  std::vector<IntervalRecorder> interval_service;        // per op type, when Shared::keep_intervals
-  std::vector<IntervalRecorder> interval_from_intended;  // the same, open loop
-  std::unique_ptr<RawLatencyBuffer> raw;
-  uint64_t warmup_ops = 0;
-  uint64_t ops = 0;
-  uint64_t late = 0;  // open loop: operations issued after their intended start
-  uint64_t last_end_ns = 0;
-  bool started = false;  // reached the measured loop
 };
 
 Status BadOpIndex(uint32_t op, uint32_t types) {
@@ -379,85 +335,6 @@ void RunThreads(Clock clock, Shared& sh, std::vector<std::unique_ptr<PhaseWorker
   sh.meter.StopStretch();
 }
 
-void Summarize(const PhaseSpec& spec, const Shared& sh, std::vector<std::unique_ptr<ThreadState>>& states,
-               const PhaseRunOptions& options, PhaseRun* run) {
-  PhaseResult& r = run->result;
-  const int ticks = options.percentile_ticks_per_half_distance;
-  const bool open = spec.target_rate > 0;
-  uint64_t last_end = sh.start_ns;
-  if (open) r.late_operations = 0;
-  for (const auto& ts : states) {
-    r.warmup_operations += ts->warmup_ops;
-    r.operations += ts->ops;
-    if (open) *r.late_operations += ts->late;
-    if (ts->started && ts->ops > 0) last_end = std::max(last_end, ts->last_end_ns);
-  }
-  r.duration_ns = static_cast<double>(last_end - sh.start_ns);
-  r.start_unix_s = sh.start_unix_s;
-  const double seconds = r.duration_ns / 1e9;
-  auto rate = [&](uint64_t count) { return seconds > 0 ? static_cast<double>(count) / seconds : 0.0; };
-  r.throughput_ops_per_sec = rate(r.operations);
-  r.bounded_by_duration = spec.duration_seconds > 0 && (spec.operations == 0 || r.operations < spec.operations);
-
-  run->service_time = std::make_unique<LatencyHistogram>();
-  LatencyHistogram all_intended;
-  for (uint32_t op = 0; op < sh.op_types; ++op) {
-    LatencyHistogram service, intended;
-    for (const auto& ts : states) {
-      if (op < ts->service.size()) service.Merge(ts->service[op]);
-      if (op < ts->from_intended.size()) intended.Merge(ts->from_intended[op]);
-    }
-    run->service_time->Merge(service);
-    all_intended.Merge(intended);
-    OpTypeResult o;
-    o.name = spec.op_types[op];
-    o.count = service.Count();
-    o.throughput_ops_per_sec = rate(o.count);
-    o.service_time = SummarizeLatency(service, ticks);
-    if (open) o.latency_from_intended_start = SummarizeLatency(intended, ticks);
-    r.per_op.push_back(std::move(o));
-  }
-  r.service_time = SummarizeLatency(*run->service_time, ticks);
-  if (open) r.latency_from_intended_start = SummarizeLatency(all_intended, ticks);
-
-  // The time series: every thread's intervals added up; intervals after the one holding the last
-  // completion (reserved but not reached) dropped; the last one's rate taken over its real length
-  // (over the nominal length when the last completion fell exactly on its start).
-  IntervalRecorder series(sh.start_ns, options.series_interval_ns);
-  for (const auto& ts : states) {
-    if (ts->series) (void)series.Merge(*ts->series);  // same start and geometry by construction
-  }
-  const double interval_s = static_cast<double>(options.series_interval_ns) / 1e9;
-  for (const IntervalRecorder::Point& p : series.Series()) {
-    if (p.start_s > seconds) break;
-    SecondSample s;
-    s.second = p.start_s;
-    s.operations = p.operations;
-    const double rest = seconds - p.start_s;
-    const double length = rest > 0 && rest < interval_s ? rest : interval_s;
-    s.ops_per_sec = length > 0 ? static_cast<double>(p.operations) / length : 0.0;
-    s.p99_ns = static_cast<double>(p.p99_ns);
-    r.per_second.push_back(s);
-  }
-  if (options.keep_interval_histograms) {
-    for (uint32_t op = 0; op < sh.op_types; ++op) {
-      const int digits = LatencyHistogram().significant_digits();
-      run->interval_service.emplace_back(sh.start_ns, options.series_interval_ns, digits);
-      if (open) run->interval_from_intended.emplace_back(sh.start_ns, options.series_interval_ns, digits);
-      for (const auto& ts : states) {
-        if (op < ts->interval_service.size()) (void)run->interval_service[op].Merge(ts->interval_service[op]);
-        if (op < ts->interval_from_intended.size())
-          (void)run->interval_from_intended[op].Merge(ts->interval_from_intended[op]);
-      }
-    }
-  }
-  if (options.keep_raw_latencies) {
-    for (auto& ts : states) {
-      if (ts->raw) run->raw_latencies.push_back(std::move(ts->raw));
-    }
-  }
-}
-
 // Calibrated once per process, on first use (about 20 ms).
 struct ProcessClock {
   std::optional<TscClock> tsc;
@@ -492,10 +369,17 @@ const TscClock* ProcessTscClock() {
 
 std::string PhaseClockDescription() { return TheProcessClock().description; }
 
-PhaseRun RunPhase(const PhaseIdentity& identity, Phase& phase, const PhaseRunOptions& options) {
-  PhaseRun run;
-  PhaseResult& r = run.result;
-  const PhaseSpec& spec = phase.spec();
+namespace {
+
+// Records the phase's first failure; later ones are dropped.
+void RecordFailure(PhaseResult& r, const Status& st) {
+  if (r.error_occurred) return;
+  r.error_occurred = true;
+  r.error_message = st.ToString();
+}
+
+// Copies whose phase it is and the spec's name, parameters, memory method, threads and rates into `r`.
+void Label(const PhaseIdentity& identity, const PhaseSpec& spec, PhaseResult& r) {
   r.suite = identity.suite;
   r.workload = identity.workload;
   r.dataset = identity.dataset;
@@ -508,33 +392,41 @@ PhaseRun RunPhase(const PhaseIdentity& identity, Phase& phase, const PhaseRunOpt
   r.threads = spec.threads;
   r.target_rate = spec.target_rate;
   r.rows_per_operation = spec.rows_per_operation;
-  auto fail = [&](const Status& st) {
-    if (r.error_occurred) return;
-    r.error_occurred = true;
-    r.error_message = st.ToString();
-  };
+}
 
-  Status st = CheckSpec(spec);
-  if (!st.ok()) {
-    fail(st);
-    return run;
-  }
-  st = phase.SetUp();
-  if (!st.ok()) {
-    st = st.WithContext("set-up");
-  } else if (spec.settle) {
+// Sets the phase up and, when the spec asks, settles it, timed into r.settle_ns.
+Status SetUpAndSettle(Phase& phase, const PhaseSpec& spec, const PhaseRunOptions& options, PhaseResult& r) {
+  Status st = phase.SetUp();
+  if (!st.ok()) return st.WithContext("set-up");
+  if (spec.settle) {
     auto now = [&] { return options.test_clock != nullptr ? options.test_clock->now_ns() : MonotonicNowNs(); };
     const uint64_t start = now();
     st = phase.Settle();
     r.settle_ns = static_cast<double>(now() - start);
     if (!st.ok()) st = st.WithContext("settle");
   }
-  if (!st.ok()) {
-    fail(st);
-    fail(phase.TearDown());
-    return run;
-  }
+  return st;
+}
 
+// One worker per thread, in thread order, or the first failure to make one.
+Status NewWorkers(Phase& phase, uint32_t threads, std::vector<std::unique_ptr<PhaseWorker>>* workers) {
+  Status st;
+  for (uint32_t i = 0; i < threads && st.ok(); ++i) {
+    auto w = phase.NewWorker(i);
+    if (w.ok())
+      workers->push_back(std::move(w.value()));
+    else
+      st = w.status().WithContext(fmt::format("thread {}: new worker", i));
+  }
+  return st;
+}
+
+// Runs the workers on their threads, on the test clock, the TSC or CLOCK_MONOTONIC, and fills `run`:
+// the measurements, the resources of the measured part, and whether it was interrupted. Returns the
+// first thread's failure.
+Status MeasureThreads(const PhaseSpec& spec, const PhaseRunOptions& options,
+                      std::vector<std::unique_ptr<PhaseWorker>>& workers, PhaseRun* run) {
+  PhaseResult& r = run->result;
   Shared sh;
   sh.spec = &spec;
   sh.op_types = static_cast<uint32_t>(spec.op_types.size());
@@ -542,40 +434,52 @@ PhaseRun RunPhase(const PhaseIdentity& identity, Phase& phase, const PhaseRunOpt
   sh.keep_intervals = options.keep_interval_histograms;
   sh.series_interval_ns = options.series_interval_ns;
   if (spec.target_rate > 0) sh.period_ns = 1e9 * spec.threads / spec.target_rate;
+  std::vector<std::unique_ptr<ThreadState>> states;
+  for (uint32_t i = 0; i < spec.threads; ++i) states.push_back(std::make_unique<ThreadState>());
+  const TscClock* tsc = ProcessTscClock();
+  if (options.test_clock != nullptr)
+    RunThreads(TestClockAdapter{options.test_clock}, sh, workers, states, options.at_measured_start);
+  else if (tsc != nullptr)
+    RunThreads(TscPhaseClock{tsc}, sh, workers, states, options.at_measured_start);
+  else
+    RunThreads(MonotonicClock{}, sh, workers, states, options.at_measured_start);
+  Summarize(spec, sh, states, options, run);
+  WriteTally written = Written(workers);
+  written.commits -= sh.written_at_start.commits;
+  written.logical_bytes -= sh.written_at_start.logical_bytes;
+  r.resources = sh.meter.Finish(r.operations, written, 0, 0);
+  r.incomplete = sh.interrupted.load();
+  return sh.error;
+}
 
+}  // namespace
+
+PhaseRun RunPhase(const PhaseIdentity& identity, Phase& phase, const PhaseRunOptions& options) {
+  PhaseRun run;
+  PhaseResult& r = run.result;
+  const PhaseSpec& spec = phase.spec();
+  Label(identity, spec, r);
+  Status st = CheckSpec(spec);
+  if (!st.ok()) {
+    RecordFailure(r, st);
+    return run;
+  }
+  st = SetUpAndSettle(phase, spec, options, r);
+  if (!st.ok()) {
+    RecordFailure(r, st);
+    RecordFailure(r, phase.TearDown());
+    return run;
+  }
   {
     std::vector<std::unique_ptr<PhaseWorker>> workers;
-    for (uint32_t i = 0; i < spec.threads && st.ok(); ++i) {
-      auto w = phase.NewWorker(i);
-      if (w.ok())
-        workers.push_back(std::move(w.value()));
-      else
-        st = w.status().WithContext(fmt::format("thread {}: new worker", i));
-    }
-    if (st.ok()) {
-      std::vector<std::unique_ptr<ThreadState>> states;
-      for (uint32_t i = 0; i < spec.threads; ++i) states.push_back(std::make_unique<ThreadState>());
-      const TscClock* tsc = ProcessTscClock();
-      if (options.test_clock != nullptr)
-        RunThreads(TestClockAdapter{options.test_clock}, sh, workers, states, options.at_measured_start);
-      else if (tsc != nullptr)
-        RunThreads(TscPhaseClock{tsc}, sh, workers, states, options.at_measured_start);
-      else
-        RunThreads(MonotonicClock{}, sh, workers, states, options.at_measured_start);
-      Summarize(spec, sh, states, options, &run);
-      WriteTally written = Written(workers);
-      written.commits -= sh.written_at_start.commits;
-      written.logical_bytes -= sh.written_at_start.logical_bytes;
-      r.resources = sh.meter.Finish(r.operations, written, 0, 0);
-      st = sh.error;
-      r.incomplete = sh.interrupted.load();
-    }
+    st = NewWorkers(phase, spec.threads, &workers);
+    if (st.ok()) st = MeasureThreads(spec, options, workers, &run);
   }  // workers (and their sessions) are destroyed before TearDown
-  if (!st.ok()) fail(st);
+  if (!st.ok()) RecordFailure(r, st);
   Status down = phase.TearDown();
   // A phase cut short by Ctrl-C is incomplete, not failed: tear-down checks assume a finished phase
   // (YCSB counts the rows after its load).
-  if (!down.ok() && !r.incomplete) fail(down.WithContext("tear-down"));
+  if (!down.ok() && !r.incomplete) RecordFailure(r, down.WithContext("tear-down"));
   return run;
 }
 

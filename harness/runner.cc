@@ -212,6 +212,40 @@ void Report(const PhaseRunContext& c, PhaseResult r) {
   }
 }
 
+// Shows the phase about to run on the progress line, with what bounds it (a capacity search, an
+// operation count or a duration) and its threads. Nothing without a progress line.
+void ShowRunning(const PhaseRunContext& c, const PhaseIdentity& identity, const PhaseSpec& spec) {
+  if (!c.progress) return;
+  PhaseResult label;
+  label.suite = identity.suite;
+  label.workload = identity.workload;
+  label.dataset = identity.dataset;
+  label.phase = spec.name;
+  label.engine = identity.engine;
+  std::string bound = c.capacity != nullptr && spec.repeatable ? "a capacity search at " + c.capacity->sla.text
+                      : spec.operations > 0 ? fmt::format("{} operation{}", FormatInteger(spec.operations),
+                                                          spec.operations == 1 ? "" : "s")
+                                            : fmt::format("for {} s", spec.duration_seconds);
+  c.progress->Running(PhaseName(label),
+                      fmt::format("{} on {} thread{}", bound, spec.threads, spec.threads == 1 ? "" : "s"));
+}
+
+// Writes the phase's raw latencies and HdrHistogram interval log when the run asks for them, unless an
+// earlier write already failed (`written`). Returns the first write failure of the run so far.
+Status WritePhaseOutputs(const PhaseRunContext& c, const PhaseRun& run, Status written) {
+  const PhaseResult& r = run.result;
+  if (c.raw != nullptr && !run.raw_latencies.empty() && written.ok()) {
+    std::vector<const RawLatencyBuffer*> buffers;
+    for (const auto& b : run.raw_latencies) buffers.push_back(b.get());
+    std::vector<std::string> op_types;
+    for (const auto& o : r.per_op) op_types.push_back(o.name);
+    written = c.raw->WritePhase(r.engine, r.dataset, r.workload.empty() ? r.phase : r.workload + "/" + r.phase,
+                                op_types, buffers);
+  }
+  if (written.ok() && !c.hdr_log_dir.empty()) written = WritePhaseHdrLog(c.files, c.hdr_log_dir, r, run);
+  return written;
+}
+
 // Runs one sequence to its end (or its first failure, or an interrupt), reporting each phase as it
 // finishes. Returns a non-OK status only when the raw latencies cannot be written.
 Status RunSequence(const PhaseRunContext& c, PhaseSequence& seq, const AdapterFactory& engine) {
@@ -239,21 +273,7 @@ Status RunSequence(const PhaseRunContext& c, PhaseSequence& seq, const AdapterFa
     options.keep_interval_histograms = !c.hdr_log_dir.empty();
     if (c.barrier != nullptr) options.at_measured_start = [&c, tag] { (void)Meet(c, "measure " + tag); };
     PhaseIdentity identity{suite, seq.workload(), seq.dataset(), engine.name, seq.engine_settings()};
-    if (c.progress) {
-      const PhaseSpec& spec = phase.spec();
-      PhaseResult label;
-      label.suite = identity.suite;
-      label.workload = identity.workload;
-      label.dataset = identity.dataset;
-      label.phase = spec.name;
-      label.engine = identity.engine;
-      std::string bound = c.capacity != nullptr && spec.repeatable ? "a capacity search at " + c.capacity->sla.text
-                          : spec.operations > 0 ? fmt::format("{} operation{}", FormatInteger(spec.operations),
-                                                              spec.operations == 1 ? "" : "s")
-                                                : fmt::format("for {} s", spec.duration_seconds);
-      c.progress->Running(PhaseName(label),
-                          fmt::format("{} on {} thread{}", bound, spec.threads, spec.threads == 1 ? "" : "s"));
-    }
+    ShowRunning(c, identity, phase.spec());
     if (c.capacity != nullptr && phase.spec().repeatable) {
       if (!SearchCapacity(c, identity, phase, options)) break;
       continue;
@@ -261,15 +281,7 @@ Status RunSequence(const PhaseRunContext& c, PhaseSequence& seq, const AdapterFa
     PhaseRun run = RunPhase(identity, phase, options);
     PhaseResult& r = run.result;
     if (r.resources) SetSpace(DirectoryBytes(c.work_dir), seq.live_logical_bytes(), &*r.resources);
-    if (c.raw != nullptr && !run.raw_latencies.empty() && written.ok()) {
-      std::vector<const RawLatencyBuffer*> buffers;
-      for (const auto& b : run.raw_latencies) buffers.push_back(b.get());
-      std::vector<std::string> op_types;
-      for (const auto& o : r.per_op) op_types.push_back(o.name);
-      written = c.raw->WritePhase(r.engine, r.dataset, r.workload.empty() ? r.phase : r.workload + "/" + r.phase,
-                                  op_types, buffers);
-    }
-    if (written.ok() && !c.hdr_log_dir.empty()) written = WritePhaseHdrLog(c.files, c.hdr_log_dir, r, run);
+    written = WritePhaseOutputs(c, run, std::move(written));
     const bool failed = r.error_occurred;
     Report(c, std::move(r));
     if (failed || !Meet(c, "end " + tag)) break;
