@@ -156,6 +156,18 @@ std::string EncodeHdrBase64(const LatencyHistogram& h) {
   return Base64Encode(bytes.data(), bytes.size());
 }
 
+namespace {
+
+// The bucket layout of a histogram written with `digits` significant digits and lowest discernible `lowest`.
+ForeignLayout ForeignLayoutOf(int64_t digits, uint64_t lowest) {
+  uint64_t single_unit = 2;
+  for (int64_t i = 0; i < digits; ++i) single_unit *= 10;
+  const int count_magnitude = std::max(1, static_cast<int>(std::bit_width(single_unit - 1)));
+  return ForeignLayout{static_cast<int>(std::bit_width(lowest) - 1), count_magnitude - 1};
+}
+
+}  // namespace
+
 Result<LatencyHistogram> DecodeHdrCompressed(const uint8_t* data, size_t size) {
   if (size < 8) return Bad(fmt::format("{} bytes, shorter than the 8-byte header", size));
   const uint32_t cookie = static_cast<uint32_t>(GetBig(data, 4));
@@ -188,10 +200,7 @@ Result<LatencyHistogram> DecodeHdrCompressed(const uint8_t* data, size_t size) {
   for (int i = 0; i < our_digits; ++i) min_highest *= 10;
   LatencyHistogram h(our_digits, std::max(highest, min_highest));
   const bool same_layout = lowest == 1 && digits >= 1;
-  uint64_t single_unit = 2;
-  for (int64_t i = 0; i < digits; ++i) single_unit *= 10;
-  const int count_magnitude = std::max(1, static_cast<int>(std::bit_width(single_unit - 1)));
-  const ForeignLayout foreign{static_cast<int>(std::bit_width(lowest) - 1), count_magnitude - 1};
+  const ForeignLayout foreign = ForeignLayoutOf(digits, lowest);
 
   const uint8_t* p = plain.data() + kHeaderBytes;
   size_t pos = 0, index = 0;

@@ -71,6 +71,27 @@ std::string FormatHdrLog(const HdrLog& log) {
   return out;
 }
 
+namespace {
+
+// Makes the intervals' start timestamps relative to StartTime. With a BaseTime they are offsets from it;
+// without, values above a year are absolute times (HistogramLogReader's rule) and the others offsets
+// from StartTime.
+void RebaseStartTimes(bool have_base, double base_time, HdrLog* log) {
+  constexpr double kYearSeconds = 365.0 * 24 * 3600;
+  double shift = 0;
+  if (have_base) {
+    if (log->start_unix_s == 0) log->start_unix_s = base_time;
+    shift = base_time - log->start_unix_s;
+  } else if (!log->intervals.empty() && log->intervals.front().start_s > kYearSeconds) {
+    if (log->start_unix_s == 0) log->start_unix_s = log->intervals.front().start_s;
+    shift = -log->start_unix_s;
+  }
+  if (shift != 0)
+    for (HdrLogInterval& i : log->intervals) i.start_s += shift;
+}
+
+}  // namespace
+
 Result<HdrLog> ParseHdrLog(std::string_view text) {
   HdrLog log;
   double base_time = 0;
@@ -121,19 +142,7 @@ Result<HdrLog> ParseHdrLog(std::string_view text) {
     interval.histogram = std::move(h.value());
     log.intervals.push_back(std::move(interval));
   }
-  // Start timestamps relative to StartTime. With a BaseTime they are offsets from it; without, values
-  // above a year are absolute times (HistogramLogReader's rule) and the others offsets from StartTime.
-  constexpr double kYearSeconds = 365.0 * 24 * 3600;
-  double shift = 0;
-  if (have_base) {
-    if (log.start_unix_s == 0) log.start_unix_s = base_time;
-    shift = base_time - log.start_unix_s;
-  } else if (!log.intervals.empty() && log.intervals.front().start_s > kYearSeconds) {
-    if (log.start_unix_s == 0) log.start_unix_s = log.intervals.front().start_s;
-    shift = -log.start_unix_s;
-  }
-  if (shift != 0)
-    for (HdrLogInterval& i : log.intervals) i.start_s += shift;
+  RebaseStartTimes(have_base, base_time, &log);
   return log;
 }
 

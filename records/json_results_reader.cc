@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "records/json_fields.h"
 #include "records/json_results.h"
@@ -78,6 +79,72 @@ Status SamplingFromJson(const Json& j, const std::string& path, SamplingConfig* 
   return Status::Ok();
 }
 
+// Reads context.libraries: one {engine, version, build} object per linked engine library.
+Status LibrariesFromJson(const Json& j, const std::string& path, std::vector<LibraryInfo>* out) {
+  const Json* libs;
+  DBXB_RETURN_IF_ERROR(GetArray(j, path, "libraries", &libs));
+  out->clear();
+  for (size_t i = 0; i < libs->size(); ++i) {
+    const Json& lib = (*libs)[i];
+    std::string here = Element(Member(path, "libraries"), i);
+    LibraryInfo info;
+    DBXB_RETURN_IF_ERROR(AsObject(lib, here));
+    DBXB_RETURN_IF_ERROR(GetString(lib, here, "engine", &info.engine));
+    DBXB_RETURN_IF_ERROR(GetString(lib, here, "version", &info.version));
+    DBXB_RETURN_IF_ERROR(GetString(lib, here, "build", &info.build));
+    out->push_back(std::move(info));
+  }
+  return Status::Ok();
+}
+
+// Reads the optional context.merged_files: the names of the files a `merge` combined.
+Status MergedFilesFromJson(const Json& j, const std::string& path, std::vector<std::string>* out) {
+  const Json* merged;
+  DBXB_RETURN_IF_ERROR(Find(j, path, "merged_files", true, &merged));
+  out->clear();
+  if (merged == nullptr) return Status::Ok();
+  if (!merged->is_array()) return TypeError(Member(path, "merged_files"), "array", *merged);
+  for (size_t i = 0; i < merged->size(); ++i) {
+    const Json& f = (*merged)[i];
+    if (!f.is_string()) return TypeError(Element(Member(path, "merged_files"), i), "string", f);
+    out->push_back(f.get<std::string>());
+  }
+  return Status::Ok();
+}
+
+// Reads one row of context.calibration; the timings are present only when the row has no error.
+Status CalibrationRowFromJson(const Json& row, const std::string& here, CalibrationResult* r) {
+  DBXB_RETURN_IF_ERROR(AsObject(row, here));
+  DBXB_RETURN_IF_ERROR(GetString(row, here, "engine", &r->engine));
+  DBXB_RETURN_IF_ERROR(GetString(row, here, "workload", &r->workload));
+  DBXB_RETURN_IF_ERROR(GetUint(row, here, "records", &r->records));
+  DBXB_RETURN_IF_ERROR(GetUint(row, here, "rounds", &r->rounds));
+  DBXB_RETURN_IF_ERROR(GetString(row, here, "error", &r->error));
+  if (!r->error.empty()) return Status::Ok();
+  DBXB_RETURN_IF_ERROR(GetDouble(row, here, "harness_ns_per_op", &r->harness_ns_per_op));
+  DBXB_RETURN_IF_ERROR(GetDouble(row, here, "native_ns_per_op", &r->native_ns_per_op));
+  DBXB_RETURN_IF_ERROR(GetDouble(row, here, "ratio", &r->ratio));
+  DBXB_RETURN_IF_ERROR(GetDouble(row, here, "min_ratio", &r->min_ratio));
+  DBXB_RETURN_IF_ERROR(GetDoubles(row, here, "harness_round_ns", /*optional=*/true, &r->harness_round_ns));
+  return GetDoubles(row, here, "native_round_ns", /*optional=*/true, &r->native_round_ns);
+}
+
+// Reads context.calibration; absent in files from before `run --calibrate`: read as not calibrated.
+Status CalibrationFromJson(const Json& j, const std::string& path, std::vector<CalibrationResult>* out) {
+  const Json* calibration;
+  DBXB_RETURN_IF_ERROR(Find(j, path, "calibration", true, &calibration));
+  out->clear();
+  if (calibration == nullptr) return Status::Ok();
+  const std::string list = Member(path, "calibration");
+  if (!calibration->is_array()) return TypeError(list, "array", *calibration);
+  for (size_t i = 0; i < calibration->size(); ++i) {
+    CalibrationResult r;
+    DBXB_RETURN_IF_ERROR(CalibrationRowFromJson((*calibration)[i], Element(list, i), &r));
+    out->push_back(std::move(r));
+  }
+  return Status::Ok();
+}
+
 Status ContextFromJson(const Json& j, const std::string& path, RunContext* c) {
   DBXB_RETURN_IF_ERROR(AsObject(j, path));
   DBXB_RETURN_IF_ERROR(GetString(j, path, "date_utc", &c->date_utc));
@@ -95,65 +162,16 @@ Status ContextFromJson(const Json& j, const std::string& path, RunContext* c) {
   DBXB_RETURN_IF_ERROR(GetString(j, path, "git_commit", &c->git_commit));
   DBXB_RETURN_IF_ERROR(GetBool(j, path, "git_dirty", &c->git_dirty));
   DBXB_RETURN_IF_ERROR(GetString(j, path, "tool_version", &c->tool_version));
-  const Json* libs;
-  DBXB_RETURN_IF_ERROR(GetArray(j, path, "libraries", &libs));
-  c->libraries.clear();
-  for (size_t i = 0; i < libs->size(); ++i) {
-    const Json& lib = (*libs)[i];
-    std::string here = Element(Member(path, "libraries"), i);
-    LibraryInfo info;
-    DBXB_RETURN_IF_ERROR(AsObject(lib, here));
-    DBXB_RETURN_IF_ERROR(GetString(lib, here, "engine", &info.engine));
-    DBXB_RETURN_IF_ERROR(GetString(lib, here, "version", &info.version));
-    DBXB_RETURN_IF_ERROR(GetString(lib, here, "build", &info.build));
-    c->libraries.push_back(std::move(info));
-  }
+  DBXB_RETURN_IF_ERROR(LibrariesFromJson(j, path, &c->libraries));
   DBXB_RETURN_IF_ERROR(GetString(j, path, "command_line", &c->command_line));
-  const Json* merged;
-  DBXB_RETURN_IF_ERROR(Find(j, path, "merged_files", true, &merged));
-  c->merged_files.clear();
-  if (merged != nullptr) {
-    if (!merged->is_array()) return TypeError(Member(path, "merged_files"), "array", *merged);
-    for (size_t i = 0; i < merged->size(); ++i) {
-      const Json& f = (*merged)[i];
-      if (!f.is_string()) return TypeError(Element(Member(path, "merged_files"), i), "string", f);
-      c->merged_files.push_back(f.get<std::string>());
-    }
-  }
+  DBXB_RETURN_IF_ERROR(MergedFilesFromJson(j, path, &c->merged_files));
   DBXB_RETURN_IF_ERROR(GetKeyValues(j, path, "configuration", &c->configuration));
   DBXB_RETURN_IF_ERROR(GetUint(j, path, "seed", &c->seed));
   const Json* sampling;
   DBXB_RETURN_IF_ERROR(Find(j, path, "sampling", false, &sampling));
   DBXB_RETURN_IF_ERROR(SamplingFromJson(*sampling, Member(path, "sampling"), &c->sampling));
   DBXB_RETURN_IF_ERROR(GetNullableDouble(j, path, "harness_overhead_ns_per_op", true, &c->harness_overhead_ns_per_op));
-  // Absent in files from before `run --calibrate`: read as not calibrated.
-  const Json* calibration;
-  DBXB_RETURN_IF_ERROR(Find(j, path, "calibration", true, &calibration));
-  c->calibration.clear();
-  if (calibration != nullptr) {
-    const std::string list = Member(path, "calibration");
-    if (!calibration->is_array()) return TypeError(list, "array", *calibration);
-    for (size_t i = 0; i < calibration->size(); ++i) {
-      const Json& row = (*calibration)[i];
-      const std::string here = Element(list, i);
-      CalibrationResult r;
-      DBXB_RETURN_IF_ERROR(AsObject(row, here));
-      DBXB_RETURN_IF_ERROR(GetString(row, here, "engine", &r.engine));
-      DBXB_RETURN_IF_ERROR(GetString(row, here, "workload", &r.workload));
-      DBXB_RETURN_IF_ERROR(GetUint(row, here, "records", &r.records));
-      DBXB_RETURN_IF_ERROR(GetUint(row, here, "rounds", &r.rounds));
-      DBXB_RETURN_IF_ERROR(GetString(row, here, "error", &r.error));
-      if (r.error.empty()) {
-        DBXB_RETURN_IF_ERROR(GetDouble(row, here, "harness_ns_per_op", &r.harness_ns_per_op));
-        DBXB_RETURN_IF_ERROR(GetDouble(row, here, "native_ns_per_op", &r.native_ns_per_op));
-        DBXB_RETURN_IF_ERROR(GetDouble(row, here, "ratio", &r.ratio));
-        DBXB_RETURN_IF_ERROR(GetDouble(row, here, "min_ratio", &r.min_ratio));
-        DBXB_RETURN_IF_ERROR(GetDoubles(row, here, "harness_round_ns", /*optional=*/true, &r.harness_round_ns));
-        DBXB_RETURN_IF_ERROR(GetDoubles(row, here, "native_round_ns", /*optional=*/true, &r.native_round_ns));
-      }
-      c->calibration.push_back(std::move(r));
-    }
-  }
+  DBXB_RETURN_IF_ERROR(CalibrationFromJson(j, path, &c->calibration));
   return GetBool(j, path, "incomplete", &c->incomplete);
 }
 
@@ -286,6 +304,62 @@ Status GetUint32(const Json& obj, const std::string& path, std::string_view key,
   return Status::Ok();
 }
 
+// Reads the optional phase.late_operations (open loop only); null or absent reads as not counted.
+Status LateOperationsFromJson(const Json& j, const std::string& path, std::optional<uint64_t>* out) {
+  out->reset();
+  const Json* late;
+  if (!Find(j, path, "late_operations", true, &late).ok() || late == nullptr || late->is_null()) return Status::Ok();
+  if (!IsUnsigned(*late)) return TypeError(Member(path, "late_operations"), "unsigned integer", *late);
+  *out = late->get<uint64_t>();
+  return Status::Ok();
+}
+
+// Reads one element of phase.per_op: the figures of one operation type.
+Status OpTypeFromJson(const Json& o, const std::string& here, OpTypeResult* op) {
+  DBXB_RETURN_IF_ERROR(AsObject(o, here));
+  DBXB_RETURN_IF_ERROR(GetString(o, here, "name", &op->name));
+  DBXB_RETURN_IF_ERROR(GetUint(o, here, "count", &op->count));
+  DBXB_RETURN_IF_ERROR(GetDouble(o, here, "throughput_ops_per_sec", &op->throughput_ops_per_sec));
+  DBXB_RETURN_IF_ERROR(GetLatency(o, here, "service_time", &op->service_time));
+  return GetOptionalLatency(o, here, "latency_from_intended_start", &op->latency_from_intended_start);
+}
+
+// Reads one element of phase.per_second: the throughput and p99 of one second.
+Status SecondSampleFromJson(const Json& s, const std::string& here, SecondSample* sample) {
+  DBXB_RETURN_IF_ERROR(AsObject(s, here));
+  DBXB_RETURN_IF_ERROR(GetDouble(s, here, "second", &sample->second));
+  DBXB_RETURN_IF_ERROR(GetUint(s, here, "operations", &sample->operations));
+  DBXB_RETURN_IF_ERROR(GetDouble(s, here, "ops_per_sec", &sample->ops_per_sec));
+  return GetDouble(s, here, "p99_ns", &sample->p99_ns);
+}
+
+// Reads one element of phase.merged_from: one source phase a `merge` combined.
+Status PhaseSourceFromJson(const Json& m, const std::string& here, PhaseSource* src) {
+  DBXB_RETURN_IF_ERROR(AsObject(m, here));
+  DBXB_RETURN_IF_ERROR(GetString(m, here, "file", &src->file));
+  DBXB_RETURN_IF_ERROR(GetString(m, here, "host_name", &src->host_name));
+  DBXB_RETURN_IF_ERROR(GetDouble(m, here, "start_unix_s", &src->start_unix_s));
+  DBXB_RETURN_IF_ERROR(GetDouble(m, here, "duration_ns", &src->duration_ns));
+  DBXB_RETURN_IF_ERROR(GetUint32(m, here, "threads", &src->threads));
+  DBXB_RETURN_IF_ERROR(GetUint(m, here, "operations", &src->operations));
+  return GetDouble(m, here, "throughput_ops_per_sec", &src->throughput_ops_per_sec);
+}
+
+// Reads the optional phase.merged_from; absent in phases that were not merged.
+Status MergedFromFromJson(const Json& j, const std::string& path, std::vector<PhaseSource>* out) {
+  const Json* merged_from;
+  DBXB_RETURN_IF_ERROR(Find(j, path, "merged_from", true, &merged_from));
+  out->clear();
+  if (merged_from == nullptr) return Status::Ok();
+  if (!merged_from->is_array()) return TypeError(Member(path, "merged_from"), "array", *merged_from);
+  for (size_t i = 0; i < merged_from->size(); ++i) {
+    PhaseSource src;
+    DBXB_RETURN_IF_ERROR(PhaseSourceFromJson((*merged_from)[i], Element(Member(path, "merged_from"), i), &src));
+    out->push_back(std::move(src));
+  }
+  return Status::Ok();
+}
+
 Status PhaseFromJson(const Json& j, const std::string& path, PhaseResult* p) {
   DBXB_RETURN_IF_ERROR(AsObject(j, path));
   DBXB_RETURN_IF_ERROR(GetString(j, path, "suite", &p->suite));
@@ -308,60 +382,24 @@ Status PhaseFromJson(const Json& j, const std::string& path, PhaseResult* p) {
   DBXB_RETURN_IF_ERROR(GetDouble(j, path, "throughput_ops_per_sec", &p->throughput_ops_per_sec));
   DBXB_RETURN_IF_ERROR(GetLatency(j, path, "service_time", &p->service_time));
   DBXB_RETURN_IF_ERROR(GetOptionalLatency(j, path, "latency_from_intended_start", &p->latency_from_intended_start));
-  p->late_operations.reset();
-  if (const Json * late; Find(j, path, "late_operations", true, &late).ok() && late != nullptr && !late->is_null()) {
-    if (!IsUnsigned(*late)) return TypeError(Member(path, "late_operations"), "unsigned integer", *late);
-    p->late_operations = late->get<uint64_t>();
-  }
+  DBXB_RETURN_IF_ERROR(LateOperationsFromJson(j, path, &p->late_operations));
   const Json* per_op;
   DBXB_RETURN_IF_ERROR(GetArray(j, path, "per_op", &per_op));
   p->per_op.clear();
   for (size_t i = 0; i < per_op->size(); ++i) {
-    const Json& o = (*per_op)[i];
-    std::string here = Element(Member(path, "per_op"), i);
     OpTypeResult op;
-    DBXB_RETURN_IF_ERROR(AsObject(o, here));
-    DBXB_RETURN_IF_ERROR(GetString(o, here, "name", &op.name));
-    DBXB_RETURN_IF_ERROR(GetUint(o, here, "count", &op.count));
-    DBXB_RETURN_IF_ERROR(GetDouble(o, here, "throughput_ops_per_sec", &op.throughput_ops_per_sec));
-    DBXB_RETURN_IF_ERROR(GetLatency(o, here, "service_time", &op.service_time));
-    DBXB_RETURN_IF_ERROR(GetOptionalLatency(o, here, "latency_from_intended_start", &op.latency_from_intended_start));
+    DBXB_RETURN_IF_ERROR(OpTypeFromJson((*per_op)[i], Element(Member(path, "per_op"), i), &op));
     p->per_op.push_back(std::move(op));
   }
   const Json* per_second;
   DBXB_RETURN_IF_ERROR(GetArray(j, path, "per_second", &per_second));
   p->per_second.clear();
   for (size_t i = 0; i < per_second->size(); ++i) {
-    const Json& s = (*per_second)[i];
-    std::string here = Element(Member(path, "per_second"), i);
     SecondSample sample;
-    DBXB_RETURN_IF_ERROR(AsObject(s, here));
-    DBXB_RETURN_IF_ERROR(GetDouble(s, here, "second", &sample.second));
-    DBXB_RETURN_IF_ERROR(GetUint(s, here, "operations", &sample.operations));
-    DBXB_RETURN_IF_ERROR(GetDouble(s, here, "ops_per_sec", &sample.ops_per_sec));
-    DBXB_RETURN_IF_ERROR(GetDouble(s, here, "p99_ns", &sample.p99_ns));
+    DBXB_RETURN_IF_ERROR(SecondSampleFromJson((*per_second)[i], Element(Member(path, "per_second"), i), &sample));
     p->per_second.push_back(sample);
   }
-  const Json* merged_from;
-  DBXB_RETURN_IF_ERROR(Find(j, path, "merged_from", true, &merged_from));
-  p->merged_from.clear();
-  if (merged_from != nullptr) {
-    if (!merged_from->is_array()) return TypeError(Member(path, "merged_from"), "array", *merged_from);
-    for (size_t i = 0; i < merged_from->size(); ++i) {
-      const Json& m = (*merged_from)[i];
-      std::string here = Element(Member(path, "merged_from"), i);
-      PhaseSource src;
-      DBXB_RETURN_IF_ERROR(AsObject(m, here));
-      DBXB_RETURN_IF_ERROR(GetString(m, here, "file", &src.file));
-      DBXB_RETURN_IF_ERROR(GetString(m, here, "host_name", &src.host_name));
-      DBXB_RETURN_IF_ERROR(GetDouble(m, here, "start_unix_s", &src.start_unix_s));
-      DBXB_RETURN_IF_ERROR(GetDouble(m, here, "duration_ns", &src.duration_ns));
-      DBXB_RETURN_IF_ERROR(GetUint32(m, here, "threads", &src.threads));
-      DBXB_RETURN_IF_ERROR(GetUint(m, here, "operations", &src.operations));
-      DBXB_RETURN_IF_ERROR(GetDouble(m, here, "throughput_ops_per_sec", &src.throughput_ops_per_sec));
-      p->merged_from.push_back(std::move(src));
-    }
-  }
+  DBXB_RETURN_IF_ERROR(MergedFromFromJson(j, path, &p->merged_from));
   DBXB_RETURN_IF_ERROR(GetOptionalString(j, path, "merged_throughput", &p->merged_throughput));
   DBXB_RETURN_IF_ERROR(GetNullableDouble(j, path, "settle_ns", true, &p->settle_ns));
   DBXB_RETURN_IF_ERROR(GetString(j, path, "memory_method", &p->memory_method));

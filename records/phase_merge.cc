@@ -120,23 +120,55 @@ struct Accumulator {
   }
 };
 
+// Zeroes the figures of *m (a copy of the first input) that MergePhase sums over the inputs.
+void ClearSums(PhaseResult* m) {
+  m->per_second.clear();
+  m->merged_from.clear();
+  m->threads = 0;
+  m->warmup_operations = 0;
+  m->operations = 0;
+  m->target_rate = 0;
+  m->incomplete = false;
+  if (m->late_operations) m->late_operations = 0;  // the inputs' own counts are added below
+}
+
+// Adds one input's counts (threads, operations, late operations, target rate, incomplete) into *m.
+void AddCounts(const PhaseResult& p, PhaseResult* m) {
+  m->threads += p.threads;
+  m->warmup_operations += p.warmup_operations;
+  m->operations += p.operations;
+  if (!p.late_operations)
+    m->late_operations.reset();  // an input that did not count them: the sum would be short
+  else if (m->late_operations)
+    *m->late_operations += *p.late_operations;
+  m->target_rate += p.target_rate;
+  m->incomplete = m->incomplete || p.incomplete;
+}
+
+// The inputs' measured times: earliest and latest start and end, summed durations and rates.
+struct TimeSpan {
+  double first_start = INFINITY, last_start = -INFINITY, first_end = INFINITY, last_end = -INFINITY;
+  double sum_duration = 0, sum_rate = 0;
+  void Add(const PhaseResult& p) {
+    const double end = p.start_unix_s + p.duration_ns / 1e9;
+    first_start = std::min(first_start, p.start_unix_s);
+    last_start = std::max(last_start, p.start_unix_s);
+    first_end = std::min(first_end, end);
+    last_end = std::max(last_end, end);
+    sum_duration += p.duration_ns;
+    sum_rate += p.throughput_ops_per_sec;
+  }
+};
+
 Result<PhaseResult> MergePhase(const std::vector<const PhaseResult*>& parts, const std::vector<MergeInput>& inputs) {
   const PhaseResult& first = *parts[0];
   const std::string name = PhaseName(first);
   PhaseResult m = first;
-  m.per_second.clear();
-  m.merged_from.clear();
-  m.threads = 0;
-  m.warmup_operations = 0;
-  m.operations = 0;
-  m.target_rate = 0;
-  m.incomplete = false;
-  if (m.late_operations) m.late_operations = 0;  // the inputs' own counts are added below
+  ClearSums(&m);
 
   Accumulator service, intended;
   std::vector<Accumulator> op_service(first.per_op.size()), op_intended(first.per_op.size());
-  double first_start = INFINITY, last_start = -INFINITY, first_end = INFINITY, last_end = -INFINITY;
-  double sum_duration = 0, sum_rate = 0;
+  TimeSpan span;
   std::vector<double> op_rates(first.per_op.size(), 0);
   for (size_t i = 0; i < parts.size(); ++i) {
     const PhaseResult& p = *parts[i];
@@ -154,22 +186,8 @@ Result<PhaseResult> MergePhase(const std::vector<const PhaseResult*>& parts, con
         DBXB_RETURN_IF_ERROR(op_intended[op].Add(*o.latency_from_intended_start, what + ": " + o.name));
       op_rates[op] += o.throughput_ops_per_sec;
     }
-    m.threads += p.threads;
-    m.warmup_operations += p.warmup_operations;
-    m.operations += p.operations;
-    if (!p.late_operations)
-      m.late_operations.reset();  // an input that did not count them: the sum would be short
-    else if (m.late_operations)
-      *m.late_operations += *p.late_operations;
-    m.target_rate += p.target_rate;
-    m.incomplete = m.incomplete || p.incomplete;
-    const double end = p.start_unix_s + p.duration_ns / 1e9;
-    first_start = std::min(first_start, p.start_unix_s);
-    last_start = std::max(last_start, p.start_unix_s);
-    first_end = std::min(first_end, end);
-    last_end = std::max(last_end, end);
-    sum_duration += p.duration_ns;
-    sum_rate += p.throughput_ops_per_sec;
+    AddCounts(p, &m);
+    span.Add(p);
     const std::string host = inputs[i].results.context.host_name;
     m.merged_from.push_back(
         {inputs[i].file, host, p.start_unix_s, p.duration_ns, p.threads, p.operations, p.throughput_ops_per_sec});
@@ -177,12 +195,13 @@ Result<PhaseResult> MergePhase(const std::vector<const PhaseResult*>& parts, con
   // Concurrent when some instant lies inside every input's measured time (and every start is known).
   bool starts_known = true;
   for (const PhaseResult* p : parts) starts_known = starts_known && p->start_unix_s > 0;
-  const bool concurrent = starts_known && last_start < first_end;
+  const bool concurrent = starts_known && span.last_start < span.first_end;
   m.merged_throughput = concurrent ? "concurrent" : "sequential";
-  m.start_unix_s = starts_known ? first_start : 0;
-  m.duration_ns = concurrent ? (last_end - first_start) * 1e9 : sum_duration;
+  m.start_unix_s = starts_known ? span.first_start : 0;
+  m.duration_ns = concurrent ? (span.last_end - span.first_start) * 1e9 : span.sum_duration;
   const double seconds = m.duration_ns / 1e9;
-  m.throughput_ops_per_sec = concurrent ? sum_rate : (seconds > 0 ? static_cast<double>(m.operations) / seconds : 0);
+  m.throughput_ops_per_sec =
+      concurrent ? span.sum_rate : (seconds > 0 ? static_cast<double>(m.operations) / seconds : 0);
 
   m.service_time = service.Summary();
   if (first.latency_from_intended_start) m.latency_from_intended_start = intended.Summary();
