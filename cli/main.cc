@@ -7,6 +7,9 @@
 #include <CLI/CLI.hpp>
 #include <exception>
 #include <iostream>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "adapters/adapter.h"
 #include "cli/ab_command.h"
@@ -53,12 +56,60 @@ int ListCommand() {
   return kExitCodeSuccess;
 }
 
-int Main(int argc, char** argv) {
+// The tool's description in --help, naming every engine but null.
+std::string ToolDescription() {
   std::vector<std::string> engines;
   for (const AdapterFactory& f : BuiltinAdapters().factories())
     if (f.name != "null") engines.push_back(f.name);
-  CLI::App app{"dbx-bench: identical workloads on every engine (" + JoinList(engines) +
-               "), with Criterion-grade statistics"};
+  return "dbx-bench: identical workloads on every engine (" + JoinList(engines) + "), with Criterion-grade statistics";
+}
+
+// Rejects an unknown command or an option before the command; the exit code when it does.
+std::optional<int> CheckFirstArgument(CLI::App* app, int argc, char** argv) {
+  // Every command registered, in order: the list the unknown-command message gives.
+  std::string commands;
+  bool known = false;
+  for (const CLI::App* sub : app->get_subcommands([](CLI::App*) { return true; })) {
+    commands += (commands.empty() ? "" : ", ") + sub->get_name();
+    known |= argc > 1 && sub->get_name() == argv[1];
+  }
+  if (argc > 1 && argv[1][0] != '-' && !known)
+    return Fail(kExitCodeBadInput, fmt::format("unknown command '{}' (commands: {}; see --help)", argv[1], commands));
+  if (argc > 1 && argv[1][0] == '-') {
+    const std::string first = argv[1];
+    if (first != "-h" && first != "--help" && first != "--version")
+      return Fail(kExitCodeBadInput, fmt::format("unknown option '{}' before the command (see --help)", first));
+  }
+  return std::nullopt;
+}
+
+// Parses the command line into the commands' arguments; the exit code when it should stop here (help,
+// version, a parse error, an empty value).
+std::optional<int> Parse(CLI::App* app, int argc, char** argv) {
+  try {
+    app->parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app->exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app->exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app->exit(e);
+  } catch (const CLI::ParseError& e) {
+    return Fail(kExitCodeBadInput, std::string(e.what()) + " (see --help)");
+  }
+  // An option given with an empty value ("--engines ''") is a mistake, never a request for the default.
+  for (const CLI::App* sub : app->get_subcommands()) {
+    for (const CLI::Option* opt : sub->get_options()) {
+      if (opt->count() == 0) continue;
+      for (const std::string& value : opt->results())
+        if (value.empty()) return Fail(kExitCodeBadInput, fmt::format("{}: empty value", opt->get_name()));
+    }
+  }
+  return std::nullopt;
+}
+
+int Main(int argc, char** argv) {
+  CLI::App app{ToolDescription()};
   app.name("dbx-bench");
   app.set_version_flag("--version", ToolVersion());
   app.require_subcommand(1);
@@ -79,40 +130,8 @@ int Main(int argc, char** argv) {
   CalibrateArgs calibrate;
   CLI::App* calibrate_cmd = AddCalibrateCommand(&app, &calibrate);
 
-  // Every command registered above, in order: the list the unknown-command message gives.
-  std::string commands;
-  bool known = false;
-  for (const CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) {
-    commands += (commands.empty() ? "" : ", ") + sub->get_name();
-    known |= argc > 1 && sub->get_name() == argv[1];
-  }
-  if (argc > 1 && argv[1][0] != '-' && !known)
-    return Fail(kExitCodeBadInput, fmt::format("unknown command '{}' (commands: {}; see --help)", argv[1], commands));
-  if (argc > 1 && argv[1][0] == '-') {
-    const std::string first = argv[1];
-    if (first != "-h" && first != "--help" && first != "--version")
-      return Fail(kExitCodeBadInput, fmt::format("unknown option '{}' before the command (see --help)", first));
-  }
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::CallForAllHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::CallForVersion& e) {
-    return app.exit(e);
-  } catch (const CLI::ParseError& e) {
-    return Fail(kExitCodeBadInput, std::string(e.what()) + " (see --help)");
-  }
-
-  // An option given with an empty value ("--engines ''") is a mistake, never a request for the default.
-  for (const CLI::App* sub : app.get_subcommands()) {
-    for (const CLI::Option* opt : sub->get_options()) {
-      if (opt->count() == 0) continue;
-      for (const std::string& value : opt->results())
-        if (value.empty()) return Fail(kExitCodeBadInput, fmt::format("{}: empty value", opt->get_name()));
-    }
-  }
+  if (const std::optional<int> code = CheckFirstArgument(&app, argc, argv)) return *code;
+  if (const std::optional<int> code = Parse(&app, argc, argv)) return *code;
 
   std::string command_line = CommandLine(argc, argv);
   run.argv.assign(argv + 1, argv + argc);

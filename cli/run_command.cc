@@ -35,6 +35,34 @@ std::string SuiteOptionHelp(const SuiteRegistry& suites, const std::string& name
   return fmt::format("{} [{}]", help, defaults);
 }
 
+// Adds each suite's own options to `cmd`: each name once, in registration order, unless `run` has it.
+void AddSuiteOptions(const SuiteRegistry& suites, CLI::App* cmd, RunArgs* run) {
+  for (const auto& s : suites.suites()) {
+    for (const SuiteOption& o : s->options()) {
+      if (run->suite_options.count(o.name) != 0 || cmd->get_option_no_throw("--" + o.name) != nullptr) continue;
+      // Only given options are stored: an absent key means "the suite's default".
+      cmd->add_option_function<std::string>(
+          "--" + o.name, [run, name = o.name](const std::string& v) { run->suite_options[name] = v; },
+          SuiteOptionHelp(suites, o.name));
+    }
+  }
+}
+
+// Adds the options about what follows the run: --save-baseline, --force, the capacity search, --quiet.
+void AddAfterRunOptions(CLI::App* cmd, RunCommandArgs* args) {
+  cmd->add_option("--save-baseline", args->save_baseline,
+                  "After a successful run, keep results.json as baseline NAME: <parent of --out>/baselines/NAME.json");
+  cmd->add_flag("--force", args->force, kForceHelp);
+  cmd->add_option("--sla", args->capacity.sla,
+                  "Capacity at a latency target, e.g. p99<=1ms: per engine and phase, the highest open-loop rate "
+                  "whose latency meets it and whose throughput keeps up (phase suites; see README)");
+  cmd->add_option("--sla-latency", args->capacity.sla_latency,
+                  "The latency --sla judges: intended (from each operation's intended start, the default) or service");
+  cmd->add_option("--sla-step", args->capacity.sla_step,
+                  "The shortest capacity step (default 2s; --quick: 1s, and the longest 10s instead of 60s)");
+  cmd->add_flag("--quiet", args->quiet, "No progress lines on stderr (sweep points, capacity steps)");
+}
+
 }  // namespace
 
 // `run`: the options of every run, then each suite's own (each name once, in registration order).
@@ -80,26 +108,8 @@ CLI::App* AddRunCommand(CLI::App* app, const SuiteRegistry& suites, RunCommandAr
   cmd->add_flag("--calibrate", run->calibrate,
                 "First time each engine's own get/scan/insert loop against the harness's (as `calibrate` does) "
                 "and record the ratios with the results");
-  for (const auto& s : suites.suites()) {
-    for (const SuiteOption& o : s->options()) {
-      if (run->suite_options.count(o.name) != 0 || cmd->get_option_no_throw("--" + o.name) != nullptr) continue;
-      // Only given options are stored: an absent key means "the suite's default".
-      cmd->add_option_function<std::string>(
-          "--" + o.name, [run, name = o.name](const std::string& v) { run->suite_options[name] = v; },
-          SuiteOptionHelp(suites, o.name));
-    }
-  }
-  cmd->add_option("--save-baseline", args->save_baseline,
-                  "After a successful run, keep results.json as baseline NAME: <parent of --out>/baselines/NAME.json");
-  cmd->add_flag("--force", args->force, kForceHelp);
-  cmd->add_option("--sla", args->capacity.sla,
-                  "Capacity at a latency target, e.g. p99<=1ms: per engine and phase, the highest open-loop rate "
-                  "whose latency meets it and whose throughput keeps up (phase suites; see README)");
-  cmd->add_option("--sla-latency", args->capacity.sla_latency,
-                  "The latency --sla judges: intended (from each operation's intended start, the default) or service");
-  cmd->add_option("--sla-step", args->capacity.sla_step,
-                  "The shortest capacity step (default 2s; --quick: 1s, and the longest 10s instead of 60s)");
-  cmd->add_flag("--quiet", args->quiet, "No progress lines on stderr (sweep points, capacity steps)");
+  AddSuiteOptions(suites, cmd, run);
+  AddAfterRunOptions(cmd, args);
   return cmd;
 }
 

@@ -195,23 +195,34 @@ TimeAxis MakeTimeAxis(const std::vector<BarChartEntry>& entries) {
   return axis;
 }
 
-}  // namespace
+// Where the bar chart's parts go: the bar area [x0, x1], the axis line, the page height.
+struct BarLayout {
+  static constexpr double kWidth = 760, kTop = 58, kRow = 28, kBar = 18, kRightRoom = 140;
+  TimeAxis axis;
+  double x0 = 0, x1 = 0, axis_y = 0, height = 0;
+  std::string scale_note;  // empty on a linear axis
+  double X(double ns) const { return x0 + (x1 - x0) * axis.Fraction(ns); }
+};
 
-std::string RenderTimeBarChart(const BarChart& chart) {
-  constexpr double kWidth = 760, kTop = 58, kRow = 28, kBar = 18, kRightRoom = 140;
+// Lays the bar chart out: labels on the left, bars and whiskers to their right, the time axis below.
+BarLayout MakeBarLayout(const BarChart& chart) {
+  BarLayout l;
   double label_width = 60;
   for (const BarChartEntry& e : chart.entries) label_width = std::max(label_width, TextWidth(e.label));
-  const double x0 = 16 + label_width + 8;
-  const double x1 = kWidth - kRightRoom;
-  const TimeAxis axis = MakeTimeAxis(chart.entries);
-  auto x_of = [&](double ns) { return x0 + (x1 - x0) * axis.Fraction(ns); };
-  const double axis_y = kTop + kRow * static_cast<double>(chart.entries.size()) + 4;
-  const std::string scale_note =
-      axis.log ? fmt::format("Log scale: the times span {}×, so each gridline is 10× the one before it.",
-                             FormatCount(axis.span))
-               : "";
-  const double height = axis_y + 36 + (axis.log ? 18 : 0);
+  l.x0 = 16 + label_width + 8;
+  l.x1 = BarLayout::kWidth - BarLayout::kRightRoom;
+  l.axis = MakeTimeAxis(chart.entries);
+  l.axis_y = BarLayout::kTop + BarLayout::kRow * static_cast<double>(chart.entries.size()) + 4;
+  if (l.axis.log) {
+    l.scale_note = fmt::format("Log scale: the times span {}×, so each gridline is 10× the one before it.",
+                               FormatCount(l.axis.span));
+  }
+  l.height = l.axis_y + 36 + (l.axis.log ? 18 : 0);
+  return l;
+}
 
+// The bar chart's text description, for screen readers: every entry, then the log-scale note.
+std::string BarChartDescription(const BarChart& chart, const BarLayout& l) {
   std::string desc;
   for (const BarChartEntry& e : chart.entries) {
     if (!desc.empty()) desc += "; ";
@@ -219,139 +230,182 @@ std::string RenderTimeBarChart(const BarChart& chart) {
                      : fmt::format("{}: {} [{}, {}]", e.label, FormatDuration(e.value), FormatDuration(e.lower),
                                    FormatDuration(e.upper));
   }
-
-  if (axis.log) desc += (desc.empty() ? "" : ". ") + scale_note;
-
-  std::string svg = SvgDocumentStart(kWidth, height, chart.title, chart.subtitle, desc);
-
-  // Grid and ticks.
-  for (const auto& [ns, label] : axis.ticks) {
-    const double x = x_of(ns);
-    svg += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"#e3e3e3\"/>\n", Num(x),
-                       Num(kTop - 6), Num(axis_y));
-    svg += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" fill=\"#555555\">{}</text>\n", Num(x),
-                       Num(axis_y + 16), XmlEscape(label));
-  }
-  if (axis.log) {
-    svg += fmt::format("<text x=\"{}\" y=\"{}\" fill=\"#b05000\" font-style=\"italic\">{}</text>\n", Num(x0),
-                       Num(axis_y + 34), XmlEscape(scale_note));
-  }
-  svg += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"#333333\"/>\n", Num(x0), Num(kTop - 6),
-                     Num(axis_y));
-  svg += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\" stroke=\"#333333\"/>\n", Num(x0), Num(axis_y),
-                     Num(x1));
-
-  for (size_t i = 0; i < chart.entries.size(); ++i) {
-    const BarChartEntry& e = chart.entries[i];
-    const double top = kTop + kRow * static_cast<double>(i);
-    const double mid = top + kBar / 2;
-    svg += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"end\" fill=\"#222222\">{}</text>\n", Num(x0 - 8),
-                       Num(mid + 4), XmlEscape(e.label));
-    if (e.failed) {
-      svg += fmt::format("<text x=\"{}\" y=\"{}\" fill=\"#b00020\">failed</text>\n", Num(x0 + 6), Num(mid + 4));
-      continue;
-    }
-    const double bar_end = x_of(e.value);
-    const double lo = x_of(std::min(e.lower, e.value)), hi = x_of(std::max(e.upper, e.value));
-    svg += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\"><title>{}</title></rect>\n",
-                       Num(x0), Num(top), Num(bar_end - x0), Num(kBar), EngineColor(e.label),
-                       XmlEscape(fmt::format("{}: {} [{}, {}]", e.label, FormatDuration(e.value),
-                                             FormatDuration(e.lower), FormatDuration(e.upper))));
-    svg += fmt::format("<line x1=\"{0}\" y1=\"{2}\" x2=\"{1}\" y2=\"{2}\" stroke=\"#222222\" stroke-width=\"1.5\"/>\n",
-                       Num(lo), Num(hi), Num(mid));
-    for (double x : {lo, hi}) {
-      svg +=
-          fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"#222222\" stroke-width=\"1.5\"/>\n",
-                      Num(x), Num(mid - 5), Num(mid + 5));
-    }
-    svg += fmt::format("<text x=\"{}\" y=\"{}\" fill=\"#222222\">{}</text>\n", Num(std::max(hi, bar_end) + 8),
-                       Num(mid + 4), XmlEscape(FormatDuration(e.value)));
-  }
-  svg += "</svg>\n";
-  return svg;
+  if (l.axis.log) desc += (desc.empty() ? "" : ". ") + l.scale_note;
+  return desc;
 }
 
-std::string RenderLatencyPercentileChart(const LatencyChart& chart) {
-  constexpr double kWidth = 800, kHeight = 420, kLeft = 84, kRight = 600, kTop = 62, kBottom = 370;
-  // Where a percentile goes on the x axis, in "nines": 0 for p0, 1 for p90, 2 for p99, ...
-  auto nines = [](double p) { return std::log10(100.0 / (100.0 - std::min(p, 99.9999))); };
+// Appends the time axis: gridlines with their labels, the log-scale note, and the two axis lines.
+void AppendTimeAxis(const BarLayout& l, std::string* svg) {
+  constexpr double kTop = BarLayout::kTop;
+  for (const auto& [ns, label] : l.axis.ticks) {
+    const double x = l.X(ns);
+    *svg += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"#e3e3e3\"/>\n", Num(x),
+                        Num(kTop - 6), Num(l.axis_y));
+    *svg += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" fill=\"#555555\">{}</text>\n", Num(x),
+                        Num(l.axis_y + 16), XmlEscape(label));
+  }
+  if (l.axis.log) {
+    *svg += fmt::format("<text x=\"{}\" y=\"{}\" fill=\"#b05000\" font-style=\"italic\">{}</text>\n", Num(l.x0),
+                        Num(l.axis_y + 34), XmlEscape(l.scale_note));
+  }
+  *svg += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"#333333\"/>\n", Num(l.x0),
+                      Num(kTop - 6), Num(l.axis_y));
+  *svg += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\" stroke=\"#333333\"/>\n", Num(l.x0),
+                      Num(l.axis_y), Num(l.x1));
+}
+
+// Appends row `i`: the entry's label, then its bar, whisker and value (or "failed").
+void AppendBar(const BarChartEntry& e, size_t i, const BarLayout& l, std::string* svg) {
+  constexpr double kBar = BarLayout::kBar;
+  const double top = BarLayout::kTop + BarLayout::kRow * static_cast<double>(i);
+  const double mid = top + kBar / 2;
+  *svg += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"end\" fill=\"#222222\">{}</text>\n", Num(l.x0 - 8),
+                      Num(mid + 4), XmlEscape(e.label));
+  if (e.failed) {
+    *svg += fmt::format("<text x=\"{}\" y=\"{}\" fill=\"#b00020\">failed</text>\n", Num(l.x0 + 6), Num(mid + 4));
+    return;
+  }
+  const double bar_end = l.X(e.value);
+  const double lo = l.X(std::min(e.lower, e.value)), hi = l.X(std::max(e.upper, e.value));
+  *svg += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\"><title>{}</title></rect>\n",
+                      Num(l.x0), Num(top), Num(bar_end - l.x0), Num(kBar), EngineColor(e.label),
+                      XmlEscape(fmt::format("{}: {} [{}, {}]", e.label, FormatDuration(e.value),
+                                            FormatDuration(e.lower), FormatDuration(e.upper))));
+  *svg += fmt::format("<line x1=\"{0}\" y1=\"{2}\" x2=\"{1}\" y2=\"{2}\" stroke=\"#222222\" stroke-width=\"1.5\"/>\n",
+                      Num(lo), Num(hi), Num(mid));
+  for (double x : {lo, hi}) {
+    *svg += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"#222222\" stroke-width=\"1.5\"/>\n",
+                        Num(x), Num(mid - 5), Num(mid + 5));
+  }
+  *svg += fmt::format("<text x=\"{}\" y=\"{}\" fill=\"#222222\">{}</text>\n", Num(std::max(hi, bar_end) + 8),
+                      Num(mid + 4), XmlEscape(FormatDuration(e.value)));
+}
+
+// Where a percentile goes on the x axis, in "nines": 0 for p0, 1 for p90, 2 for p99, ...
+double Nines(double p) { return std::log10(100.0 / (100.0 - std::min(p, 99.9999))); }
+
+// Whether a curve's point can be drawn: a finite percentile in [0, 100] and a finite positive time.
+bool DrawablePoint(double p, double ns) {
+  return std::isfinite(p) && std::isfinite(ns) && ns > 0 && p >= 0 && p <= 100;
+}
+
+// The latency chart's axes: percentiles in nines across, time decades (log scale) up.
+struct LatencyLayout {
+  static constexpr double kWidth = 800, kHeight = 420, kLeft = 84, kRight = 600, kTop = 62, kBottom = 370;
   double max_nines = 2;  // at least up to p99
   bool has_max = false;
+  double x_end = 0, lo_decade = 0, hi_decade = 0;
+  double X(double p) const { return kLeft + (kRight - kLeft) * (p >= 100 ? x_end : Nines(p)) / x_end; }
+  double Y(double ns) const {
+    return kBottom - (kBottom - kTop) * (std::log10(ns) - lo_decade) / (hi_decade - lo_decade);
+  }
+};
+
+// Fits the axes to every drawable point of the curves that did not fail.
+LatencyLayout MakeLatencyLayout(const LatencyChart& chart) {
+  LatencyLayout l;
   double lo_ns = INFINITY, hi_ns = 0;
   for (const LatencyCurve& c : chart.curves) {
     if (c.failed) continue;
     for (const auto& [p, ns] : c.points) {
-      if (!std::isfinite(p) || !std::isfinite(ns) || ns <= 0 || p < 0 || p > 100) continue;
+      if (!DrawablePoint(p, ns)) continue;
       if (p >= 100)
-        has_max = true;
+        l.has_max = true;
       else
-        max_nines = std::max(max_nines, std::ceil(nines(p) - 1e-9));
+        l.max_nines = std::max(l.max_nines, std::ceil(Nines(p) - 1e-9));
       lo_ns = std::min(lo_ns, ns);
       hi_ns = std::max(hi_ns, ns);
     }
   }
   if (hi_ns == 0) lo_ns = hi_ns = 1000;  // nothing to draw: an empty 1 µs axis
-  const double x_end = max_nines + (has_max ? 0.5 : 0);
-  double lo_decade = std::floor(std::log10(lo_ns)), hi_decade = std::ceil(std::log10(hi_ns));
-  if (hi_decade <= lo_decade) hi_decade = lo_decade + 1;
-  auto x_of = [&](double p) { return kLeft + (kRight - kLeft) * (p >= 100 ? x_end : nines(p)) / x_end; };
-  auto y_of = [&](double ns) {
-    return kBottom - (kBottom - kTop) * (std::log10(ns) - lo_decade) / (hi_decade - lo_decade);
-  };
+  l.x_end = l.max_nines + (l.has_max ? 0.5 : 0);
+  l.lo_decade = std::floor(std::log10(lo_ns));
+  l.hi_decade = std::ceil(std::log10(hi_ns));
+  if (l.hi_decade <= l.lo_decade) l.hi_decade = l.lo_decade + 1;
+  return l;
+}
 
+// Appends the percentile axis: ticks 0 %, 90 %, 99 %, 99.9 %, ...; then "max" and the axis title.
+void AppendPercentileAxis(const LatencyLayout& l, std::string* svg) {
+  constexpr double kLeft = LatencyLayout::kLeft, kRight = LatencyLayout::kRight;
+  constexpr double kTop = LatencyLayout::kTop, kBottom = LatencyLayout::kBottom;
+  for (int k = 0; k <= static_cast<int>(l.max_nines); ++k) {
+    const double x = kLeft + (kRight - kLeft) * k / l.x_end;
+    std::string label = k == 0 ? "0%" : fmt::format("{:.{}f}%", 100 - 100 * std::pow(10.0, -k), std::max(0, k - 2));
+    *svg += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"#e3e3e3\"/>\n", Num(x), Num(kTop),
+                        Num(kBottom));
+    *svg += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" fill=\"#555555\">{}</text>\n", Num(x),
+                        Num(kBottom + 16), label);
+  }
+  if (l.has_max) {
+    *svg += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" fill=\"#555555\">max</text>\n", Num(kRight),
+                        Num(kBottom + 16));
+  }
+  *svg += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" fill=\"#555555\">percentile</text>\n",
+                      Num((kLeft + kRight) / 2), Num(kBottom + 34));
+}
+
+// Appends the time axis (a gridline and label per decade), then the two axis lines.
+void AppendDecadeAxis(const LatencyLayout& l, std::string* svg) {
+  constexpr double kLeft = LatencyLayout::kLeft, kRight = LatencyLayout::kRight;
+  constexpr double kTop = LatencyLayout::kTop, kBottom = LatencyLayout::kBottom;
+  for (double d = l.lo_decade; d <= l.hi_decade + 1e-9; ++d) {
+    const double y = l.Y(std::pow(10.0, d));
+    *svg += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\" stroke=\"#e3e3e3\"/>\n", Num(kLeft), Num(y),
+                        Num(kRight));
+    *svg += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"end\" fill=\"#555555\">{}</text>\n", Num(kLeft - 6),
+                        Num(y + 4), XmlEscape(FormatDuration(std::pow(10.0, d), 1)));
+  }
+  *svg += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"#333333\"/>\n", Num(kLeft), Num(kTop),
+                      Num(kBottom));
+  *svg += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\" stroke=\"#333333\"/>\n", Num(kLeft),
+                      Num(kBottom), Num(kRight));
+}
+
+// Appends curve `i`: its polyline (unless it failed) and its legend entry.
+void AppendLatencyCurve(const LatencyCurve& c, size_t i, const LatencyLayout& l, std::string* svg) {
+  constexpr double kRight = LatencyLayout::kRight;
+  const std::string color = EngineColor(c.label);
+  const double ly = LatencyLayout::kTop + 8 + 20 * static_cast<double>(i);
+  if (!c.failed) {
+    std::string points;
+    for (const auto& [p, ns] : c.points) {
+      if (!DrawablePoint(p, ns)) continue;
+      points += fmt::format("{}{},{}", points.empty() ? "" : " ", Num(l.X(p)), Num(l.Y(ns)));
+    }
+    *svg += fmt::format(
+        "<polyline points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"2\"><title>{}</title></polyline>\n", points,
+        color, XmlEscape(c.label + ": " + c.description));
+    *svg += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\" stroke=\"{3}\" stroke-width=\"3\"/>\n",
+                        Num(kRight + 24), Num(ly), Num(kRight + 44), color);
+  }
+  *svg += fmt::format("<text x=\"{}\" y=\"{}\" fill=\"{}\">{}</text>\n", Num(kRight + 50), Num(ly + 4),
+                      c.failed ? "#b00020" : "#222222", XmlEscape(c.failed ? c.label + " (failed)" : c.label));
+}
+
+}  // namespace
+
+std::string RenderTimeBarChart(const BarChart& chart) {
+  const BarLayout layout = MakeBarLayout(chart);
+  std::string svg = SvgDocumentStart(BarLayout::kWidth, layout.height, chart.title, chart.subtitle,
+                                     BarChartDescription(chart, layout));
+  AppendTimeAxis(layout, &svg);
+  for (size_t i = 0; i < chart.entries.size(); ++i) AppendBar(chart.entries[i], i, layout, &svg);
+  svg += "</svg>\n";
+  return svg;
+}
+
+std::string RenderLatencyPercentileChart(const LatencyChart& chart) {
+  const LatencyLayout layout = MakeLatencyLayout(chart);
   std::string desc;
   for (const LatencyCurve& c : chart.curves) {
     if (!desc.empty()) desc += "; ";
     desc += c.label + ": " + (c.failed ? std::string("failed") : c.description);
   }
-  std::string svg = SvgDocumentStart(kWidth, kHeight, chart.title, chart.subtitle, desc);
-
-  // Percentile ticks: 0 %, 90 %, 99 %, 99.9 %, ...; then "max".
-  for (int k = 0; k <= static_cast<int>(max_nines); ++k) {
-    const double x = kLeft + (kRight - kLeft) * k / x_end;
-    std::string label = k == 0 ? "0%" : fmt::format("{:.{}f}%", 100 - 100 * std::pow(10.0, -k), std::max(0, k - 2));
-    svg += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"#e3e3e3\"/>\n", Num(x), Num(kTop),
-                       Num(kBottom));
-    svg += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" fill=\"#555555\">{}</text>\n", Num(x),
-                       Num(kBottom + 16), label);
-  }
-  if (has_max) {
-    svg += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" fill=\"#555555\">max</text>\n", Num(kRight),
-                       Num(kBottom + 16));
-  }
-  svg += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" fill=\"#555555\">percentile</text>\n",
-                     Num((kLeft + kRight) / 2), Num(kBottom + 34));
-  for (double d = lo_decade; d <= hi_decade + 1e-9; ++d) {
-    const double y = y_of(std::pow(10.0, d));
-    svg += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\" stroke=\"#e3e3e3\"/>\n", Num(kLeft), Num(y),
-                       Num(kRight));
-    svg += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"end\" fill=\"#555555\">{}</text>\n", Num(kLeft - 6),
-                       Num(y + 4), XmlEscape(FormatDuration(std::pow(10.0, d), 1)));
-  }
-  svg += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"#333333\"/>\n", Num(kLeft), Num(kTop),
-                     Num(kBottom));
-  svg += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\" stroke=\"#333333\"/>\n", Num(kLeft),
-                     Num(kBottom), Num(kRight));
-
-  for (size_t i = 0; i < chart.curves.size(); ++i) {
-    const LatencyCurve& c = chart.curves[i];
-    const std::string color = EngineColor(c.label);
-    const double ly = kTop + 8 + 20 * static_cast<double>(i);
-    if (!c.failed) {
-      std::string points;
-      for (const auto& [p, ns] : c.points) {
-        if (!std::isfinite(p) || !std::isfinite(ns) || ns <= 0 || p < 0 || p > 100) continue;
-        points += fmt::format("{}{},{}", points.empty() ? "" : " ", Num(x_of(p)), Num(y_of(ns)));
-      }
-      svg += fmt::format(
-          "<polyline points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"2\"><title>{}</title></polyline>\n",
-          points, color, XmlEscape(c.label + ": " + c.description));
-      svg += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\" stroke=\"{3}\" stroke-width=\"3\"/>\n",
-                         Num(kRight + 24), Num(ly), Num(kRight + 44), color);
-    }
-    svg += fmt::format("<text x=\"{}\" y=\"{}\" fill=\"{}\">{}</text>\n", Num(kRight + 50), Num(ly + 4),
-                       c.failed ? "#b00020" : "#222222", XmlEscape(c.failed ? c.label + " (failed)" : c.label));
-  }
+  std::string svg = SvgDocumentStart(LatencyLayout::kWidth, LatencyLayout::kHeight, chart.title, chart.subtitle, desc);
+  AppendPercentileAxis(layout, &svg);
+  AppendDecadeAxis(layout, &svg);
+  for (size_t i = 0; i < chart.curves.size(); ++i) AppendLatencyCurve(chart.curves[i], i, layout, &svg);
   svg += "</svg>\n";
   return svg;
 }
