@@ -3,14 +3,14 @@
 // Only the phase runner includes this header.
 #pragma once
 
+#include <fmt/format.h>
+
 #include <atomic>
 #include <cstdint>
 #include <limits>
 #include <memory>
 #include <mutex>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "common/status.h"
 #include "harness/phase_runner.h"

@@ -14,9 +14,7 @@ namespace {
 using States = std::vector<std::unique_ptr<ThreadState>>;
 
 // Operations per second over `seconds` (0 when no time passed).
-double PerSecond(uint64_t count, double seconds) {
-  return seconds > 0 ? static_cast<double>(count) / seconds : 0.0;
-}
+double PerSecond(uint64_t count, double seconds) { return seconds > 0 ? static_cast<double>(count) / seconds : 0.0; }
 
 // Adds up the threads' operation counts and sets the measured duration, the throughput and whether the
 // duration bounded the phase.
