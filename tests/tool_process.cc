@@ -131,8 +131,11 @@ bool PostgresInstalled() {
 }
 
 fs::path FreshTestDir(const std::string& prefix) {
-  fs::path dir = fs::temp_directory_path() / (prefix + "-" + std::to_string(::getpid()) + "-" +
-                                              ::testing::UnitTest::GetInstance()->current_test_info()->name());
+  // A parameterized test's name holds a '/' ("StopsWithinASecond/VpsBulkInsert"): kept, the directory
+  // would be nested in a parent that removing it leaves behind in /tmp.
+  std::string name = ::testing::UnitTest::GetInstance()->current_test_info()->name();
+  std::replace(name.begin(), name.end(), '/', '_');
+  fs::path dir = fs::temp_directory_path() / (prefix + "-" + std::to_string(::getpid()) + "-" + name);
   fs::remove_all(dir);
   fs::create_directories(dir);
   return dir;
