@@ -193,7 +193,8 @@ TEST(PairedScenarios, TwoToFiveRoundsNeverLessEvidenceAsRoundsAreAdded) {
   for (size_t rounds = 2; rounds <= 5; ++rounds) {
     RunSet base, cur;
     Rounds(rounds, Change{.uniform = 1.10}, 0.01, 8, &base, &cur);
-    const MetricComparison& row = Row(Paired(base, cur), "time");
+    const ComparisonReport report = Paired(base, cur);
+    const MetricComparison& row = Row(report, "time");
     if (rounds == 2) EXPECT_EQ(row.verdict, Verdict::kInconclusive);
     if (rounds >= 4) EXPECT_LT(row.change.upper, previous) << rounds << " rounds";
     EXPECT_LE(row.change.upper, previous) << rounds << " rounds";
