@@ -17,6 +17,8 @@
 #include <fstream>
 #include <string>
 
+#include "common/sanitized_build.h"
+
 extern char** environ;
 
 namespace dbxb {
@@ -64,6 +66,11 @@ std::string ValgrindVersion() {
 }
 
 Result<int> RunSelfUnderCallgrind(const std::vector<std::string>& args) {
+#ifdef DBXB_SANITIZED_BUILD
+  return Status::InvalidArgument(
+      "--measure instructions: this dbx-bench is built with a sanitizer (DBXB_SANITIZE), whose runtime valgrind "
+      "cannot run; count instructions with a Release build");
+#endif
   const std::string version = ValgrindVersion();
   if (version.empty())
     return Status::InvalidArgument("--measure instructions: valgrind is not installed (Debian's package valgrind)");

@@ -1,15 +1,18 @@
 // `run --measure instructions` end to end (harness/instructions.h): the tool re-runs itself under
 // valgrind's callgrind, counts each benchmark's instructions per operation over a fixed number of
 // iterations, and `compare` / `ab` gate them against --max-instruction-regression. The null engine's
-// test-only spin (adapters/null/null_faults.h) is the code change. Skipped without valgrind.
+// test-only spin (adapters/null/null_faults.h) is the code change. Skipped without valgrind; a sanitizer
+// build, which valgrind cannot run, checks only that the tool refuses the mode with its reason.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "common/sanitized_build.h"
 #include "tests/tool_process.h"
 
 namespace dbxb::test {
@@ -22,8 +25,13 @@ const std::string kRun = "--engines null --workloads get,insert --records 1000 -
 class InstructionsTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (std::system("valgrind --version > /dev/null 2>&1") != 0) GTEST_SKIP() << "valgrind is not installed";
     dir_ = FreshTestDir("dbxb-instructions");
+#ifdef DBXB_SANITIZED_BUILD
+    if (!refusal_test_) GTEST_SKIP() << "valgrind cannot run a sanitizer build";
+#else
+    if (refusal_test_) GTEST_SKIP() << "only a sanitizer build refuses the mode";
+    if (std::system("valgrind --version > /dev/null 2>&1") != 0) GTEST_SKIP() << "valgrind is not installed";
+#endif
   }
   void TearDown() override {
     if (!dir_.empty()) fs::remove_all(dir_);
@@ -34,7 +42,21 @@ class InstructionsTest : public ::testing::Test {
   }
 
   fs::path dir_;
+  bool refusal_test_ = false;
 };
+
+class SanitizedInstructionsTest : public InstructionsTest {
+ protected:
+  SanitizedInstructionsTest() { refusal_test_ = true; }
+};
+
+TEST_F(SanitizedInstructionsTest, TheModeIsRefusedWithItsReasonAndNothingWritten) {
+  ToolResult r = Run("run " + kRun + " --out a");
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("built with a sanitizer"), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_FALSE(fs::exists(dir_ / "a"));
+}
 
 TEST_F(InstructionsTest, CountsAreRecordedWithTheValgrindVersionAndRepeatExactly) {
   ToolResult a = Run("run " + kRun + " --out a");

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "common/sanitized_build.h"
 #include "harness/memory/memory_files.h"
 #include "harness/phase_runner.h"
 #include "workloads/prng.h"
@@ -87,15 +88,6 @@ TEST(MemoryFilesTest, ParseDecimalAcceptsCountersAndRefusesTheRest) {
     EXPECT_EQ(v, 7u) << "'" << bad << "'";
   }
 }
-
-// GCC says __SANITIZE_ADDRESS__ / __SANITIZE_THREAD__; clang 14 says it only through __has_feature.
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define DBXB_SANITIZED_BUILD 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-#define DBXB_SANITIZED_BUILD 1
-#endif
-#endif
 
 // A sanitizer's allocator replaces glibc's arenas, so there is nothing for malloc_trim to hand back.
 #if defined(__GLIBC__) && !defined(DBXB_SANITIZED_BUILD)
