@@ -121,10 +121,18 @@ TEST_F(ClientsTest, AFailingClientEndsTheRunAndNoneIsLeftRunning) {
   *(ops + 1) = "100000000";
   args.insert(args.end(), {"--duration", "60s"});
   const pid_t pid = StartTool(kTool, args, dir_ / "stdout", dir_ / "stderr");
-  ASSERT_TRUE(WaitUntil([&] { return ProcessesMentioning("--client 2/2") > 0; }, 30)) << ReadFile(dir_ / "stderr");
+  // This run's second client, not another test's: its command line names this test's data directory.
+  const auto second_client = [&] {
+    std::vector<pid_t> mine;
+    const std::vector<pid_t> here = PidsMentioning((dir_ / "data").string());
+    for (pid_t p : PidsMentioning("--client 2/2"))
+      if (std::find(here.begin(), here.end(), p) != here.end()) mine.push_back(p);
+    return mine;
+  };
+  ASSERT_TRUE(WaitUntil([&] { return !second_client().empty(); }, 30)) << ReadFile(dir_ / "stderr");
   std::this_thread::sleep_for(std::chrono::milliseconds(500));
   // The second client dies (as an OOM kill would end it).
-  for (pid_t client : PidsMentioning("--client 2/2")) kill(client, SIGKILL);
+  for (pid_t client : second_client()) kill(client, SIGKILL);
   const ToolResult r = WaitTool(pid, 60);
   EXPECT_EQ(r.exit_code, 1) << r.Describe();
   const std::string err = ReadFile(dir_ / "stderr");
