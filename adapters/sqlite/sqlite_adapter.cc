@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <limits>
@@ -11,6 +12,7 @@
 #include <optional>
 #include <string>
 #include <system_error>
+#include <thread>
 
 #include "adapters/native_options.h"
 #include "adapters/sqlite/sqlite_connection.h"
@@ -277,6 +279,18 @@ Status ApplyNativeOptions(const AdapterOptions& options, ConnectionConfig* confi
   return Status::Ok();
 }
 
+// PRAGMA journal_mode=WAL, retried while another process (a --clients sibling) opens the same new
+// file: the pragma reads under a shared lock and then needs the exclusive one, and SQLite answers
+// SQLITE_BUSY at once rather than call the busy handler when two connections could wait on each other.
+Result<std::string> SetWalMode(sqlite3* db, int busy_timeout_ms) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(busy_timeout_ms);
+  for (;;) {
+    Result<std::string> mode = QueryText(db, "PRAGMA journal_mode=WAL");
+    if (mode.ok() || !mode.status().IsConflict() || std::chrono::steady_clock::now() >= deadline) return mode;
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+}
+
 class SqliteAdapter final : public Adapter {
  public:
   static Result<std::unique_ptr<Adapter>> Open(const AdapterOptions& options) {
@@ -299,7 +313,7 @@ class SqliteAdapter final : public Adapter {
       DBXB_RETURN_IF_ERROR(Exec(adapter->control_, ("PRAGMA page_size=" + std::to_string(page_size)).c_str()));
     }
     // journal_mode=WAL is a property of the file: set once here, before any session connects.
-    Result<std::string> mode = QueryText(adapter->control_, "PRAGMA journal_mode=WAL");
+    Result<std::string> mode = SetWalMode(adapter->control_, config.busy_timeout_ms);
     if (!mode.ok()) return mode.status();
     if (*mode != "wal") return Status::IOError("SQLite refused journal_mode=WAL (got '" + *mode + "')");
     DBXB_RETURN_IF_ERROR(adapter->ChooseLayout(options, forced_layout));
