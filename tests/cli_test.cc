@@ -136,17 +136,6 @@ TEST_F(CliTest, InterruptWritesFinishedBenchmarksMarkedIncomplete) {
   EXPECT_TRUE(fs::is_empty(data)) << "temporary data removed";
 }
 
-// Processes whose command line mentions `text` (a postgres server's is "postgres -D <data dir>").
-int ProcessesMentioning(const std::string& text) {
-  int n = 0;
-  std::error_code ec;
-  for (const auto& entry : fs::directory_iterator("/proc", ec)) {
-    std::string cmdline = ReadFile(entry.path() / "cmdline");
-    if (cmdline.find(text) != std::string::npos) ++n;
-  }
-  return n;
-}
-
 // Ctrl-C while postgres runs: its private server is stopped and its directory removed.
 TEST_F(CliTest, InterruptStopsThePostgresServer) {
   fs::path out = dir_ / "out", data = dir_ / "data", workload = dir_ / "workload";
