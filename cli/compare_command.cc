@@ -222,7 +222,7 @@ CommandResult RunCompare(const CompareArgs& args, std::ostream& console) {
     std::vector<std::string> aa_paths;
     for (const std::string& p : args.aa_runs) aa_paths.push_back(ResolveResultsPath(p));
     st = ReadRunSet(aa_paths, &files, &aa);
-    if (st.ok()) st = CalibrateNoiseFloors(aa, &options.calibrated_floors).WithContext("--aa-runs");
+    if (st.ok()) st = CalibrateNoiseFloors(aa, &options).WithContext("--aa-runs");
   }
   if (st.ok()) st = CheckOutputs(args, files);
   if (!st.ok()) return BadInput(st.message());

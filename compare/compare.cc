@@ -39,6 +39,24 @@ double AllowanceOf(const MetricComparison& row, const RunRecord& record, const C
   return 0;
 }
 
+// Why the A/A-calibrated floors do not hold for these two runs (empty when they do, or when no load
+// was recorded to tell): a run started at a load average the calibration runs did not meet.
+std::string CalibrationMisses(const CompareOptions& o, const RunResults& baseline, const RunResults& current) {
+  if (o.calibrated_floors.empty() || !o.calibration_load) return "";
+  const auto [lo, hi] = *o.calibration_load;
+  for (const RunResults* r : {&baseline, &current}) {
+    if (r->context.load_avg.empty()) continue;
+    const double load = r->context.load_avg[0];
+    if (load >= lo / kCalibrationLoadMargin && load <= hi * kCalibrationLoadMargin) continue;
+    return fmt::format(
+        "⚠️ The {} run started at a load average of {:.2f}, outside what the A/A runs met ({:.2f} to {:.2f}, "
+        "give or take {:.0f} %): their floors (--aa-runs) do not hold for it, so its timing rows use the noise "
+        "floor instead (inconclusive unless --noise-floor is given).",
+        r == &baseline ? "baseline" : "current", load, lo, hi, (kCalibrationLoadMargin - 1) * 100);
+  }
+  return "";
+}
+
 // Two series whose ratio of sums is a run's estimate, with the block length of their bootstrap.
 struct SumSeries {
   std::vector<double> numerator, denominator;
@@ -207,6 +225,12 @@ Status CompareRuns(const RunResults& baseline, const RunResults& current, const 
   DBXB_RETURN_IF_ERROR(RunRecordsOf(baseline, side_name("baseline", out.baseline.source), &base));
   DBXB_RETURN_IF_ERROR(RunRecordsOf(current, side_name("current", out.current.source), &cur));
   std::vector<Planned> planned = Plan(base, cur);
+  std::vector<std::string> warnings = CompareWarnings(baseline, current);
+  CompareOptions effective = options;
+  if (std::string why = CalibrationMisses(options, baseline, current); !why.empty()) {
+    effective.calibrated_floors.clear();
+    warnings.push_back(std::move(why));
+  }
   FamilyCounts counts;
   for (const Planned& p : planned)
     if (p.row.outcome == Outcome::kCompared && p.in_family) counts.Add(*p.row.metric);
@@ -215,7 +239,7 @@ Status CompareRuns(const RunResults& baseline, const RunResults& current, const 
     common |= p.row.outcome == Outcome::kCompared || p.row.outcome == Outcome::kFailed ||
               p.row.outcome == Outcome::kInsufficientData;
     if (p.row.outcome == Outcome::kCompared && p.in_family) {
-      Estimate(&p, counts, options);
+      Estimate(&p, counts, effective);
     } else if (p.row.outcome == Outcome::kCompared) {
       p.row.change = Interval{p.row.current.value / p.row.baseline.value - 1, -1, kInf, std::nan("")};
     }
@@ -228,7 +252,7 @@ Status CompareRuns(const RunResults& baseline, const RunResults& current, const 
         side_name("current", out.current.source), cur.size(), cur.size() == 1 ? "" : "s"));
   }
   SortRowsByFamily(&out.rows);
-  out.warnings = CompareWarnings(baseline, current);
+  out.warnings = std::move(warnings);
   DecideVerdicts(&out);
   *report = std::move(out);
   return Status::Ok();

@@ -243,14 +243,25 @@ Status CompareRunSets(const RunSet& baseline, const RunSet& current, bool paired
   return Status::Ok();
 }
 
-Status CalibrateNoiseFloors(const RunSet& aa_runs, std::vector<std::pair<std::string, double>>* floors) {
+Status CalibrateNoiseFloors(const RunSet& aa_runs, CompareOptions* options) {
   if (aa_runs.runs.size() < 2)
     return Status::InvalidArgument(
         fmt::format("{} A/A run given: at least 2 are needed to calibrate a noise floor", aa_runs.runs.size()));
   Records runs(aa_runs.runs.size());
   for (size_t i = 0; i < aa_runs.runs.size(); ++i)
     DBXB_RETURN_IF_ERROR(RunRecordsOf(aa_runs.runs[i], fmt::format("A/A run {}", aa_runs.sources[i]), &runs[i]));
+  std::vector<std::pair<std::string, double>>* floors = &options->calibrated_floors;
   floors->clear();
+  options->calibration_load.reset();
+  std::pair<double, double> load{INFINITY, 0};
+  for (const RunResults& r : aa_runs.runs) {
+    if (r.context.load_avg.empty()) {
+      load = {INFINITY, 0};
+      break;
+    }
+    load = {std::min(load.first, r.context.load_avg[0]), std::max(load.second, r.context.load_avg[0])};
+  }
+  if (load.first <= load.second) options->calibration_load = load;
   for (const RunRecord& first : runs[0]) {
     SideRecord side;
     for (const auto& run : runs) {

@@ -37,11 +37,12 @@ struct RunSet {
 [[nodiscard]] Status CompareRunSets(const RunSet& baseline, const RunSet& current, bool paired,
                                     const CompareOptions& options, ComparisonReport* report);
 
-/// Per-row allowances from A/A runs (runs of one build, one command): for each metric of each record
-/// that every run holds and none failed, (largest estimate / smallest estimate) - 1 over the runs, keyed
-/// by RowId(): the spread between processes that one run per side cannot see. InvalidArgument when
-/// fewer than 2 runs are given or a run cannot be read.
-[[nodiscard]] Status CalibrateNoiseFloors(const RunSet& aa_runs, std::vector<std::pair<std::string, double>>* floors);
+/// Per-row allowances from A/A runs (runs of one build, one command) into options->calibrated_floors:
+/// for each metric of each record that every run holds and none failed, (largest estimate / smallest
+/// estimate) - 1 over the runs, keyed by RowId(): the spread between processes that one run per side
+/// cannot see; and the load averages the runs started at into options->calibration_load.
+/// InvalidArgument when fewer than 2 runs are given or a run cannot be read.
+[[nodiscard]] Status CalibrateNoiseFloors(const RunSet& aa_runs, CompareOptions* options);
 
 /// OK when the two runs share a benchmark or phase; otherwise InvalidArgument naming what each holds.
 /// `ab` asks this after its first round, so that two builds with nothing in common stop at once.

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "common/prng.h"
+#include "compare/compare.h"
 #include "stats/statistics.h"
 #include "stats/t_tests.h"
 #include "tests/fixtures/compare/synthetic_runs.h"
@@ -195,8 +196,12 @@ TEST(PairedScenarios, TwoToFiveRoundsNeverLessEvidenceAsRoundsAreAdded) {
     Rounds(rounds, Change{.uniform = 1.10}, 0.01, 8, &base, &cur);
     const ComparisonReport report = Paired(base, cur);
     const MetricComparison& row = Row(report, "time");
-    if (rounds == 2) EXPECT_EQ(row.verdict, Verdict::kInconclusive);
-    if (rounds >= 4) EXPECT_LT(row.change.upper, previous) << rounds << " rounds";
+    if (rounds == 2) {
+      EXPECT_EQ(row.verdict, Verdict::kInconclusive);
+    }
+    if (rounds >= 4) {
+      EXPECT_LT(row.change.upper, previous) << rounds << " rounds";
+    }
     EXPECT_LE(row.change.upper, previous) << rounds << " rounds";
     previous = row.change.upper;
   }
@@ -323,10 +328,10 @@ TEST(CompareRunSets, TwoGroupsUseWelchOnTheLogs) {
 TEST(CalibrateNoiseFloors, SpreadOfEachRowOverTheRuns) {
   RunSet aa, ignored;
   Rounds(3, Change{}, 0.05, 16, &aa, &ignored);
-  std::vector<std::pair<std::string, double>> floors;
-  ASSERT_TRUE(CalibrateNoiseFloors(aa, &floors).ok());
+  CompareOptions calibrated;
+  ASSERT_TRUE(CalibrateNoiseFloors(aa, &calibrated).ok());
   double time_floor = -1;
-  for (const auto& [id, floor] : floors)
+  for (const auto& [id, floor] : calibrated.calibrated_floors)
     if (id.find("dbx-micro/get/lmdb") == 0 && id.size() > 5 && id.substr(id.size() - 5) == " time") time_floor = floor;
   double lo = INFINITY, hi = 0;
   for (const RunResults& r : aa.runs) {
@@ -338,7 +343,37 @@ TEST(CalibrateNoiseFloors, SpreadOfEachRowOverTheRuns) {
   RunSet one;
   one.runs.push_back(aa.runs[0]);
   one.sources.push_back("x");
-  EXPECT_TRUE(CalibrateNoiseFloors(one, &floors).IsInvalidArgument());
+  EXPECT_TRUE(CalibrateNoiseFloors(one, &calibrated).IsInvalidArgument());
+}
+
+// Floors calibrated at one load do not hold for a busier machine: the A/A runs started at load 6 to 8;
+// a pair of unchanged runs whose current side met load 12 (and ran 40 % slower for it) is not called
+// regressed on those floors, and the report says why. Within the load, the floors are used.
+TEST(CalibrateNoiseFloors, RunsAtALoadTheCalibrationDidNotMeetDoNotUseItsFloors) {
+  RunSet aa, ignored;
+  Rounds(6, Change{}, 0.02, 21, &aa, &ignored);
+  for (size_t i = 0; i < aa.runs.size(); ++i) aa.runs[i].context.load_avg = {6.0 + 0.4 * i, 6, 6};
+  CompareOptions o;
+  ASSERT_TRUE(CalibrateNoiseFloors(aa, &o).ok());
+  ASSERT_TRUE(o.calibration_load.has_value());
+  EXPECT_DOUBLE_EQ(o.calibration_load->first, 6.0);
+  EXPECT_DOUBLE_EQ(o.calibration_load->second, 8.0);
+
+  RunResults base = MakeRun(1.0, Change{}, 5), busy = MakeRun(1.4, Change{}, 6);
+  base.context.load_avg = {7, 7, 7};
+  busy.context.load_avg = {12, 9, 7};
+  ComparisonReport report;
+  ASSERT_TRUE(CompareRuns(base, busy, o, &report).ok());
+  EXPECT_NE(Row(report, "time").verdict, Verdict::kRegressed);
+  EXPECT_FALSE(report.GateFailed());
+  bool said = false;
+  for (const std::string& w : report.warnings) said |= w.find("load average of 12.00") != std::string::npos;
+  EXPECT_TRUE(said) << "the report says why the floors were not used";
+
+  // The same slower current run at a load the calibration met: the floors are used, and it regressed.
+  busy.context.load_avg = {8.5, 8, 7};
+  ASSERT_TRUE(CompareRuns(base, busy, o, &report).ok());
+  EXPECT_EQ(Row(report, "time").verdict, Verdict::kRegressed);
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -16,6 +17,9 @@
 #include "records/result.h"
 
 namespace dbxb {
+
+/// How far beyond the A/A runs' load averages a compared run may start and still use their floors.
+inline constexpr double kCalibrationLoadMargin = 1.25;
 
 struct CompareOptions {
   /// Family-wise error rate: the chance that any row of a family is called regressed while within its
@@ -32,6 +36,11 @@ struct CompareOptions {
   /// Per-row allowances calibrated from A/A runs (CalibrateNoiseFloors), replacing noise_floor for the
   /// rows they name (RowId); they apply to counters and instructions too.
   std::vector<std::pair<std::string, double>> calibrated_floors;
+  /// The 1-minute load averages the A/A runs started at (lowest, highest), when every one recorded it.
+  /// The floors hold for runs that met such a machine: when a compared run started at a load outside
+  /// [lowest / kCalibrationLoadMargin, highest * kCalibrationLoadMargin], they are not used (the rows
+  /// get noise_floor) and the report says why.
+  std::optional<std::pair<double, double>> calibration_load;
   /// The looks a sequential run plans (ab --rounds auto): every interval is corrected for them too.
   size_t looks = 1;
   /// An inconclusive row fails the gate as a regression does.
