@@ -244,6 +244,13 @@ void CapacitySearch::Record(bool passed) {
   if (done_) return;
   const int index = steps_++;
   const double rate = next_;
+  if (!passed && !confirming_ && (lower_ > 0 || index == 0)) {
+    confirming_ = true;  // the same rate again: it fails only if it misses twice
+    if (steps_ >= static_cast<int>(plan_.max_steps))
+      Finish(fmt::format("stopped after {} steps, the most a search takes", plan_.max_steps));
+    return;
+  }
+  confirming_ = false;
   if (passed && rate > lower_) {
     lower_ = rate;
     lower_step_ = index;

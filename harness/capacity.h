@@ -13,6 +13,13 @@
 //            no rate meets the SLA).
 //   bisect   between the highest passing rate L and the lowest failing rate U, at their geometric mean,
 //            until U / L <= 1 + resolution.
+//   confirm  a miss that would bound the search from above (the first open-loop step's, and every miss
+//            once a rate has passed) is run again at the same rate: the rate fails only if it misses
+//            twice. One stall of the machine in one step (a page-cache flush, another process) would
+//            otherwise cap the search for good: on the quiet 2-core VM, a first step that missed once
+//            (p99 1.29 ms, then 21 µs at half the rate) held LMDB's cached select-pk to 249,000 ops/s in
+//            a run whose repeat reached 1,130,000. Misses while ramping down are not repeated: the first
+//            one was confirmed, and those below it are long steps at low rates.
 // A step passes when the SLA's latency (from the intended start by default, or the service time) at its
 // percentile is within the bound, and achieved >= keep_up × target. The capacity is L, bounded by U.
 //
@@ -92,8 +99,8 @@ class CapacitySearch {
 
   /// The rate of the next step, or nullopt when the search is done.
   std::optional<double> next_rate() const { return done_ ? std::nullopt : std::optional<double>(next_); }
-  /// "ramp" or "bisect": the role of the next step.
-  const char* next_role() const { return bisecting() ? "bisect" : "ramp"; }
+  /// "confirm", "bisect" or "ramp": the role of the next step.
+  const char* next_role() const { return confirming_ ? "confirm" : bisecting() ? "bisect" : "ramp"; }
   /// Records whether the step at next_rate() passed, and chooses the next rate.
   void Record(bool passed);
 
@@ -118,6 +125,7 @@ class CapacitySearch {
   int lower_step_ = -1, upper_step_ = -1;
   int steps_ = 0;
   bool done_ = false;
+  bool confirming_ = false;  // the next step repeats a rate that missed once
   std::string conclusion_;
 };
 

@@ -6,6 +6,8 @@
 #include <cmath>
 #include <limits>
 #include <memory>
+#include <string>
+#include <vector>
 
 namespace dbxb {
 namespace {
@@ -55,8 +57,45 @@ TEST(CapacitySearchTest, FindsTheLatencyKneeWithinItsResolution) {
   EXPECT_GT(out.upper, knee);
   EXPECT_LE(out.upper / out.lower, 1 + plan.resolution + 1e-9);
   EXPECT_NEAR(out.lower, knee, knee * plan.resolution);
-  EXPECT_LE(out.steps, 12) << "ramp from mu/8 (4 steps) then bisection from a factor of 2 to 1.05 (5 steps)";
+  EXPECT_LE(out.steps, 16) << "ramp from mu/8 (4 steps) then bisection from a factor of 2 to 1.05 (5 steps), "
+                              "each miss run twice";
   EXPECT_NE(out.conclusion.find("bisected"), std::string::npos) << out.conclusion;
+}
+
+// One stall in one step (the first open-loop step, or any once a rate passed) is run again and does not
+// cap the search; a rate that misses twice fails. Misses while ramping down below a confirmed one are not
+// repeated.
+TEST(CapacitySearchTest, AOneOffMissIsRepeatedAndDoesNotCapTheSearch) {
+  CapacityPlan plan;
+  plan.sla.bound_ns = 1e6;
+  ModelEngine engine;
+  const double knee = engine.mu * (1 - engine.service_ns / plan.sla.bound_ns);
+  const SearchOutcome steady = Search(plan, engine, engine.mu);
+  for (int stalled_step : {0, 2, 5}) {
+    SCOPED_TRACE(stalled_step);
+    CapacitySearch search(plan, engine.mu);
+    int step = 0, confirms = 0;
+    std::vector<double> rates;
+    while (auto rate = search.next_rate()) {
+      confirms += std::string(search.next_role()) == "confirm";
+      if (std::string(search.next_role()) == "confirm") EXPECT_EQ(*rate, rates.back()) << "the same rate again";
+      rates.push_back(*rate);
+      search.Record(step++ != stalled_step && engine.Passes(plan, *rate));
+    }
+    EXPECT_EQ(search.lower(), steady.lower) << "the stall changed nothing";
+    EXPECT_GT(search.upper(), knee);
+    EXPECT_GE(confirms, 1);
+  }
+  // Every step misses: only the first is repeated, then the ramp goes down without repeats.
+  CapacitySearch never(plan, engine.mu);
+  int steps = 0, confirms = 0;
+  while (never.next_rate()) {
+    confirms += std::string(never.next_role()) == "confirm";
+    never.Record(false);
+    ++steps;
+  }
+  EXPECT_EQ(confirms, 1);
+  EXPECT_EQ(never.lower(), 0);
 }
 
 TEST(CapacitySearchTest, ALooseSlaIsBoundBySaturation) {

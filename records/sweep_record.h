@@ -62,7 +62,7 @@ struct StepLatency {
 /// One step of a capacity search: the phase run once, open loop at `target_rate` (closed loop for the
 /// probe, target_rate 0).
 struct CapacityStep {
-  std::string role;  ///< "probe" (closed loop), "ramp" or "bisect"
+  std::string role;  ///< "probe" (closed loop), "ramp", "bisect" or "confirm" (a miss run again)
   double target_rate = 0;
   double achieved_ops_per_sec = 0;
   uint64_t operations = 0;
