@@ -297,6 +297,10 @@ CapacityResult RunCapacitySearch(const PhaseIdentity& identity, Phase& phase, co
   CapacityResult r = Header(identity, phase.spec(), plan);
   const std::string label = JoinNonEmpty({r.suite, r.workload, r.dataset, r.phase, r.engine}, "/");
   r.harness_floor_ns = MeasureHarnessFloor(plan, options);
+  // Above the bound, measured once more and the lower kept: as with a step, one stall of the machine
+  // must not end the search (on the quiet VM one floor of 1.23 ms left SQLite's mixed-oltp unsearched).
+  if (r.harness_floor_ns > plan.sla.bound_ns)
+    r.harness_floor_ns = std::min(r.harness_floor_ns, MeasureHarnessFloor(plan, options));
   if (progress.out != nullptr)
     *progress.out << fmt::format("capacity {} harness floor: {} {} {} (an empty operation at {} ops/s)\n", label,
                                  PercentileName(plan.sla.percentile),

@@ -184,9 +184,10 @@ TEST(CapacitySearchTest, ScheduledOperationsFollowTheRunnersSchedule) {
 struct FakeClock {
   std::atomic<uint64_t> now{1'000'000'000};
   uint64_t late_ns = 0;
+  uint64_t late_until_ns = UINT64_MAX;  // wake-ups asked for from this time on are on time
   PhaseTestClock clock{[this] { return now.load(); },
                        [this](uint64_t t) {
-                         t += late_ns;
+                         if (t < late_until_ns) t += late_ns;
                          uint64_t cur = now.load();
                          while (cur < t && !now.compare_exchange_weak(cur, t)) {
                          }
@@ -302,6 +303,23 @@ TEST(CapacityRunTest, AMachineThatWakesLateIsNotSearched) {
   EXPECT_EQ(r.capacity_ops_per_sec, 0);
   EXPECT_NE(r.note.find("not searched"), std::string::npos) << r.note;
   EXPECT_NE(r.note.find("The harness alone measured p99 2.00 ms"), std::string::npos) << r.note;
+}
+
+// One late burst during the first floor measurement: measured again, the search runs.
+TEST(CapacityRunTest, AFloorLateOnceIsMeasuredAgainAndTheSearchRuns) {
+  FakeClock clock;
+  CapacityPlan plan;
+  plan.sla = Sla{99, 1e6, false, "p99<=1ms"};
+  clock.late_ns = 2'000'000;
+  clock.late_until_ns = clock.now.load() + static_cast<uint64_t>(StepSeconds(plan, kHarnessFloorRate) * 1e9);
+  FixedServicePhase phase(&clock, 10'000);
+  PhaseRunOptions options;
+  options.test_clock = &clock.clock;
+  CapacityResult r = RunCapacitySearch({"suite", "", "", "sim", {}}, phase, plan, options);
+  ASSERT_FALSE(r.error_occurred) << r.error_message;
+  EXPECT_LE(r.harness_floor_ns, 1e6) << "the second measurement";
+  EXPECT_GT(r.steps.size(), 1u) << "searched";
+  EXPECT_GT(r.capacity_ops_per_sec, 0);
 }
 
 TEST(CapacityRunTest, ServiceTimeSlaIgnoresTheQueue) {
