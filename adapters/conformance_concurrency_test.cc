@@ -20,7 +20,7 @@ namespace {
 // Readers must only ever see committed values; the final state must hold every write. With a tiny
 // cache_bytes and 3 KB values, the engines' caches and write buffers overflow while the readers run.
 TEST_P(ConformanceTest, ConcurrentSessions) {
-  CloseAndReopen(kTinyCacheBytes);
+  ASSERT_NO_FATAL_FAILURE(CloseAndReopen(kTinyCacheBytes));
   const std::string map_before = NativeSetting("map_size_bytes");
   constexpr int kWriters = 2, kReaders = 2, kKeysPerWriter = 200, kBatch = 10;
   auto key = [](int w, int i) { return Numbered(Numbered("w", w) + "-", 1000 + i); };
@@ -180,7 +180,7 @@ TEST_P(ConformanceTest, BigBatchWhileReadersRun) {
 // 20k rows in batches of 1000 with a tiny cache_bytes, then a reopen that must see them all and take
 // more writes.
 TEST_P(ConformanceTest, LargeLoadInBatches) {
-  CloseAndReopen(kTinyCacheBytes);
+  ASSERT_NO_FATAL_FAILURE(CloseAndReopen(kTinyCacheBytes));
   Session* s = session_.get();
   const std::string map_before = NativeSetting("map_size_bytes");
   constexpr int kRows = 20'000, kBatch = 1000;
@@ -202,7 +202,7 @@ TEST_P(ConformanceTest, LargeLoadInBatches) {
     EXPECT_EQ(NativeSetting("map_size_bytes"), map_before) << "LMDB's map is sized once, at open";
   }
 
-  CloseAndReopen(kTinyCacheBytes);
+  ASSERT_NO_FATAL_FAILURE(CloseAndReopen(kTinyCacheBytes));
   s = session_.get();
   EXPECT_EQ(Count(s), uint64_t{kRows});
   for (int i = kRows; i < kRows + 300; ++i) Put(s, key(i), value(i));  // single writes after the reopen

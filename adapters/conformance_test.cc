@@ -171,7 +171,7 @@ TEST_P(ConformanceTest, DataSurvivesCloseAndReopen) {
   Rows before = Scan(s, "");
   ASSERT_EQ(before.size(), 99u);
 
-  CloseAndReopen();
+  ASSERT_NO_FATAL_FAILURE(CloseAndReopen());
   s = session_.get();
   EXPECT_EQ(Scan(s, ""), before);
   EXPECT_EQ(Count(s), 99u);
