@@ -98,7 +98,8 @@ pub fn open(options: &OpenOptions) -> Result<Box<dyn Engine>> {
     if let Some(v) = options.native("mode") {
         config = config.mode(parse_mode(v)?);
     }
-    let db = open_waiting_for_lock(&config).map_err(|e| err(&format!("open {}", options.dir.display()), e))?;
+    let db = open_waiting_for_lock(&config)
+        .map_err(|e| err(&format!("open {}", options.dir.display()), e))?;
     Ok(Box::new(SledEngine {
         db,
         config,
@@ -117,7 +118,8 @@ fn open_waiting_for_lock(config: &sled::Config) -> sled::Result<sled::Db> {
         match config.open() {
             // sled wraps the lock's WouldBlock in an error of its own kind, named by its message.
             Err(sled::Error::Io(e))
-                if e.to_string().starts_with("could not acquire lock") && std::time::Instant::now() < deadline =>
+                if e.to_string().starts_with("could not acquire lock")
+                    && std::time::Instant::now() < deadline =>
             {
                 std::thread::sleep(std::time::Duration::from_millis(5));
             }
