@@ -246,9 +246,7 @@ void CapacitySearch::Record(bool passed) {
   const double rate = next_;
   if (!passed && !confirming_ && (lower_ > 0 || index == 0)) {
     confirming_ = true;  // the same rate again: it fails only if it misses twice
-    if (steps_ >= static_cast<int>(plan_.max_steps))
-      Finish(fmt::format("stopped after {} steps, the most a search takes", plan_.max_steps));
-    return;
+    return FinishIfOutOfSteps();
   }
   confirming_ = false;
   if (passed && rate > lower_) {
@@ -274,6 +272,10 @@ void CapacitySearch::Record(bool passed) {
     if (next_ < std::max(probe_ * plan_.floor_fraction, min_rate_))
       return Finish(fmt::format("no rate met the SLA: every step failed, down to {} ops/s", FormatCount(rate)));
   }
+  FinishIfOutOfSteps();
+}
+
+void CapacitySearch::FinishIfOutOfSteps() {
   if (steps_ >= static_cast<int>(plan_.max_steps))
     Finish(fmt::format("stopped after {} steps, the most a search takes", plan_.max_steps));
 }

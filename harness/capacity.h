@@ -116,6 +116,7 @@ class CapacitySearch {
  private:
   bool bisecting() const { return lower_ > 0 && upper_ > 0; }
   void Finish(std::string conclusion);
+  void FinishIfOutOfSteps();
 
   CapacityPlan plan_;
   double probe_;
