@@ -50,11 +50,16 @@ Status CheckNativeOptions(const AdapterFactory& engine, const AdapterOptions& op
     if (key.find('.') == std::string::npos || key.front() == '.')
       return Status::InvalidArgument("native option '" + key + "' has no '<engine>.' prefix");
     if (key.compare(0, prefix.size(), prefix) != 0) continue;  // another engine's setting
-    if (std::find(engine.native_option_keys.begin(), engine.native_option_keys.end(), key) ==
-        engine.native_option_keys.end())
+    if (FindNativeOption(engine, key) == nullptr)
       return Status::InvalidArgument("unknown native option '" + key + "' for engine " + engine.name);
   }
   return Status::Ok();
+}
+
+const NativeOption* FindNativeOption(const AdapterFactory& engine, std::string_view key) {
+  for (const NativeOption& option : engine.native_options)
+    if (option.key == key) return &option;
+  return nullptr;
 }
 
 const std::string* RefusedDurability(const AdapterFactory& engine, Durability d) {

@@ -8,9 +8,11 @@
 // No exception crosses this interface; errors come back as Status, and NotFound is a normal result.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -54,7 +56,7 @@ struct AdapterOptions {
   /// ("sqlite.page_size", "8192"). An engine applies the keys with its own prefix and reports them back
   /// through NativeSettings(); it ignores keys of other engines, so one list can serve a whole run.
   /// Opening through the registry fails with InvalidArgument on a key of this engine that is not in
-  /// AdapterFactory::native_option_keys, and on a key without a "<engine>." prefix. Empty by default:
+  /// AdapterFactory::native_options, and on a key without a "<engine>." prefix. Empty by default:
   /// every engine then runs with its adapter's own defaults.
   std::vector<std::pair<std::string, std::string>> native_options;
 };
@@ -168,6 +170,36 @@ class SharedServer {
   virtual Settings NativeSettings() = 0;
 };
 
+/// How an engine honours one durability level, as its adapter declares it. `dbx-bench list --engine NAME`
+/// prints it; the tests hold it against the engine: tests/durability_sync_test.cc counts the syncs, the
+/// conformance tests read the settings back.
+struct DurabilityMapping {
+  DurabilityMapping() = default;
+  DurabilityMapping(std::string meaning, Settings settings, int syncs_per_commit,
+                    std::optional<int> syncs_per_single_put = std::nullopt)
+      : meaning(std::move(meaning)),
+        settings(std::move(settings)),
+        syncs_per_commit(syncs_per_commit),
+        syncs_per_single_put(syncs_per_single_put) {}
+
+  /// The level in the engine's own terms, e.g. "WAL, `synchronous=OFF`".
+  std::string meaning;
+  /// The native settings that show it, as Adapter::NativeSettings() reports them.
+  Settings settings;
+  /// The sync calls an acknowledged commit makes, rounded. At normal, where syncs run in the background
+  /// and their number depends on time, 0 means fewer than one per commit.
+  int syncs_per_commit = 0;
+  /// Set when a put outside a batch syncs another number of times than a batch commit (sled at full).
+  std::optional<int> syncs_per_single_put;
+};
+
+/// One native option an engine takes (`--engine-option KEY=VALUE`), as `dbx-bench list --engine` shows it.
+struct NativeOption {
+  std::string key;            ///< with the engine's prefix: "sqlite.page_size"
+  std::string values;         ///< what it accepts, in words
+  std::string default_value;  ///< what the adapter chooses when it is not given
+};
+
 /// A registered engine: its name, what it links against, and how to open it.
 struct AdapterFactory {
   std::string name;         ///< "sqlite", "lmdb", "rocksdb", "dbx", "null"
@@ -179,7 +211,7 @@ struct AdapterFactory {
   std::function<Result<std::unique_ptr<Adapter>>(const AdapterOptions&)> open;
   /// The AdapterOptions::native_options keys this engine applies, with their prefix
   /// ("sqlite.page_size"). Empty for an engine that takes none.
-  std::vector<std::string> native_option_keys;
+  std::vector<NativeOption> native_options;
   /// Checks the values of this engine's native options as open() would apply them, without opening
   /// anything, so that a run can refuse a bad value before it starts. Unset for an engine that takes none.
   std::function<Status(const AdapterOptions&)> check_native_values;
@@ -210,9 +242,9 @@ struct AdapterFactory {
   /// removes them); `rows` are copied. Unset for an engine the seed did not measure.
   std::function<Result<std::unique_ptr<SeedReplica>>(const std::string& dir, const ReferenceData& rows)> seed_replica;
   /// True when the engine syncs its own log buffers even at durability none, whenever it writes one out
-  /// (sled: sync_file_range with a wait on every buffer write, which it cannot turn off): `none` then only
-  /// means no sync is asked for per commit. The sync-count test records `none` for it instead of
-  /// asserting zero.
+  /// (sled: sync_file_range with a wait on every buffer write, which it cannot turn off): `none` and
+  /// `normal` then only mean that no sync is asked for per commit, and their count depends on time. The
+  /// sync-count test records those two levels for it instead of asserting them.
   bool syncs_buffers_at_none = false;
   /// Durability levels the engine cannot honour, each with the reason: open() returns NotSupported for
   /// them, and a run refuses them before it starts. Empty for an engine that honours all three.
@@ -220,13 +252,29 @@ struct AdapterFactory {
   /// The longest key the engine stores, in bytes (LMDB's is 511); 0 = no limit a workload could reach.
   /// Suites refuse a key size above it before the run.
   size_t max_key_bytes = 0;
+  /// False when Put("") is InvalidArgument (LMDB, WiredTiger).
+  bool allows_empty_key = true;
+  /// The levels none, normal and full, in that order (DurabilityIndex). A refused level's entry is empty.
+  /// Every engine that stores data declares all three.
+  std::array<DurabilityMapping, 3> durability;
+  /// What Adapter::Settle does, in the engine's own calls, as NativeSettings() reports it under "settle".
+  std::string settle;
+  /// The Debian packages the engine builds and runs from (scripts/install-deps.sh must install each;
+  /// tests/engine_registry_test.cc checks it). Empty for an engine built from source here.
+  std::vector<std::string> debian_packages;
 };
+
+/// The index of `d` in AdapterFactory::durability.
+inline size_t DurabilityIndex(Durability d) { return static_cast<size_t>(d); }
+
+/// The option of `engine` with this key, or nullptr.
+const NativeOption* FindNativeOption(const AdapterFactory& engine, std::string_view key);
 
 /// The reason `engine` refuses durability `d`, or nullptr when it honours it.
 const std::string* RefusedDurability(const AdapterFactory& engine, Durability d);
 
 /// InvalidArgument naming the key when `options.native_options` holds a key without a "<engine>."
-/// prefix, or a key with the prefix `engine.name + "."` that is not in `engine.native_option_keys`.
+/// prefix, or a key with the prefix `engine.name + "."` that is not in `engine.native_options`.
 /// Keys of other engines are ignored.
 Status CheckNativeOptions(const AdapterFactory& engine, const AdapterOptions& options);
 

@@ -1,6 +1,6 @@
 // The adapter contract under concurrency and volume: several sessions at once, a big batch while readers
 // run, a large load in batches, settling after a load, several processes opening one new database. The engines are
-// listed in conformance_fixture.h; the suite is instantiated in conformance_test.cc.
+// the cases of conformance_fixture.h; the suite is instantiated in conformance_test.cc.
 #include <sys/wait.h>
 #include <unistd.h>
 

@@ -1,10 +1,9 @@
-// The fixture of the adapter contract tests (conformance_test.cc, conformance_concurrency_test.cc): the
-// engines under test, each at every durability it accepts against real files in a fresh temporary
-// directory. Adding an engine = adding one entry to kEngines; an entry whose engine this build left out
-// (the Rust bridge's, with -DDBXB_RUST=OFF) is skipped, as is a level the engine refuses
-// (AdapterFactory::refused_durabilities).
+// The fixture of the adapter contract tests (conformance_test.cc, conformance_concurrency_test.cc): every
+// registered engine, each at every durability it accepts (AdapterFactory::refused_durabilities), against
+// real files in a fresh temporary directory. An engine joins by registering; what it must report is what
+// its registration declares.
 //
-// The null adapter stores nothing, so it cannot pass a store-then-read contract and is not listed.
+// The null adapter stores nothing, so it cannot pass a store-then-read contract and is not a case.
 #ifndef DBXB_ADAPTERS_CONFORMANCE_FIXTURE_H_
 #define DBXB_ADAPTERS_CONFORMANCE_FIXTURE_H_
 
@@ -32,82 +31,51 @@ inline void PrintTo(Durability d, std::ostream* os) { *os << DurabilityName(d); 
 
 namespace conformance {
 
-// A native setting whose value shows the durability mapping: its expected value for none/normal/full.
-struct DurabilitySetting {
-  const char* key;
-  const char* none;
-  const char* normal;
-  const char* full;
-};
-
+// One case of the suite: a registered engine, or a variant of one opened with native options. What an
+// engine is expected to report comes from its registration (AdapterFactory::durability, settle,
+// allows_empty_key), so every registered engine is a case without a line here.
 struct EngineCase {
-  const char* name;
-  bool allows_empty_key;               // false: Put("") is InvalidArgument
-  bool keeps_data_on_close_with_none;  // a clean Close persists even at durability none
-  std::vector<DurabilitySetting> durability_settings;
+  std::string name;
   /// Native options the engine is opened with, and the case's name when they make it a variant.
   std::vector<std::pair<std::string, std::string>> native_options = {};
-  const char* label = nullptr;
+  std::string label = {};
+  /// Native settings the variant's options must show, at every level.
+  Settings variant_settings = {};
 };
 
-inline const EngineCase kEngines[] = {
-    {"dbx", true, true, {{"wal", "off", "on", "on"}, {"wal_sync", "never", "background", "per_commit_group"}}},
-    {"sqlite", true, true, {{"journal_mode", "wal", "wal", "wal"}, {"synchronous", "off", "normal", "full"}}},
-    {"sqlite",
-     true,
-     true,
-     {{"journal_mode", "wal", "wal", "wal"}, {"layout", "rowid", "rowid", "rowid"}},
-     {{"sqlite.layout", "rowid"}},
-     "sqlite_rowid"},
-    {"sqlite",
-     true,
-     true,
-     {{"layout", "without-rowid", "without-rowid", "without-rowid"}},
-     {{"sqlite.layout", "without-rowid"}},
-     "sqlite_without_rowid"},
-    {"lmdb",
-     false,
-     true,
-     {{"env_flags", "MDB_NOSYNC|MDB_NOMETASYNC|MDB_NOTLS", "MDB_NOMETASYNC|MDB_NOTLS", "MDB_NOTLS"}}},
-    {"rocksdb",
-     true,
-     true,
-     {{"write_options.disableWAL", "true", "false", "false"}, {"write_options.sync", "false", "false", "true"}}},
-    {"leveldb", true, true, {{"write_options.sync", "false", "false", "true"}}},
-    {"wiredtiger",
-     false,
-     true,
-     {{"log.enabled", "false", "true", "true"}, {"transaction_sync.enabled", "false", "false", "true"}}},
-    {"postgres", true, true, {{"fsync", "off", "on", "on"}, {"synchronous_commit", "off", "off", "on"}}},
-    {"dbx-core",
-     true,
-     true,
-     {{"durability_level", "None (no WAL)", "Lazy (WAL written per record, never synced by the WAL)", "-"}}},
-    {"sled", true, true, {{"flush_every_ms", "off", "500", "off"}, {"flush_each_commit", "false", "false", "true"}}},
-    {"redb",
-     true,
-     true,
-     {{"commit_durability", "None", "Eventual (on Linux the same fdatasync per commit as Immediate)", "Immediate"}}},
-};
+// The variants: a native option that changes how an engine stores its rows, tested as a case of its own.
+inline std::vector<EngineCase> Variants() {
+  return {
+      {"sqlite", {{"sqlite.layout", "rowid"}}, "sqlite_rowid", {{"layout", "rowid"}}},
+      {"sqlite", {{"sqlite.layout", "without-rowid"}}, "sqlite_without_rowid", {{"layout", "without-rowid"}}},
+  };
+}
 
-// Every (engine, durability) of kEngines that this build registers and the engine accepts.
+// Every (engine, durability) this build registers and the engine accepts, then the variants'. The null
+// adapter stores nothing, so it is not a case.
 inline std::vector<std::tuple<EngineCase, Durability>> RegisteredCases() {
+  std::vector<EngineCase> engines;
+  for (const AdapterFactory& factory : BuiltinAdapters().factories())
+    if (factory.name != "null") engines.push_back({factory.name});
+  for (EngineCase& variant : Variants())
+    if (BuiltinAdapters().Find(variant.name) != nullptr) engines.push_back(std::move(variant));
   std::vector<std::tuple<EngineCase, Durability>> cases;
-  for (const EngineCase& engine : kEngines) {
-    const AdapterFactory* factory = BuiltinAdapters().Find(engine.name);
-    if (factory == nullptr) continue;
+  for (const EngineCase& engine : engines) {
+    const AdapterFactory& factory = *BuiltinAdapters().Find(engine.name);
     for (Durability d : {Durability::kNone, Durability::kNormal, Durability::kFull})
-      if (RefusedDurability(*factory, d) == nullptr) cases.emplace_back(engine, d);
+      if (RefusedDurability(factory, d) == nullptr) cases.emplace_back(engine, d);
   }
   return cases;
 }
 
-inline void PrintTo(const EngineCase& engine, std::ostream* os) { *os << (engine.label ? engine.label : engine.name); }
+inline void PrintTo(const EngineCase& engine, std::ostream* os) {
+  *os << (engine.label.empty() ? engine.name : engine.label);
+}
 
 // The case's name in test names: its label, or its engine's name with '-' as '_' (GoogleTest's names
 // are letters, digits and underscores).
 inline std::string CaseLabel(const EngineCase& engine) {
-  std::string name = engine.label ? engine.label : engine.name;
+  std::string name = engine.label.empty() ? engine.name : engine.label;
   for (char& c : name)
     if (c == '-') c = '_';
   return name;

@@ -1,5 +1,5 @@
 // The adapter contract (adapters/adapter.h) for one session: reads, writes, scans, counts, batches,
-// reopening, odd keys and values, native settings. The engines are listed in conformance_fixture.h.
+// reopening, odd keys and values, native settings. Every registered engine is a case (conformance_fixture.h).
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -160,8 +160,6 @@ TEST_P(ConformanceTest, BatchMisuseIsInvalidArgument) {
 }
 
 TEST_P(ConformanceTest, DataSurvivesCloseAndReopen) {
-  if (durability() == Durability::kNone && !engine().keeps_data_on_close_with_none)
-    GTEST_SKIP() << engine().name << " documents that durability none may lose data on close";
   Session* s = session_.get();
   for (int i = 0; i < 50; ++i) Put(s, Numbered("single", i), ValueFor("single", i));
   ASSERT_TRUE(s->Begin().ok());
@@ -218,7 +216,7 @@ TEST_P(ConformanceTest, EmptyKeyIsStoredOrRejected) {
   Session* s = session_.get();
   Put(s, "a", "1");
   Status put = s->Put("", "empty-key");
-  if (engine().allows_empty_key) {
+  if (factory_->allows_empty_key) {
     ASSERT_TRUE(put.ok()) << put.ToString();
     EXPECT_EQ(Get(s, ""), "empty-key");
     EXPECT_EQ(Scan(s, ""), (Rows{{"", "empty-key"}, {"a", "1"}}));
@@ -261,12 +259,12 @@ TEST_P(ConformanceTest, ReportsNativeDurabilityMappingAndLibrary) {
   }
   std::sort(keys.begin(), keys.end());
   EXPECT_EQ(std::adjacent_find(keys.begin(), keys.end()), keys.end()) << "a setting is reported twice";
-  for (const DurabilitySetting& d : engine().durability_settings) {
-    const char* want = durability() == Durability::kNone     ? d.none
-                       : durability() == Durability::kNormal ? d.normal
-                                                             : d.full;
-    EXPECT_EQ(NativeSetting(d.key), want) << d.key;
-  }
+  const DurabilityMapping& declared = factory_->durability[DurabilityIndex(durability())];
+  EXPECT_FALSE(declared.meaning.empty()) << "the registration declares no durability " << DurabilityName(durability());
+  EXPECT_FALSE(declared.settings.empty()) << "the registration names no setting that shows the durability";
+  for (const auto& [key, want] : declared.settings) EXPECT_EQ(NativeSetting(key), want) << key;
+  for (const auto& [key, want] : engine().variant_settings) EXPECT_EQ(NativeSetting(key), want) << key;
+  EXPECT_EQ(NativeSetting("settle"), factory_->settle) << "the registration's settle is not what the engine reports";
   EXPECT_FALSE(factory_->library_version().empty());
   EXPECT_FALSE(factory_->library_build().empty());
   EXPECT_FALSE(factory_->description.empty());
@@ -278,13 +276,21 @@ std::string CaseName(const testing::TestParamInfo<std::tuple<EngineCase, Durabil
 
 INSTANTIATE_TEST_SUITE_P(AllEngines, ConformanceTest, testing::ValuesIn(RegisteredCases()), CaseName);
 
-// The cases hold what each engine is expected to report; an engine registered without one would be left
-// out of the suite silently.
-TEST(ConformanceCases, EveryRegisteredEngineHasACase) {
+// Every registered engine is a case; a variant names an engine that must exist.
+TEST(ConformanceCases, EveryRegisteredEngineAndVariantIsACase) {
+  const auto cases = RegisteredCases();
+  auto has_case = [&](const std::string& label) {
+    return std::any_of(cases.begin(), cases.end(), [&](const auto& c) { return CaseLabel(std::get<0>(c)) == label; });
+  };
   for (const std::string& engine : RegisteredEngines()) {
-    const bool listed =
-        std::any_of(std::begin(kEngines), std::end(kEngines), [&](const EngineCase& c) { return engine == c.name; });
-    EXPECT_TRUE(listed) << engine << " is registered but has no case in adapters/conformance_fixture.h";
+    std::string label = engine;
+    for (char& c : label)
+      if (c == '-') c = '_';
+    EXPECT_TRUE(has_case(label)) << engine << " is registered but is not a case";
+  }
+  for (const EngineCase& variant : Variants()) {
+    if (BuiltinAdapters().Find(variant.name) == nullptr) continue;
+    EXPECT_TRUE(has_case(variant.label)) << variant.label;
   }
 }
 

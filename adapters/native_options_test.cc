@@ -228,7 +228,7 @@ TEST_F(NativeOptionsTest, RegistryRejectsUnknownKeysOfTheEngineAndKeysWithoutPre
 TEST_F(NativeOptionsTest, CheckNativeOptionsAcceptsListedKeys) {
   AdapterFactory f;
   f.name = "eng";
-  f.native_option_keys = {"eng.x"};
+  f.native_options = {{"eng.x", "anything", "none"}};
   AdapterOptions o;
   o.native_options = {{"eng.x", "1"}, {"other.y", "2"}};
   EXPECT_TRUE(CheckNativeOptions(f, o).ok());

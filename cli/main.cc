@@ -15,6 +15,7 @@
 #include "cli/ab_command.h"
 #include "cli/calibrate_command.h"
 #include "cli/compare_command.h"
+#include "cli/list_command.h"
 #include "cli/merge_command.h"
 #include "cli/report_command.h"
 #include "cli/run_command.h"
@@ -44,16 +45,6 @@ std::string CommandLine(int argc, char** argv) {
     out += (i ? " " : "") + (plain ? a : "'" + a + "'");
   }
   return out;
-}
-
-int ListCommand() {
-  const AdapterRegistry& registry = BuiltinAdapters();
-  fmt::print("Engines:\n");
-  for (const auto& f : registry.factories())
-    fmt::print("  {:<10} {:<16} {:<42} {}\n", f.name, f.library_version(), f.library_build(), f.description);
-  fmt::print("Suites:\n");
-  for (const auto& s : BuiltinSuites().suites()) fmt::print("  {:<10} {}\n", s->name(), s->summary());
-  return kExitCodeSuccess;
 }
 
 // The tool's description in --help, naming every engine but null.
@@ -114,7 +105,8 @@ int Main(int argc, char** argv) {
   app.set_version_flag("--version", ToolVersion());
   app.require_subcommand(1);
 
-  app.add_subcommand("list", "List the engines (with library versions and builds), suites and workloads");
+  ListArgs list;
+  CLI::App* list_cmd = AddListCommand(&app, &list);
 
   RunCommandArgs run;
   CLI::App* run_cmd = AddRunCommand(&app, BuiltinSuites(), &run);
@@ -141,7 +133,7 @@ int Main(int argc, char** argv) {
   InstallInterruptHandlers();
   if (app.got_subcommand(calibrate_cmd)) return Finish(RunCalibrate(calibrate, std::cout));
   if (app.got_subcommand(ab_cmd)) return Finish(RunAb(ab, std::cout, std::cerr));
-  if (app.got_subcommand("list")) return ListCommand();
+  if (app.got_subcommand(list_cmd)) return Finish(RunList(list, std::cout));
   if (app.got_subcommand(run_cmd)) {
     run.arguments.assign(argv + 2, argv + argc);  // after "run": --clients makes its clients' from them
     return Finish(RunRun(run, command_line, std::cout, std::cerr));

@@ -93,7 +93,7 @@ CLI::App* AddRunCommand(CLI::App* app, const SuiteRegistry& suites, RunCommandAr
   cmd->add_flag("--no-settle", run->no_settle, "Measure with the background work of a load left in (no settle)");
   cmd->add_option("--engine-option", run->engine_options,
                   "An engine's native setting KEY=VALUE (e.g. sqlite.layout=rowid, lmdb.readahead=off, "
-                  "dbx.release_freed_memory=off); repeat for more; see docs/engines.md, Native options")
+                  "dbx.release_freed_memory=off); repeat for more; dbx-bench list --engine NAME lists them")
       ->take_all()
       ->allow_extra_args(false);
   cmd->add_option("--clients", run->clients,

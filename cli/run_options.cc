@@ -156,12 +156,13 @@ Status ParseEngineOptions(const std::vector<std::string>& given, const AdapterRe
     const AdapterFactory* factory = registry.Find(engine);
     if (factory == nullptr)
       return Status::InvalidArgument(fmt::format("--engine-option: '{}': unknown engine '{}'", text, engine));
-    if (std::find(factory->native_option_keys.begin(), factory->native_option_keys.end(), key) ==
-        factory->native_option_keys.end())
+    if (FindNativeOption(*factory, key) == nullptr) {
+      std::vector<std::string> keys;
+      for (const NativeOption& option : factory->native_options) keys.push_back(option.key);
       return Status::InvalidArgument(
           fmt::format("--engine-option: '{}': {} has no setting '{}' ({})", text, engine, key,
-                      factory->native_option_keys.empty() ? std::string("it takes none")
-                                                          : "it takes: " + JoinList(factory->native_option_keys)));
+                      keys.empty() ? std::string("it takes none") : "it takes: " + JoinList(keys)));
+    }
     AdapterOptions probe;
     probe.native_options = {{key, text.substr(eq + 1)}};
     if (factory->check_native_values) {

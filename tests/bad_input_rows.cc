@@ -102,6 +102,7 @@ std::vector<BadInputRow> BadInputRows() {
       {"RunOptionTwice", Run("--records 1k --records 2k"), "--records"},
       {"ListExtraArgument", "list extra", "extra"},
       {"ListUnknownFlag", "list --bogus", "--bogus"},
+      {"ListUnknownEngine", "list --engine nosuch", "nosuch"},
 
       // --- Counts: zero, negative, huge, not numbers ---
       {"RecordsZero", Run("--records 0"), "--records"},

@@ -8,6 +8,10 @@
 namespace dbxb {
 namespace {
 
+constexpr char kSettle[] =
+    "DB::Flush (the delta store and the WOS written out as a segment), DB::WaitForIdle (until no flush or "
+    "compaction is queued or running), then DB::Compact when more than one segment is left (all merged into one)";
+
 // REQUIRES: !s.ok(). Out of line, so that the OK path of FromDbx is a compare and nothing else.
 [[gnu::noinline]] Status FromDbxError(const dbx::Status& s) {
   using C = dbx::Status::Code;
@@ -163,10 +167,7 @@ class DbxAdapter final : public Adapter {
         {"segment_reads",
          "mapped (MADV_RANDOM): uncompressed blocks are searched in place in the OS page cache, the block cache "
          "holds their descriptors and decoded compressed blocks"},
-        {"settle",
-         "DB::Flush (the delta store and the WOS written out as a segment), DB::WaitForIdle (until no flush or "
-         "compaction is queued or running), then DB::Compact when more than one segment is left (all merged into "
-         "one)"},
+        {"settle", kSettle},
     };
   }
 
@@ -235,7 +236,19 @@ AdapterFactory DbxAdapterFactory() {
   f.description = "DBX 5-tier hybrid storage (in-tree engine): delta store, columnar cache, WOS, index, ROS";
   f.library_version = [] { return std::string("dbx-engine (in-tree)"); };
   f.library_build = [] { return std::string("built-in (same build as dbx-bench)"); };
-  f.native_option_keys = {kReleaseFreedMemoryKey, kBlockSizeKey};
+  f.native_options = {
+      {kReleaseFreedMemoryKey,
+       "`on` or `off`: hand the heap a flush or compaction freed back to the OS (`malloc_trim`)", "`on`"},
+      {kBlockSizeKey, "bytes, 512 to 1 MiB: the most a segment data block takes",
+       "4096; 8192 on sqlite-vps's disk-bound data set"},
+  };
+  f.durability = {{
+      {"no WAL", {{"wal", "off"}, {"wal_sync", "never"}}, 0},
+      {"WAL, fsync in the background (not in the commit)", {{"wal", "on"}, {"wal_sync", "background"}}, 0},
+      {"WAL fsync before the commit returns (group commit)", {{"wal", "on"}, {"wal_sync", "per_commit_group"}}, 1},
+  }};
+  f.settle = kSettle;
+  f.debian_packages = {"libzstd-dev", "liblz4-dev"};
   f.check_native_values = [](const AdapterOptions& options) {
     dbx::Options o;
     return ApplyNativeOptions(options, &o);

@@ -118,6 +118,14 @@ std::string CompressionName(leveldb::CompressionType type) {
 
 constexpr uint64_t kL0CompactionTrigger = 4;  // LevelDB's config::kL0_CompactionTrigger
 
+// What Settle does, as NativeSettings reports it.
+std::string SettleText() {
+  return "DB::CompactRange over the whole key range (the memtable written out first), then until level 0 holds "
+         "fewer than " +
+         std::to_string(kL0CompactionTrigger) +
+         " files (its compaction trigger; LevelDB has no query for pending work)";
+}
+
 class LeveldbAdapter final : public Adapter {
  public:
   static Result<std::unique_ptr<Adapter>> Open(const AdapterOptions& options) {
@@ -169,11 +177,7 @@ class LeveldbAdapter final : public Adapter {
     if (db_->GetProperty("leveldb.approximate-memory-usage", &memory))
       s.emplace_back("approximate_memory_usage_at_open", memory);
     s.emplace_back("batch", "WriteBatch written by DB::Write at Commit");
-    s.emplace_back("settle",
-                   "DB::CompactRange over the whole key range (the memtable written out first), then "
-                   "until level 0 holds fewer than " +
-                       std::to_string(kL0CompactionTrigger) +
-                       " files (its compaction trigger; LevelDB has no query for pending work)");
+    s.emplace_back("settle", SettleText());
     return s;
   }
 
@@ -222,6 +226,15 @@ AdapterFactory LeveldbAdapterFactory() {
     return "LevelDB " + std::to_string(leveldb::kMajorVersion) + "." + std::to_string(leveldb::kMinorVersion);
   };
   f.library_build = [] { return std::string("debian-package"); };
+  f.durability = {{
+      {"log written, no sync (LevelDB cannot turn its log off, so `none` = `normal`)",
+       {{"write_options.sync", "false"}},
+       0},
+      {"log written, no sync", {{"write_options.sync", "false"}}, 0},
+      {"`WriteOptions::sync`", {{"write_options.sync", "true"}}, 1},
+  }};
+  f.settle = SettleText();
+  f.debian_packages = {"libleveldb-dev"};
   f.open = [](const AdapterOptions& options) { return LeveldbAdapter::Open(options); };
   return f;
 }

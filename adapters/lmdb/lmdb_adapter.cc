@@ -19,6 +19,8 @@
 namespace dbxb {
 namespace {
 
+constexpr char kSettle[] = "nothing: no background work (writes are in the B-tree at commit)";
+
 constexpr size_t kMinMapBytes = size_t{1} << 20;
 
 Status LmdbError(int rc, std::string_view what) {
@@ -552,7 +554,7 @@ class LmdbAdapter final : public Adapter {
     settings.emplace_back("cache", "none of its own: reads go through the OS page cache");
     settings.emplace_back("read_txn", "one per session, renewed before and reset after each read");
     settings.emplace_back("write_txn", "one per batch; one per Put/Delete outside a batch");
-    settings.emplace_back("settle", "nothing: no background work (writes are in the B-tree at commit)");
+    settings.emplace_back("settle", kSettle);
     return settings;
   }
 
@@ -600,7 +602,20 @@ AdapterFactory LmdbAdapterFactory() {
     return "LMDB " + std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(patch);
   };
   f.library_build = [] { return std::string("debian-package"); };
-  f.native_option_keys = {kReadaheadKey, kMapSizeKey};
+  f.native_options = {
+      {kReadaheadKey, "`on`, or `off` (`MDB_NORDAHEAD`)", "`on`; `off` on sqlite-vps's disk-bound data set"},
+      {kMapSizeKey, "bytes, at least 1 MiB", "the size of the filesystem that holds the database"},
+  };
+  f.durability = {{
+      {"`MDB_NOSYNC|MDB_NOMETASYNC`", {{"env_flags", "MDB_NOSYNC|MDB_NOMETASYNC|MDB_NOTLS"}}, 0},
+      {"`MDB_NOMETASYNC`", {{"env_flags", "MDB_NOMETASYNC|MDB_NOTLS"}}, 1},
+      {"LMDB's default (sync; the meta page also through an `O_DSYNC` descriptor, not a counted call)",
+       {{"env_flags", "MDB_NOTLS"}},
+       1},
+  }};
+  f.allows_empty_key = false;
+  f.settle = kSettle;
+  f.debian_packages = {"liblmdb-dev"};
   f.max_key_bytes = MaxKeyBytes();
   f.check_native_values = [](const AdapterOptions& options) {
     EnvConfig config;

@@ -101,7 +101,12 @@ AdapterFactory NullAdapterFactory() {
     return std::unique_ptr<Adapter>(new NullAdapter(options.reference, faults, options.dir));
   };
   // Test-only instruments (null_faults.h).
-  f.native_option_keys = {kNullSpinKey, kNullStallKey, kNullPauseKey, kNullSyncsPerCommitKey};
+  f.native_options = {
+      {kNullSpinKey, "test only: N multiply-adds of a dependent loop per operation (a uniform slowdown)", "0"},
+      {kNullStallKey, "test only: `NS/K`, every K-th operation of a session busy-waits NS nanoseconds", "none"},
+      {kNullPauseKey, "test only: `NS/PERIOD`, the session busy-waits NS once per PERIOD ns of wall time", "none"},
+      {kNullSyncsPerCommitKey, "test only: N fsyncs of a file of the database's per commit", "0"},
+  };
   f.check_native_values = [](const AdapterOptions& options) {
     NullFaults faults;
     return NullFaults::Parse(options, &faults);

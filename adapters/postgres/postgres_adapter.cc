@@ -16,6 +16,8 @@
 namespace dbxb {
 namespace {
 
+constexpr char kSettle[] = "CHECKPOINT (the load's dirty buffers and WAL written out)";
+
 using postgres_internal::Connection;
 using postgres_internal::PgResult;
 using postgres_internal::PostgresOptions;
@@ -121,7 +123,7 @@ class PostgresAdapter final : public Adapter {
     s.emplace_back("table", "kv(k bytea PRIMARY KEY, v bytea)");
     s.emplace_back("statements", "prepared per connection; binary parameters and results");
     s.emplace_back("batch", "one transaction from Begin to Commit");
-    s.emplace_back("settle", "CHECKPOINT (the load's dirty buffers and WAL written out)");
+    s.emplace_back("settle", kSettle);
     return s;
   }
 
@@ -267,7 +269,16 @@ AdapterFactory PostgresAdapterFactory() {
   f.library_version = [] { return postgres_internal::ServerProgramVersion() + ", libpq " + LibpqVersion(); };
   f.library_build = [] { return std::string("debian-package"); };
   f.open = [](const AdapterOptions& options) { return PostgresAdapter::Open(options); };
-  f.native_option_keys = postgres_internal::kOptionKeys;
+  f.native_options = postgres_internal::kOptions;
+  f.durability = {{
+      {"`fsync=off`, `synchronous_commit=off`", {{"fsync", "off"}, {"synchronous_commit", "off"}}, 0},
+      {"`synchronous_commit=off` (the WAL writer flushes within 3 x `wal_writer_delay`)",
+       {{"fsync", "on"}, {"synchronous_commit", "off"}},
+       0},
+      {"`synchronous_commit=on`", {{"fsync", "on"}, {"synchronous_commit", "on"}}, 1},
+  }};
+  f.settle = kSettle;
+  f.debian_packages = {"postgresql", "libpq-dev"};
   f.check_native_values = postgres_internal::CheckOptionValues;
   f.preflight = Preflight;
   f.start_shared_server = StartSharedServer;

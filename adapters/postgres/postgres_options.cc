@@ -83,7 +83,17 @@ Status ParseOne(const std::string& key, const std::string& value, PostgresOption
 
 }  // namespace
 
-const std::vector<std::string> kOptionKeys = {kStartTimeout, kListen, kUrl, kSchema, kRunId, kConnectTimeout};
+const std::vector<NativeOption> kOptions = {
+    {kStartTimeout, "seconds to wait for the private server to start, 0 to 3600", "60"},
+    {kListen,
+     "`unix`, or `tcp`: the private server also on 127.0.0.1 (a free port, password authentication), the sessions "
+     "over TCP",
+     "`unix`"},
+    {kUrl, "a server you run (libpq URI or `key=value`; docs/engines.md)", "a private server"},
+    {kSchema, "with `postgres.url`: the schema of the run's own (a-z, 0-9, `_`)", "`dbx_bench_<run id>`"},
+    {kRunId, "with `postgres.url`: the run the schema belongs to (set by `--clients` for its clients)", "a random one"},
+    {kConnectTimeout, "with `postgres.url`: seconds to wait for the server, 1 to 3600", "10"},
+};
 
 Status CheckOptionValues(const AdapterOptions& options) {
   PostgresOptions o;

@@ -10,8 +10,8 @@
 
 namespace dbxb::postgres_internal {
 
-/// Every key the adapter takes (AdapterFactory::native_option_keys).
-extern const std::vector<std::string> kOptionKeys;
+/// Every option the adapter takes (AdapterFactory::native_options).
+extern const std::vector<NativeOption> kOptions;
 
 struct PostgresOptions {
   int start_timeout_seconds = 60;  ///< postgres.start_timeout_s: the private server's start, 0..3600

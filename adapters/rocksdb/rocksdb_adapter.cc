@@ -26,6 +26,11 @@
 namespace dbxb {
 namespace {
 
+constexpr char kSettle[] =
+    "DB::Flush (wait: the memtables written out as an SST file, db_bench's flush), DB::CompactRange over the whole "
+    "key range (db_bench's compact), then until no flush or compaction is pending or running (db_bench's "
+    "waitforcompaction)";
+
 Status FromRocks(const rocksdb::Status& s, std::string_view what) {
   if (s.ok()) return Status::Ok();
   std::string msg = std::string(what) + ": " + s.ToString();
@@ -289,10 +294,7 @@ class RocksdbAdapter final : public Adapter {
     s.emplace_back("use_direct_reads", Bool(o.use_direct_reads));
     s.emplace_back("batch", "WriteBatch written by DB::Write at Commit");
     s.emplace_back("perf_level", "kDisable on every calling thread (db_bench's --perf_level default)");
-    s.emplace_back("settle",
-                   "DB::Flush (wait: the memtables written out as an SST file, db_bench's flush), DB::CompactRange "
-                   "over the whole key range (db_bench's compact), then until no flush or compaction is pending or "
-                   "running (db_bench's waitforcompaction)");
+    s.emplace_back("settle", kSettle);
     return s;
   }
 
@@ -355,7 +357,19 @@ AdapterFactory RocksdbAdapterFactory() {
   f.description = "RocksDB: LSM tree with a WAL, WriteBatch per batch, LRU block cache";
   f.library_version = [] { return "RocksDB " + rocksdb::GetRocksVersionAsString(true); };
   f.library_build = [] { return std::string(DBXB_ROCKSDB_BUILD); };
-  f.native_option_keys = {kCompressionKey};
+  f.native_options = {
+      {kCompressionKey,
+       "`none`, `snappy`, `lz4`, `lz4hc`, `zstd`, `zlib` or `bzip2` (one the linked librocksdb supports): every "
+       "level's block compression",
+       "`snappy` (RocksDB's default)"},
+  };
+  f.durability = {{
+      {"`disableWAL`", {{"write_options.disableWAL", "true"}, {"write_options.sync", "false"}}, 0},
+      {"WAL, no sync", {{"write_options.disableWAL", "false"}, {"write_options.sync", "false"}}, 0},
+      {"`WriteOptions::sync`", {{"write_options.disableWAL", "false"}, {"write_options.sync", "true"}}, 1},
+  }};
+  f.settle = kSettle;
+  f.debian_packages = {"librocksdb-dev"};
   f.check_native_values = [](const AdapterOptions& options) {
     rocksdb::Options o;
     return ApplyNativeOptions(options, &o);

@@ -2,6 +2,7 @@
 
 #include <dbxb_rust.h>
 
+#include <array>
 #include <string>
 #include <utility>
 #include <vector>
@@ -237,8 +238,10 @@ struct EngineInfo {
   dbxb_rs_engine engine;
   const char* name;
   const char* description;
-  std::vector<std::string> option_keys;
-  std::vector<std::pair<Durability, std::string>> refused;
+  std::vector<NativeOption> options;
+  std::array<DurabilityMapping, 3> durability;
+  const char* settle;  // as the engine's settings report it (the Rust side's "settle")
+  std::vector<std::pair<Durability, std::string>> refused = {};
   bool atomic_batches = true;
   bool syncs_buffers_at_none = false;
 };
@@ -247,7 +250,9 @@ AdapterFactory MakeFactory(EngineInfo info) {
   AdapterFactory f;
   f.name = info.name;
   f.description = info.description;
-  f.native_option_keys = info.option_keys;
+  f.native_options = info.options;
+  f.durability = info.durability;
+  f.settle = info.settle;
   f.refused_durabilities = info.refused;
   f.atomic_batches = info.atomic_batches;
   f.syncs_buffers_at_none = info.syncs_buffers_at_none;
@@ -287,35 +292,72 @@ AdapterFactory MakeFactory(EngineInfo info) {
 }  // namespace
 
 AdapterFactory SledAdapterFactory() {
-  return MakeFactory({DBXB_RS_SLED,
-                      "sled",
-                      "sled: lock-free Bw-tree over a log-structured store (Rust, via the bridge); "
-                      "sled::Batch per batch",
-                      {"sled.flush_every_ms", "sled.mode"},
-                      {},
-                      /*atomic_batches=*/true,
-                      /*syncs_buffers_at_none=*/true});
+  return MakeFactory({
+      DBXB_RS_SLED,
+      "sled",
+      "sled: lock-free Bw-tree over a log-structured store (Rust, via the bridge); sled::Batch per batch",
+      {{"sled.flush_every_ms", "milliseconds between sled's background flushes, or `off`", "by durability"},
+       {"sled.mode", "`low_space` or `high_throughput`", "sled's default (`low_space`)"}},
+      {{
+          {"no periodic flush (`flush_every_ms` off); sled still syncs every log buffer it writes "
+           "(`sync_file_range` with a wait), at every level",
+           {{"flush_every_ms", "off"}, {"flush_each_commit", "false"}},
+           0},
+          {"sled's background flush every 500 ms", {{"flush_every_ms", "500"}, {"flush_each_commit", "false"}}, 0},
+          {"`Db::flush` after every commit", {{"flush_every_ms", "off"}, {"flush_each_commit", "true"}}, 2, 1},
+      }},
+      "Db::flush (writes the dirty buffers, fsync)",
+      {},
+      /*atomic_batches=*/true,
+      /*syncs_buffers_at_none=*/true,
+  });
 }
 
 AdapterFactory RedbAdapterFactory() {
-  return MakeFactory({DBXB_RS_REDB,
-                      "redb",
-                      "redb: copy-on-write B-tree in one file, MVCC (Rust, via the bridge); one write "
-                      "transaction per batch",
-                      {"redb.two_phase_commit", "redb.quick_repair"},
-                      {}});
+  return MakeFactory({
+      DBXB_RS_REDB,
+      "redb",
+      "redb: copy-on-write B-tree in one file, MVCC (Rust, via the bridge); one write transaction per batch",
+      {{"redb.two_phase_commit", "`true` or `false`", "`false` (redb's default)"},
+       {"redb.quick_repair", "`true` or `false`", "`false` (redb's default)"}},
+      {{
+          {"`Durability::None` (durable only at a later durable commit; close makes one)",
+           {{"commit_durability", "None"}},
+           0},
+          {"`Durability::Eventual`, which on Linux syncs as `Immediate` does",
+           {{"commit_durability", "Eventual (on Linux the same fdatasync per commit as Immediate)"}},
+           1},
+          {"`Durability::Immediate`", {{"commit_durability", "Immediate"}}, 1},
+      }},
+      "nothing to wait for (redb has no background work)",
+  });
 }
 
 AdapterFactory DbxCoreAdapterFactory() {
-  return MakeFactory({DBXB_RS_DBX_CORE,
-                      "dbx-core",
-                      "dbx-core: the original Rust DBX (crate dbx-core), Delta skip list + file WOS "
-                      "(via the bridge); batches not atomic for readers",
-                      {"dbx-core.table", "dbx-core.durability_level"},
-                      {{Durability::kFull,
-                        "dbx-core's DurabilityLevel::Full queues the WAL fsync to a background thread and "
-                        "returns before it"}},
-                      /*atomic_batches=*/false});
+  return MakeFactory({
+      DBXB_RS_DBX_CORE,
+      "dbx-core",
+      "dbx-core: the original Rust DBX (crate dbx-core), Delta skip list + file WOS (via the bridge); batches not "
+      "atomic for readers",
+      {{"dbx-core.table", "the key/value table's name (letters, digits, `_`)", "`bench` (the seed's)"},
+       {"dbx-core.durability_level",
+        "`none`, `lazy` or `full`: dbx-core's own level, whatever `--durability` says (its `full` only queues the "
+        "sync)",
+        "by durability"}},
+      {{
+          {"`DurabilityLevel::None` (no WAL; a Delta flush still fsyncs the WOS's log)",
+           {{"durability_level", "None (no WAL)"}},
+           0},
+          {"`DurabilityLevel::Lazy` (WAL written per record, never synced by it)",
+           {{"durability_level", "Lazy (WAL written per record, never synced by the WAL)"}},
+           0},
+          {},
+      }},
+      "Database::flush (Delta -> WOS)",
+      {{Durability::kFull,
+        "dbx-core's DurabilityLevel::Full queues the WAL fsync to a background thread and returns before it"}},
+      /*atomic_batches=*/false,
+  });
 }
 
 Status RustNativeCount(Adapter* adapter, uint64_t* count) {

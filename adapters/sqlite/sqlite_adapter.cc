@@ -21,6 +21,8 @@
 namespace dbxb {
 namespace {
 
+constexpr char kSettle[] = "PRAGMA wal_checkpoint(TRUNCATE)";
+
 using sqlite_internal::ConnectionConfig;
 using sqlite_internal::Exec;
 using sqlite_internal::OpenConnection;
@@ -393,7 +395,7 @@ class SqliteAdapter final : public Adapter {
     settings.emplace_back("connection", "one per session, SQLITE_OPEN_NOMUTEX, statements prepared once");
     settings.emplace_back("batch", "BEGIN IMMEDIATE .. COMMIT / ROLLBACK");
     settings.emplace_back("threadsafe", std::to_string(sqlite3_threadsafe()));
-    settings.emplace_back("settle", "PRAGMA wal_checkpoint(TRUNCATE)");
+    settings.emplace_back("settle", kSettle);
     return settings;
   }
 
@@ -486,7 +488,21 @@ AdapterFactory SqliteAdapterFactory() {
   f.library_build = [] { return std::string("debian-package"); };
   f.open = [](const AdapterOptions& options) { return SqliteAdapter::Open(options); };
   f.seed_replica = NewSqliteSeedReplica;
-  f.native_option_keys = {kPageSizeKey, kMmapSizeKey, kTempStoreKey, kBusyTimeoutKey, kLayoutKey};
+  f.native_options = {
+      {kLayoutKey, "`without-rowid` or `rowid`: the key/value table's layout",
+       "by row size: WITHOUT ROWID below page_size / 20"},
+      {kPageSizeKey, "a power of two, 512 to 65536 (a new database only)", "4096; sqlite-vps 8192"},
+      {kMmapSizeKey, "bytes of the file read through a mapping (0: none)", "0; sqlite-vps 256 MiB"},
+      {kTempStoreKey, "`default`, `file` or `memory`", "`default`; sqlite-vps `memory`"},
+      {kBusyTimeoutKey, "milliseconds a connection waits for a lock", "60000; sqlite-vps 5000"},
+  };
+  f.durability = {{
+      {"WAL, `synchronous=OFF`", {{"journal_mode", "wal"}, {"synchronous", "off"}}, 0},
+      {"WAL, `synchronous=NORMAL`", {{"journal_mode", "wal"}, {"synchronous", "normal"}}, 0},
+      {"WAL, `synchronous=FULL`", {{"journal_mode", "wal"}, {"synchronous", "full"}}, 1},
+  }};
+  f.settle = kSettle;
+  f.debian_packages = {"libsqlite3-dev"};
   f.check_native_values = [](const AdapterOptions& options) {
     ConnectionConfig config;
     int64_t page_size = 0;

@@ -12,6 +12,8 @@
 namespace dbxb {
 namespace {
 
+constexpr char kSettle[] = "WT_SESSION::checkpoint (eviction and log work of the load written out)";
+
 constexpr char kTable[] = "table:kv";
 constexpr uint64_t kMinCacheBytes = 1ull << 20;  // wiredtiger_open rejects a smaller cache_size
 // A single auto-commit write that loses a write-write conflict is retried: it has no batch to undo.
@@ -210,7 +212,7 @@ class WiredtigerAdapter final : public Adapter {
     s.emplace_back("table", std::string(kTable) + " key_format=u,value_format=u (row store)");
     s.emplace_back("isolation", "snapshot");
     s.emplace_back("batch", "one transaction from Begin to Commit");
-    s.emplace_back("settle", "WT_SESSION::checkpoint (eviction and log work of the load written out)");
+    s.emplace_back("settle", kSettle);
     return s;
   }
 
@@ -272,6 +274,20 @@ AdapterFactory WiredtigerAdapterFactory() {
     return "WiredTiger " + std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(patch);
   };
   f.library_build = [] { return std::string("debian-package"); };
+  f.allows_empty_key = false;
+  f.durability = {{
+      {"`log=(enabled=false)` (data reaches disk at checkpoints)",
+       {{"log.enabled", "false"}, {"transaction_sync.enabled", "false"}},
+       0},
+      {"`log=(enabled=true)`, `transaction_sync=(enabled=false)`",
+       {{"log.enabled", "true"}, {"transaction_sync.enabled", "false"}},
+       0},
+      {"`transaction_sync=(enabled=true,method=fsync)`",
+       {{"log.enabled", "true"}, {"transaction_sync.enabled", "true"}},
+       1},
+  }};
+  f.settle = kSettle;
+  f.debian_packages = {"libwiredtiger-dev"};
   f.open = [](const AdapterOptions& options) { return WiredtigerAdapter::Open(options); };
   return f;
 }
