@@ -13,7 +13,7 @@
 #include <cstring>
 #include <thread>
 
-#include "harness/interrupt.h"
+#include "harness/signal_handlers.h"
 
 extern char** environ;
 
@@ -28,7 +28,7 @@ std::atomic<pid_t> g_child_group{0};
 constexpr double kInterruptGraceSeconds = 10;  // a dbx-bench child writes what finished and cleans up
 constexpr double kTimeoutGraceSeconds = 5;
 
-// The second Ctrl-C (harness/interrupt.h): the running round dies with ab.
+// The second Ctrl-C (harness/signal_handlers.h): the running round dies with ab.
 void KillRunningRound() {
   const pid_t group = g_child_group.load();
   if (group > 0) kill(-group, SIGKILL);

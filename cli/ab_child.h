@@ -36,7 +36,7 @@ struct ChildExit {
 ChildExit RunChildProcess(const std::vector<std::string>& argv, const std::filesystem::path& log,
                           double timeout_seconds);
 
-/// Makes the second SIGINT/SIGTERM (harness/interrupt.h, installed by main) kill the running child's
+/// Makes the second SIGINT/SIGTERM (harness/signal_handlers.h, installed by main) kill the running child's
 /// process group before ab exits 130; the first only asks to stop (InterruptRequested()).
 void InstallAbSignalHandlers();
 

@@ -10,7 +10,7 @@
 #include "cli/ab_child.h"
 #include "compare/compare.h"
 #include "compare/compare_runs.h"
-#include "harness/interrupt.h"
+#include "harness/signal_handlers.h"
 #include "records/json_results.h"
 
 namespace dbxb {

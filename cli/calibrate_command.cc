@@ -9,7 +9,7 @@
 #include "cli/units.h"
 #include "common/file_policy.h"
 #include "harness/calibrate.h"
-#include "harness/interrupt.h"
+#include "harness/signal_handlers.h"
 #include "records/json_results.h"
 
 namespace dbxb {

@@ -21,7 +21,7 @@
 #include "cli/run_command.h"
 #include "cli/units.h"
 #include "harness/context.h"
-#include "harness/interrupt.h"
+#include "harness/signal_handlers.h"
 #include "workloads/suite.h"
 
 namespace dbxb {

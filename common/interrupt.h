@@ -1,6 +1,6 @@
 // Whether the user asked the tool to stop (Ctrl-C or SIGTERM): one flag that every layer may read, so
 // that a long loop anywhere (loading a data set, a phase, a calibration) ends within moments. The
-// handlers that set it are the harness's (harness/interrupt.h).
+// handlers that set it are the harness's (harness/signal_handlers.h).
 #pragma once
 
 #include <atomic>

@@ -1,5 +1,5 @@
 // Processes that must not outlive dbx-bench, such as the postgres adapter's private servers, for the
-// one exit that skips every destructor: the second Ctrl-C (harness/interrupt.h). Normal exits, a first
+// one exit that skips every destructor: the second Ctrl-C (harness/signal_handlers.h). Normal exits, a first
 // Ctrl-C and failed runs stop such processes through their owners' Close; this list signals them at once
 // on the second Ctrl-C, and their orphan guards (common/orphan_guard.h) cover every other end, SIGKILL
 // included.

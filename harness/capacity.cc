@@ -6,7 +6,7 @@
 #include <cmath>
 #include <utility>
 
-#include "harness/interrupt.h"
+#include "harness/signal_handlers.h"
 #include "harness/tsc_clock.h"
 #include "records/hdr_encoding.h"
 #include "records/record_names.h"

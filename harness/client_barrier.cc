@@ -6,7 +6,7 @@
 
 #include <cerrno>
 
-#include "harness/interrupt.h"
+#include "harness/signal_handlers.h"
 
 namespace dbxb {
 namespace {

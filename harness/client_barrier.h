@@ -5,7 +5,7 @@
 // Protocol, one line each: the client writes "wait <tag>"; the parent answers "go" once every client
 // waits with the same tag, or "abort" when one failed, ended or went elsewhere. A client whose phase
 // failed writes "fail <what failed>" at once, so that the others stop and the run ends with its error. An abort, a
-// parent that is gone and an interrupt all stop this client as a first Ctrl-C does (harness/interrupt.h).
+// parent that is gone and an interrupt all stop this client as a first Ctrl-C does (harness/signal_handlers.h).
 #pragma once
 
 #include <string>

@@ -8,7 +8,7 @@
 
 #include "harness/client_barrier.h"
 #include "harness/clients.h"
-#include "harness/interrupt.h"
+#include "harness/signal_handlers.h"
 
 namespace dbxb {
 namespace {

@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "harness/interrupt.h"
+#include "harness/signal_handlers.h"
 
 namespace dbxb {
 

@@ -19,9 +19,9 @@
 #include <string_view>
 #include <thread>
 
-#include "harness/interrupt.h"
 #include "harness/phase_state.h"
 #include "harness/resources.h"
+#include "harness/signal_handlers.h"
 #include "harness/tsc_clock.h"
 #include "records/interval_recorder.h"
 

@@ -10,7 +10,7 @@
 #include <sstream>
 #include <string>
 
-#include "harness/interrupt.h"
+#include "harness/signal_handlers.h"
 #include "records/hdr_encoding.h"
 
 namespace dbxb {

@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <utility>
 
-#include "harness/interrupt.h"
 #include "harness/sampler.h"
+#include "harness/signal_handlers.h"
 #include "records/record_names.h"
 #include "writers/format.h"
 

@@ -1,4 +1,4 @@
-#include "harness/interrupt.h"
+#include "harness/signal_handlers.h"
 
 #include <signal.h>
 #include <unistd.h>
