@@ -198,15 +198,8 @@ CommandResult RunAb(const AbArgs& args, std::ostream& console, std::ostream& pro
   if (result.exit_code != kExitCodeSuccess) return result;
   st = WriteComparison(report, args, plan.dir, files, console);
   if (!st.ok()) return BadInput(st.message());
-  if (!report.GateFailed()) return CommandResult::Ok();
-  const size_t regressed = report.Count(Verdict::kRegressed);
-  return CommandResult::Failed(
-      kExitCodeFailure,
-      regressed > 0
-          ? fmt::format("{} row{} regressed by more than the gate over {} paired round{}", regressed,
-                        regressed == 1 ? "" : "s", report.baseline_runs, report.baseline_runs == 1 ? "" : "s")
-          : fmt::format("{} row{} inconclusive (--fail-on-inconclusive)", report.Count(Verdict::kInconclusive),
-                        report.Count(Verdict::kInconclusive) == 1 ? "" : "s"));
+  return GateOutcome(
+      report, fmt::format(" over {} paired round{}", report.baseline_runs, report.baseline_runs == 1 ? "" : "s"));
 }
 
 }  // namespace dbxb

@@ -248,14 +248,7 @@ CommandResult RunCompare(const CompareArgs& args, std::ostream& console) {
   if (!args.json_path.empty()) st = files.WriteOutputFile("--json", args.json_path, SerializeComparison(report));
   if (!st.ok()) return BadInput(st.message());
 
-  if (!report.GateFailed()) return CommandResult::Ok();
-  const size_t regressed = report.Count(Verdict::kRegressed);
-  return CommandResult::Failed(
-      kExitCodeFailure,
-      regressed > 0
-          ? fmt::format("{} row{} regressed by more than the gate", regressed, regressed == 1 ? "" : "s")
-          : fmt::format("{} row{} inconclusive (--fail-on-inconclusive)", report.Count(Verdict::kInconclusive),
-                        report.Count(Verdict::kInconclusive) == 1 ? "" : "s"));
+  return GateOutcome(report);
 }
 
 }  // namespace dbxb

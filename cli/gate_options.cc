@@ -38,4 +38,15 @@ Status ParseGateOptions(const GateArgs& args, CompareOptions* o) {
   return Status::Ok();
 }
 
+CommandResult GateOutcome(const ComparisonReport& report, const std::string& regressed_context) {
+  if (!report.GateFailed()) return CommandResult::Ok();
+  const size_t regressed = report.Count(Verdict::kRegressed);
+  if (regressed > 0)
+    return CommandResult::Failed(kExitCodeFailure, fmt::format("{} row{} regressed by more than the gate{}", regressed,
+                                                               regressed == 1 ? "" : "s", regressed_context));
+  const size_t inconclusive = report.Count(Verdict::kInconclusive);
+  return CommandResult::Failed(kExitCodeFailure, fmt::format("{} row{} inconclusive (--fail-on-inconclusive)",
+                                                             inconclusive, inconclusive == 1 ? "" : "s"));
+}
+
 }  // namespace dbxb

@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "cli/command_result.h"
 #include "common/status.h"
 #include "compare/report.h"
 
@@ -31,5 +32,10 @@ void AddGateOptions(CLI::App* cmd, GateArgs* args);
 /// The options into *o: fractions for the thresholds and 0 < significance < 0.5, 100 to kMaxResamples
 /// resamples, any seed. InvalidArgument naming the option.
 [[nodiscard]] Status ParseGateOptions(const GateArgs& args, CompareOptions* o);
+
+/// The gate's verdict on `report` as the command's result: OK, or exit 1 saying how many rows regressed
+/// (followed by `regressed_context`, e.g. " over 6 paired rounds") or were inconclusive under
+/// --fail-on-inconclusive.
+CommandResult GateOutcome(const ComparisonReport& report, const std::string& regressed_context = "");
 
 }  // namespace dbxb

@@ -32,22 +32,4 @@ Status ParseFractionOption(std::string_view option, std::string_view text, doubl
   return ParseFraction(text, out).WithContext(option);
 }
 
-std::vector<std::string> SplitList(std::string_view text) {
-  std::vector<std::string> out;
-  size_t start = 0;
-  while (start <= text.size()) {
-    size_t comma = text.find(',', start);
-    if (comma == std::string_view::npos) comma = text.size();
-    out.emplace_back(text.substr(start, comma - start));
-    start = comma + 1;
-  }
-  return out;
-}
-
-std::string JoinList(const std::vector<std::string>& items) {
-  std::string out;
-  for (const auto& s : items) out += (out.empty() ? "" : ", ") + s;
-  return out;
-}
-
 }  // namespace dbxb

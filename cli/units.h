@@ -23,9 +23,4 @@ Status ParseRateOption(std::string_view option, std::string_view text, double* o
 /// ParseFraction of `text`; messages start with `option`.
 Status ParseFractionOption(std::string_view option, std::string_view text, double* out);
 
-/// The items of "a,b,c" in order; "" is one empty item, so that callers name an empty item as such.
-std::vector<std::string> SplitList(std::string_view text);
-/// "a, b, c".
-std::string JoinList(const std::vector<std::string>& items);
-
 }  // namespace dbxb

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <utility>
 
+#include "harness/empty_phase.h"
 #include "harness/signal_handlers.h"
 #include "harness/tsc_clock.h"
 #include "records/hdr_encoding.h"
@@ -41,33 +42,6 @@ class RetargetedPhase final : public Phase {
 
  private:
   Phase& inner_;
-  PhaseSpec spec_;
-};
-
-// An operation that does nothing, open loop: what the harness alone takes (MeasureHarnessFloor).
-class EmptyWorker final : public PhaseWorker {
- public:
-  Status NextOp(uint32_t* op) override {
-    *op = 0;
-    return Status::Ok();
-  }
-};
-
-class EmptyPhase final : public Phase {
- public:
-  EmptyPhase(double rate, double seconds) {
-    spec_.name = "harness floor";
-    spec_.op_types = {"empty"};
-    spec_.target_rate = rate;
-    spec_.duration_seconds = seconds;
-    spec_.warmup_operations = 100;
-  }
-  const PhaseSpec& spec() const override { return spec_; }
-  Result<std::unique_ptr<PhaseWorker>> NewWorker(uint32_t) override {
-    return std::unique_ptr<PhaseWorker>(new EmptyWorker);
-  }
-
- private:
   PhaseSpec spec_;
 };
 
@@ -281,7 +255,14 @@ void CapacitySearch::FinishIfOutOfSteps() {
 }
 
 double MeasureHarnessFloor(const CapacityPlan& plan, const PhaseRunOptions& options) {
-  EmptyPhase empty(kHarnessFloorRate, StepSeconds(plan, kHarnessFloorRate));
+  // An operation that does nothing, open loop: what the harness alone takes.
+  PhaseSpec spec;
+  spec.name = "harness floor";
+  spec.op_types = {"empty"};
+  spec.target_rate = kHarnessFloorRate;
+  spec.duration_seconds = StepSeconds(plan, kHarnessFloorRate);
+  spec.warmup_operations = 100;
+  EmptyPhase empty(std::move(spec));
   PhaseRunOptions o = options;
   o.keep_raw_latencies = false;
   o.keep_interval_histograms = false;

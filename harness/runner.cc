@@ -16,6 +16,7 @@
 #include "harness/capacity.h"
 #include "harness/client_barrier.h"
 #include "harness/context.h"
+#include "harness/empty_phase.h"
 #include "harness/hdr_log_writer.h"
 #include "harness/memory/memory_limit.h"
 #include "harness/micro_routine.h"
@@ -119,36 +120,15 @@ std::optional<double> MeasureOverhead(const std::string& suite, const MakeBenchm
 
 // --- Phase suites (ycsb, sqlite-vps) ---
 
-// The phase runner measuring nothing but itself: an operation that does nothing.
-class NoopWorker final : public PhaseWorker {
- public:
-  Status NextOp(uint32_t* op) override {
-    *op = 0;
-    return Status::Ok();
-  }
-};
-
-class NoopPhase final : public Phase {
- public:
-  NoopPhase() {
-    spec_.name = "noop";
-    spec_.op_types = {"noop"};
-    spec_.operations = 200000;
-    spec_.warmup_operations = 10000;
-  }
-  const PhaseSpec& spec() const override { return spec_; }
-  Result<std::unique_ptr<PhaseWorker>> NewWorker(uint32_t) override {
-    return std::unique_ptr<PhaseWorker>(new NoopWorker);
-  }
-
- private:
-  PhaseSpec spec_;
-};
-
 // The phase runner's own cost per operation (clock read, histogram and interval records, the loop and
 // its virtual call): the mean service time of an operation that does nothing.
 std::optional<double> MeasurePhaseOverhead() {
-  NoopPhase phase;
+  PhaseSpec spec;
+  spec.name = "noop";
+  spec.op_types = {"noop"};
+  spec.operations = 200000;
+  spec.warmup_operations = 10000;
+  EmptyPhase phase(std::move(spec));
   PhaseRun run = RunPhase({"harness", "", "", "none", {}}, phase);
   if (run.result.error_occurred || run.result.incomplete) return std::nullopt;
   return run.result.service_time.mean_ns;

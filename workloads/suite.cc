@@ -4,22 +4,14 @@
 
 #include <algorithm>
 
+#include "common/units.h"
 #include "stats/bootstrap.h"
 
 namespace dbxb {
 
 std::vector<std::string> SuiteArgs::List(std::string_view option) const {
   const std::string& text = Text(option);
-  std::vector<std::string> out;
-  if (text.empty()) return out;
-  size_t start = 0;
-  while (start <= text.size()) {
-    size_t comma = text.find(',', start);
-    if (comma == std::string::npos) comma = text.size();
-    out.push_back(text.substr(start, comma - start));
-    start = comma + 1;
-  }
-  return out;
+  return text.empty() ? std::vector<std::string>{} : SplitList(text);
 }
 
 const Suite* SuiteRegistry::Find(std::string_view name) const {

@@ -6,20 +6,16 @@
 #include <string>
 #include <vector>
 
+#include "tests/fixtures/sample_phases.h"
+
 namespace dbxb {
 namespace {
 
+// A disk-bound phase says how its memory was limited, as the runner records it.
 PhaseResult Phase(std::string phase, std::string engine, std::string dataset, double ops_per_sec, double p50_ns,
                   double p99_ns) {
-  PhaseResult p;
-  p.suite = "sqlite-vps";
-  p.phase = std::move(phase);
-  p.engine = std::move(engine);
-  p.dataset = std::move(dataset);
-  p.throughput_ops_per_sec = ops_per_sec;
-  p.service_time.count = 100;
-  p.service_time.p50_ns = p50_ns;
-  p.service_time.p99_ns = p99_ns;
+  PhaseResult p =
+      testdata::VpsPhase(std::move(phase), std::move(engine), std::move(dataset), ops_per_sec, p50_ns, p99_ns);
   if (p.dataset == "disk-bound") p.memory_method = "cgroup-v1 memory.limit_in_bytes=1073741824";
   return p;
 }

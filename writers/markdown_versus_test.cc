@@ -6,33 +6,23 @@
 #include <string>
 #include <vector>
 
+#include "tests/fixtures/sample_phases.h"
+
 namespace dbxb {
 namespace {
 
-PhaseResult Phase(std::string phase, std::string engine, std::string dataset, double ops_per_sec, double p50_ns,
-                  double p99_ns) {
-  PhaseResult p;
-  p.suite = "sqlite-vps";
-  p.phase = std::move(phase);
-  p.engine = std::move(engine);
-  p.dataset = std::move(dataset);
-  p.throughput_ops_per_sec = ops_per_sec;
-  p.service_time.count = 100;
-  p.service_time.p50_ns = p50_ns;
-  p.service_time.p99_ns = p99_ns;
-  return p;
-}
+using testdata::VpsPhase;
 
 TEST(VersusTableTest, PairsSqliteWithPostgresPerDataSetAndDivides) {
   std::vector<PhaseResult> phases = {
-      Phase("select-pk", "sqlite", "cached", 150'000, 6'000, 12'000),
-      Phase("select-pk", "postgres", "cached", 20'000, 48'000, 90'000),
-      Phase("update", "sqlite", "cached", 3'000, 300'000, 900'000),
-      Phase("update", "postgres", "cached", 6'000, 150'000, 400'000),
-      Phase("range-scan", "sqlite", "cached", 40'000, 1, 1),  // no postgres partner: left out
-      Phase("select-pk", "lmdb", "cached", 300'000, 1, 1),
-      Phase("select-pk", "sqlite", "disk-bound", 3'000, 300'000, 700'000),
-      Phase("select-pk", "postgres", "disk-bound", 0, 0, 0),
+      VpsPhase("select-pk", "sqlite", "cached", 150'000, 6'000, 12'000),
+      VpsPhase("select-pk", "postgres", "cached", 20'000, 48'000, 90'000),
+      VpsPhase("update", "sqlite", "cached", 3'000, 300'000, 900'000),
+      VpsPhase("update", "postgres", "cached", 6'000, 150'000, 400'000),
+      VpsPhase("range-scan", "sqlite", "cached", 40'000, 1, 1),  // no postgres partner: left out
+      VpsPhase("select-pk", "lmdb", "cached", 300'000, 1, 1),
+      VpsPhase("select-pk", "sqlite", "disk-bound", 3'000, 300'000, 700'000),
+      VpsPhase("select-pk", "postgres", "disk-bound", 0, 0, 0),
   };
   phases[7].error_occurred = true;
   auto rows = VersusTable(phases);
@@ -68,7 +58,8 @@ TEST(VersusTableTest, PairsSqliteWithPostgresPerDataSetAndDivides) {
 
 TEST(VersusTableTest, NothingWithoutBothEngines) {
   RunResults results;
-  results.phases = {Phase("select-pk", "sqlite", "cached", 1, 1, 1), Phase("select-pk", "lmdb", "cached", 1, 1, 1)};
+  results.phases = {VpsPhase("select-pk", "sqlite", "cached", 1, 1, 1),
+                    VpsPhase("select-pk", "lmdb", "cached", 1, 1, 1)};
   std::ostringstream md;
   WriteSqliteVsPostgres(results, md);
   EXPECT_EQ(md.str(), "");

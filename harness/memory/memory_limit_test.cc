@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "common/sanitized_build.h"
+#include "harness/empty_phase.h"
 #include "harness/memory/memory_files.h"
 #include "harness/phase_runner.h"
 #include "workloads/prng.h"
@@ -284,32 +285,6 @@ TEST_F(CgroupTest, AnonymousOverrunIsCaughtByTheGuardNotKilled) {
   EXPECT_FALSE(killed);
 }
 
-// A sequence of two phases whose workers each perform one no-op.
-class NoopWorker final : public PhaseWorker {
- public:
-  Status NextOp(uint32_t* op) override {
-    *op = 0;
-    return Status::Ok();
-  }
-};
-
-class NoopPhase final : public Phase {
- public:
-  explicit NoopPhase(std::string name) {
-    spec_.name = std::move(name);
-    spec_.op_types = {"noop"};
-    spec_.operations = 1;
-    spec_.parameters = {{"own", "parameter"}};
-  }
-  const PhaseSpec& spec() const override { return spec_; }
-  Result<std::unique_ptr<PhaseWorker>> NewWorker(uint32_t) override {
-    return std::unique_ptr<PhaseWorker>(new NoopWorker);
-  }
-
- private:
-  PhaseSpec spec_;
-};
-
 class FakeSequence final : public PhaseSequence {
  public:
   FakeSequence(std::string dataset, std::string dir, std::vector<std::string>* log, uint64_t limit = 0)
@@ -326,7 +301,12 @@ class FakeSequence final : public PhaseSequence {
     ReadChecksum(dir_ + "/data.dat");
     std::string name = "p";
     name += std::to_string(next_++);  // appended: GCC 12 warns falsely (-Wrestrict) on operator+ here
-    return std::unique_ptr<Phase>(new NoopPhase(name));
+    PhaseSpec spec;                   // one operation that does nothing
+    spec.name = name;
+    spec.op_types = {"noop"};
+    spec.operations = 1;
+    spec.parameters = {{"own", "parameter"}};
+    return std::unique_ptr<Phase>(new EmptyPhase(std::move(spec)));
   }
   Settings engine_settings() const override { return {}; }
   Status Close() override {
