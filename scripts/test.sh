@@ -109,6 +109,8 @@ configure_sanitizer() {
 # benchmarks.
 targets_matching() {
   local found
+  # build.ninja first: in a build directory made before a test was added, the target list is stale.
+  ninja -C "$1" build.ninja >/dev/null
   found=$(ninja -C "$1" -t targets all | sed -nE 's/^([A-Za-z0-9_.+-]+): phony$/\1/p' | grep -v '^cmake_' | grep -E "$2" | sort -u)
   [[ -n "$found" ]] || { echo "test.sh: no target of $1 matches $2" >&2; return 1; }
   echo "$found"
