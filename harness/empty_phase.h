@@ -15,9 +15,7 @@ class EmptyPhase final : public Phase {
   explicit EmptyPhase(PhaseSpec spec) : spec_(std::move(spec)) {}
 
   const PhaseSpec& spec() const override { return spec_; }
-  Result<std::unique_ptr<PhaseWorker>> NewWorker(uint32_t) override {
-    return std::unique_ptr<PhaseWorker>(new Worker);
-  }
+  Result<std::unique_ptr<PhaseWorker>> NewWorker(uint32_t) override { return std::unique_ptr<PhaseWorker>(new Worker); }
 
  private:
   class Worker final : public PhaseWorker {
