@@ -114,11 +114,7 @@ std::string StepLine(const CapacityResult& r, const CapacityStep& s, size_t inde
 
 CapacityResult Header(const PhaseIdentity& id, const PhaseSpec& spec, const CapacityPlan& plan) {
   CapacityResult r;
-  r.suite = id.suite;
-  r.workload = id.workload;
-  r.dataset = id.dataset;
-  r.phase = spec.name;
-  r.engine = id.engine;
+  NamePhase(id, spec.name, r);
   for (const auto& kv : spec.parameters) {
     if (kv.first == kMemoryMethodParameter)
       r.memory_method = kv.second;

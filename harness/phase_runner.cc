@@ -130,45 +130,6 @@ Status WarmUp(Clock& clock, Shared& sh, ThreadState& ts, PhaseWorker& worker) {
   return Status::Ok();
 }
 
-// The measured loop, closed: the completion of one operation is the start of the next.
-template <class Clock>
-Status ClosedLoop(Clock& clock, Shared& sh, ThreadState& ts, PhaseWorker& worker, uint64_t limit) {
-  LatencyHistogram* const service = ts.service.data();
-  IntervalRecorder& series = *ts.series;
-  IntervalRecorder* const intervals = ts.interval_service.empty() ? nullptr : ts.interval_service.data();
-  RawLatencyBuffer* const raw = ts.raw.get();
-  const uint32_t types = sh.op_types;
-  const uint64_t start = sh.start_ns, deadline = sh.deadline_ns;
-  uint64_t t = clock.Now();
-  uint64_t n = 0;
-  Status st;
-  while (n < limit && !ShouldStop(sh)) {
-    uint32_t op = 0;
-    st = worker.NextOp(&op);
-    const uint64_t end = clock.Now();
-    if (!st.ok()) [[unlikely]]
-      break;
-    if (op >= types) [[unlikely]] {
-      st = BadOpIndex(op, types);
-      break;
-    }
-    const uint64_t latency = end - t;
-    service[op].Record(latency);
-    series.Record(end, latency);
-    if (intervals != nullptr) intervals[op].Record(end, latency);
-    if (raw != nullptr) {
-      const uint64_t since = t > start ? t - start : 0;
-      raw->Append(op, since, latency, since);
-    }
-    t = end;
-    ++n;
-    if (end >= deadline) break;
-  }
-  ts.ops = n;
-  ts.last_end_ns = t;
-  return st;
-}
-
 // Sleeps until `ns`, in slices of at most 100 ms when that is far ahead (a slow --target-rate), so that
 // Ctrl-C ends an open loop within a slice. False when the thread must stop instead.
 template <class Clock>
@@ -182,32 +143,80 @@ bool SleepUntilOrStop(Clock& clock, Shared& sh, uint64_t ns) {
   return true;
 }
 
-// The measured loop, open: operation n is due at start + (n + offset) * period.
-template <class Clock>
-Status OpenLoop(Clock& clock, Shared& sh, ThreadState& ts, PhaseWorker& worker, uint64_t limit, double offset) {
+// A closed loop's schedule: the completion of one operation is the issue of the next, which is also its
+// intended start, so no operation is late and there is nothing to wait for.
+struct ClosedSchedule {
+  template <class Clock>
+  bool Issue(Clock&, Shared&, uint64_t /*n*/, uint64_t prev_end, uint64_t* issued, uint64_t* intended) {
+    *issued = *intended = prev_end;
+    return true;
+  }
+  void RecordFromIntended(uint32_t /*op*/, uint64_t /*end*/, uint64_t /*intended*/) {}
+};
+
+// An open loop's schedule: operation n is due at start + (n + offset) * period. Ahead of that the thread
+// sleeps; behind it the operation is late and issues at once. Each operation's latency from its intended
+// start is recorded beside its service time.
+class OpenSchedule {
+ public:
+  OpenSchedule(const Shared& sh, ThreadState& ts, double offset)
+      : start_(sh.start_ns),
+        deadline_(sh.deadline_ns),
+        period_(sh.period_ns),
+        offset_(offset),
+        late_(&ts.late),
+        from_intended_(ts.from_intended.data()),
+        intervals_(ts.interval_from_intended.empty() ? nullptr : ts.interval_from_intended.data()) {}
+
+  // False when the operation must not be issued: it is due past the duration bound, or the thread must
+  // stop while it waits.
+  template <class Clock>
+  bool Issue(Clock& clock, Shared& sh, uint64_t n, uint64_t prev_end, uint64_t* issued, uint64_t* intended) {
+    *intended = start_ + static_cast<uint64_t>((static_cast<double>(n) + offset_) * period_);
+    if (*intended >= deadline_) return false;  // nothing is scheduled past the duration bound
+    *issued = prev_end;
+    if (*issued < *intended) {
+      if (!SleepUntilOrStop(clock, sh, *intended)) return false;
+      *issued = clock.Now();
+    } else {
+      ++*late_;  // still busy with earlier operations when this one was due
+    }
+    return true;
+  }
+
+  void RecordFromIntended(uint32_t op, uint64_t end, uint64_t intended) {
+    from_intended_[op].Record(end - intended);
+    if (intervals_ != nullptr) intervals_[op].Record(end, end - intended);
+  }
+
+ private:
+  uint64_t start_;
+  uint64_t deadline_;
+  double period_;
+  double offset_;
+  uint64_t* late_;
+  LatencyHistogram* from_intended_;
+  IntervalRecorder* intervals_;
+};
+
+// Nanoseconds from the measured start to `t` (0 before it).
+inline uint64_t Since(uint64_t t, uint64_t start) { return t > start ? t - start : 0; }
+
+// The measured loop, closed or open as the schedule says.
+template <class Clock, class Schedule>
+Status MeasureOps(Clock& clock, Shared& sh, ThreadState& ts, PhaseWorker& worker, uint64_t limit, Schedule schedule) {
   LatencyHistogram* const service = ts.service.data();
-  LatencyHistogram* const from_intended = ts.from_intended.data();
   IntervalRecorder& series = *ts.series;
   IntervalRecorder* const intervals = ts.interval_service.empty() ? nullptr : ts.interval_service.data();
-  IntervalRecorder* const intervals_intended =
-      ts.interval_from_intended.empty() ? nullptr : ts.interval_from_intended.data();
   RawLatencyBuffer* const raw = ts.raw.get();
   const uint32_t types = sh.op_types;
   const uint64_t start = sh.start_ns, deadline = sh.deadline_ns;
-  const double period = sh.period_ns;
   uint64_t prev_end = clock.Now();
   uint64_t n = 0;
   Status st;
   while (n < limit && !ShouldStop(sh)) {
-    const uint64_t intended = start + static_cast<uint64_t>((static_cast<double>(n) + offset) * period);
-    if (intended >= deadline) break;  // nothing is scheduled past the duration bound
-    uint64_t issued = prev_end;
-    if (issued < intended) {
-      if (!SleepUntilOrStop(clock, sh, intended)) break;
-      issued = clock.Now();
-    } else {
-      ++ts.late;  // still busy with earlier operations when this one was due
-    }
+    uint64_t issued = 0, intended = 0;
+    if (!schedule.Issue(clock, sh, n, prev_end, &issued, &intended)) break;
     uint32_t op = 0;
     st = worker.NextOp(&op);
     const uint64_t end = clock.Now();
@@ -219,13 +228,10 @@ Status OpenLoop(Clock& clock, Shared& sh, ThreadState& ts, PhaseWorker& worker, 
     }
     const uint64_t latency = end - issued;
     service[op].Record(latency);
-    from_intended[op].Record(end - intended);
+    schedule.RecordFromIntended(op, end, intended);
     series.Record(end, latency);
-    if (intervals != nullptr) {
-      intervals[op].Record(end, latency);
-      intervals_intended[op].Record(end, end - intended);
-    }
-    if (raw != nullptr) raw->Append(op, issued - start, latency, intended - start);
+    if (intervals != nullptr) intervals[op].Record(end, latency);
+    if (raw != nullptr) raw->Append(op, Since(issued, start), latency, Since(intended, start));
     prev_end = end;
     ++n;
     if (end >= deadline) break;
@@ -285,8 +291,9 @@ Status MeasuredLoop(Clock& clock, Shared& sh, uint32_t index, ThreadState& ts, P
     if (spec.target_rate > 0) make(&ts.interval_from_intended);
   }
   ts.started = true;
-  return spec.target_rate > 0 ? OpenLoop(clock, sh, ts, worker, limit, static_cast<double>(index) / spec.threads)
-                              : ClosedLoop(clock, sh, ts, worker, limit);
+  if (spec.target_rate > 0)
+    return MeasureOps(clock, sh, ts, worker, limit, OpenSchedule(sh, ts, static_cast<double>(index) / spec.threads));
+  return MeasureOps(clock, sh, ts, worker, limit, ClosedSchedule());
 }
 
 Status CheckSpec(const PhaseSpec& spec) {
@@ -380,12 +387,8 @@ void RecordFailure(PhaseResult& r, const Status& st) {
 
 // Copies whose phase it is and the spec's name, parameters, memory method, threads and rates into `r`.
 void Label(const PhaseIdentity& identity, const PhaseSpec& spec, PhaseResult& r) {
-  r.suite = identity.suite;
-  r.workload = identity.workload;
-  r.dataset = identity.dataset;
-  r.engine = identity.engine;
+  NamePhase(identity, spec.name, r);
   r.engine_settings = identity.engine_settings;
-  r.phase = spec.name;
   r.parameters = spec.parameters;
   for (const auto& [key, value] : spec.parameters)
     if (key == kMemoryMethodParameter) r.memory_method = value;

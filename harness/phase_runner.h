@@ -56,6 +56,17 @@ struct PhaseIdentity {
   KeyValues engine_settings;  ///< the adapter's native settings as applied
 };
 
+/// Names `r` (a PhaseResult, a CapacityResult) as phase `phase` of `identity`: suite, workload, data set,
+/// phase and engine.
+template <class Record>
+void NamePhase(const PhaseIdentity& identity, const std::string& phase, Record& r) {
+  r.suite = identity.suite;
+  r.workload = identity.workload;
+  r.dataset = identity.dataset;
+  r.phase = phase;
+  r.engine = identity.engine;
+}
+
 /// What a phase run produced.
 struct PhaseRun {
   /// The phase's complete record (see RunPhase).

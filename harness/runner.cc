@@ -197,11 +197,7 @@ void Report(const PhaseRunContext& c, PhaseResult r) {
 void ShowRunning(const PhaseRunContext& c, const PhaseIdentity& identity, const PhaseSpec& spec) {
   if (!c.progress) return;
   PhaseResult label;
-  label.suite = identity.suite;
-  label.workload = identity.workload;
-  label.dataset = identity.dataset;
-  label.phase = spec.name;
-  label.engine = identity.engine;
+  NamePhase(identity, spec.name, label);
   std::string bound = c.capacity != nullptr && spec.repeatable ? "a capacity search at " + c.capacity->sla.text
                       : spec.operations > 0 ? fmt::format("{} operation{}", FormatInteger(spec.operations),
                                                           spec.operations == 1 ? "" : "s")
