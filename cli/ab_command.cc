@@ -9,6 +9,7 @@
 
 #include "cli/ab_child.h"
 #include "cli/ab_rounds.h"
+#include "cli/command_options.h"
 #include "cli/compare_command.h"
 #include "cli/run_options.h"
 #include "cli/units.h"
@@ -162,7 +163,7 @@ CLI::App* AddAbCommand(CLI::App* app, AbArgs* args) {
   AddGateOptions(cmd, &args->gate);
   cmd->add_option("--markdown", args->markdown_path, "Also write the comparison as Markdown (for a PR comment)");
   cmd->add_option("--json", args->json_path, "Also write the comparison as JSON");
-  cmd->add_flag("--force", args->force, kForceHelp);
+  AddForceFlag(cmd, &args->force);
   cmd->add_option("run-args", args->run_args, "After --: the arguments of `dbx-bench run` for every round");
   return cmd;
 }

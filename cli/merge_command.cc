@@ -7,6 +7,7 @@
 #include <map>
 #include <optional>
 
+#include "cli/command_options.h"
 #include "cli/compare_command.h"
 #include "common/file_policy.h"
 #include "records/hdr_log.h"
@@ -109,7 +110,7 @@ CLI::App* AddMergeCommand(CLI::App* app, MergeArgs* args) {
   cmd->add_option("inputs", args->inputs,
                   "results.json files (or directories with one), or HdrHistogram interval logs (run --hdr-log)");
   cmd->add_option("-o,--out", args->out, "The merged results file (a directory: DIR/results.json) or log");
-  cmd->add_flag("--force", args->force, kForceHelp);
+  AddForceFlag(cmd, &args->force);
   return cmd;
 }
 
