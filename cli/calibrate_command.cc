@@ -14,11 +14,8 @@
 #include "records/json_results.h"
 
 namespace dbxb {
-namespace {
 
 namespace fs = std::filesystem;
-
-}  // namespace
 
 CLI::App* AddCalibrateCommand(CLI::App* app, CalibrateArgs* args) {
   CLI::App* cmd = app->add_subcommand(

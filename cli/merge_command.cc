@@ -108,7 +108,7 @@ CLI::App* AddMergeCommand(CLI::App* app, MergeArgs* args) {
   CLI::App* cmd = app->add_subcommand(
       "merge", "Merge the runs of several client hosts (or repeated runs) by adding their histograms");
   cmd->add_option("inputs", args->inputs,
-                  "results.json files (or directories with one), or HdrHistogram interval logs (run --hdr-log)");
+                  std::string(kResultsInputsHelp) + ", or HdrHistogram interval logs (run --hdr-log)");
   cmd->add_option("-o,--out", args->out, "The merged results file (a directory: DIR/results.json) or log");
   AddForceFlag(cmd, &args->force);
   return cmd;
