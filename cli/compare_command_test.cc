@@ -27,18 +27,24 @@ using testdata::TestdataPath;
 // the gate), lmdb/get unchanged, sqlite/insert 10 % faster, lmdb/scan only in the baseline and
 // lmdb/insert only in the current run.
 TEST(CompareFixtures, DISABLED_WriteFixtures) {
-  RunResults base = SyntheticRun("ci-runner",
-                                 {{"get", "sqlite", 1000, 0.02},
-                                  {"get", "lmdb", 400, 0.02},
-                                  {"insert", "sqlite", 50000, 0.03},
-                                  {"scan", "lmdb", 8000, 0.02}},
-                                 1);
-  RunResults cur = SyntheticRun("ci-runner",
-                                {{"get", "sqlite", 1100, 0.02},
-                                 {"get", "lmdb", 400, 0.02},
-                                 {"insert", "sqlite", 45000, 0.03},
-                                 {"insert", "lmdb", 30000, 0.02}},
-                                101);
+  struct Row {
+    const char* workload;
+    const char* engine;
+    double base_ns, cur_ns;  // 0: not in that run
+    double cv;
+  };
+  const Row rows[] = {{"get", "sqlite", 1000, 1100, 0.02},
+                      {"get", "lmdb", 400, 400, 0.02},
+                      {"insert", "sqlite", 50000, 45000, 0.03},
+                      {"scan", "lmdb", 8000, 0, 0.02},
+                      {"insert", "lmdb", 0, 30000, 0.02}};
+  std::vector<testdata::SyntheticBenchmark> base_specs, cur_specs;
+  for (const Row& r : rows) {
+    if (r.base_ns > 0) base_specs.push_back({r.workload, r.engine, r.base_ns, r.cv});
+    if (r.cur_ns > 0) cur_specs.push_back({r.workload, r.engine, r.cur_ns, r.cv});
+  }
+  RunResults base = SyntheticRun("ci-runner", base_specs, 1);
+  RunResults cur = SyntheticRun("ci-runner", cur_specs, 101);
   cur.context.date_utc = "2026-12-01T10:30:00Z";
   ASSERT_TRUE(WriteResultsFile(TestdataPath("compare/baseline.json"), base).ok());
   ASSERT_TRUE(WriteResultsFile(TestdataPath("compare/current.json"), cur).ok());
