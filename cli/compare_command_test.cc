@@ -1,7 +1,6 @@
 #include "cli/compare_command.h"
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -9,6 +8,7 @@
 #include <sstream>
 #include <string>
 
+#include "cli/test_dir.h"
 #include "common/atomic_file.h"
 #include "records/json_results.h"
 #include "tests/fixtures/compare/synthetic_runs.h"
@@ -50,15 +50,9 @@ TEST(CompareFixtures, DISABLED_WriteFixtures) {
   ASSERT_TRUE(WriteResultsFile(TestdataPath("compare/current.json"), cur).ok());
 }
 
-class CompareCommandTest : public ::testing::Test {
+class CompareCommandTest : public testdata::TestDirFixture {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("dbxb-compare-cmd-" + std::to_string(::getpid()) + "-" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
+  CompareCommandTest() : TestDirFixture("compare-cmd") {}
 
   // Fast settings: the verdicts of the fixtures do not need 100,000 resamples.
   CompareArgs Args(std::vector<std::string> files) {
@@ -68,7 +62,6 @@ class CompareCommandTest : public ::testing::Test {
     a.noise_floor = "2%";  // the fixtures' +10 % regression is beyond it (NoiseFloor tests use the default)
     return a;
   }
-  std::string Path(const std::string& name) const { return (dir_ / name).string(); }
   std::string Write(const std::string& name, const std::string& contents) {
     std::ofstream(Path(name), std::ios::binary) << contents;
     return Path(name);
@@ -84,7 +77,6 @@ class CompareCommandTest : public ::testing::Test {
     return s;
   }
 
-  fs::path dir_;
   const std::string base_ = TestdataPath("compare/baseline.json");
   const std::string cur_ = TestdataPath("compare/current.json");
 };
