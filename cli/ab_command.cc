@@ -4,13 +4,14 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
-#include <ctime>
 #include <filesystem>
 #include <sstream>
 
 #include "cli/ab_child.h"
 #include "cli/ab_rounds.h"
+#include "cli/command_options.h"
 #include "cli/compare_command.h"
+#include "cli/run_options.h"
 #include "cli/units.h"
 #include "common/file_policy.h"
 #include "common/output_dir.h"
@@ -64,15 +65,6 @@ Status ValidateBinary(const std::string& path, const char* option) {
   return Status::Ok();
 }
 
-std::string DefaultAbDir() {
-  std::time_t now = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&now, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H-%M-%SZ", &tm);
-  return std::string("results/ab-") + buf;
-}
-
 // DIR must be new or an empty directory, so that no earlier rounds mix with these.
 Status ValidateOutDir(const std::string& dir) {
   std::error_code ec;
@@ -102,7 +94,7 @@ Status Validate(const AbArgs& args, AbPlan* plan, FilePolicy* files) {
   plan->baseline_bin = args.baseline_bin;
   plan->current_bin = args.current_bin;
   plan->run_args = args.run_args;
-  plan->dir = args.out_dir.empty() ? DefaultAbDir() : args.out_dir;
+  plan->dir = args.out_dir.empty() ? TimestampedResultsDir("ab-", "%Y-%m-%dT%H-%M-%SZ") : args.out_dir;
   return ValidateOutDir(plan->dir);
 }
 
@@ -171,7 +163,7 @@ CLI::App* AddAbCommand(CLI::App* app, AbArgs* args) {
   AddGateOptions(cmd, &args->gate);
   cmd->add_option("--markdown", args->markdown_path, "Also write the comparison as Markdown (for a PR comment)");
   cmd->add_option("--json", args->json_path, "Also write the comparison as JSON");
-  cmd->add_flag("--force", args->force, kForceHelp);
+  AddForceFlag(cmd, &args->force);
   cmd->add_option("run-args", args->run_args, "After --: the arguments of `dbx-bench run` for every round");
   return cmd;
 }

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
+#include "cli/command_options.h"
 #include "cli/units.h"
 #include "common/file_policy.h"
 #include "harness/calibrate.h"
@@ -13,11 +14,8 @@
 #include "records/json_results.h"
 
 namespace dbxb {
-namespace {
 
 namespace fs = std::filesystem;
-
-}  // namespace
 
 CLI::App* AddCalibrateCommand(CLI::App* app, CalibrateArgs* args) {
   CLI::App* cmd = app->add_subcommand(
@@ -26,8 +24,8 @@ CLI::App* AddCalibrateCommand(CLI::App* app, CalibrateArgs* args) {
   cmd->add_option("--records", args->records, "Records in the data set (default 10000)");
   cmd->add_option("--rounds", args->rounds, "Timed rounds of each side (default 21, at least 3)");
   cmd->add_option("--out", args->out_path, "Write the ratios to this JSON file");
-  cmd->add_option("--data-dir", args->data_dir, "Where databases are created (default: system temp dir)");
-  cmd->add_flag("--force", args->force, kForceHelp);
+  AddDataDirOption(cmd, &args->data_dir);
+  AddForceFlag(cmd, &args->force);
   return cmd;
 }
 

@@ -28,10 +28,6 @@ inline CommandResult BadInput(std::string message) {
   return CommandResult::Failed(kExitCodeBadInput, std::move(message));
 }
 
-/// --force, the same for every command that writes files (common/file_policy.h decides what it allows).
-inline constexpr char kForceHelp[] =
-    "Replace output files that dbx-bench did not write (never a device, FIFO, symbolic link or an input)";
-
 /// `message` as one line for a terminal: control characters (a newline in a path, the ESC of an ANSI
 /// sequence, C1 controls in UTF-8) are written as escapes ("\n", "\x1b"), so that what a user typed
 /// can neither split the line nor drive the terminal. Every line dbx-bench prints on stderr goes

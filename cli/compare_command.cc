@@ -10,6 +10,7 @@
 #include <memory>
 #include <sstream>
 
+#include "cli/command_options.h"
 #include "cli/units.h"
 #include "common/file_policy.h"
 #include "compare/compare.h"
@@ -193,7 +194,7 @@ CLI::App* AddCompareCommand(CLI::App* app, CompareArgs* args) {
       ->capture_default_str();
   cmd->add_option("--markdown", args->markdown_path, "Also write the comparison as Markdown (for a PR comment)");
   cmd->add_option("--json", args->json_path, "Also write the comparison as JSON");
-  cmd->add_flag("--force", args->force, kForceHelp);
+  AddForceFlag(cmd, &args->force);
   return cmd;
 }
 

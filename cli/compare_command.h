@@ -80,5 +80,7 @@ Status SaveBaseline(const FilePolicy& files, const RunResults& results, const st
 
 /// `path` itself, or path/results.json when `path` is a directory.
 std::string ResolveResultsPath(const std::string& path);
+/// What --help calls the inputs that go through ResolveResultsPath (merge, report).
+inline constexpr char kResultsInputsHelp[] = "results.json files (or directories with one)";
 
 }  // namespace dbxb

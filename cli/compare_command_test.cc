@@ -1,7 +1,6 @@
 #include "cli/compare_command.h"
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -9,6 +8,7 @@
 #include <sstream>
 #include <string>
 
+#include "cli/test_dir.h"
 #include "common/atomic_file.h"
 #include "records/json_results.h"
 #include "tests/fixtures/compare/synthetic_runs.h"
@@ -27,32 +27,32 @@ using testdata::TestdataPath;
 // the gate), lmdb/get unchanged, sqlite/insert 10 % faster, lmdb/scan only in the baseline and
 // lmdb/insert only in the current run.
 TEST(CompareFixtures, DISABLED_WriteFixtures) {
-  RunResults base = SyntheticRun("ci-runner",
-                                 {{"get", "sqlite", 1000, 0.02},
-                                  {"get", "lmdb", 400, 0.02},
-                                  {"insert", "sqlite", 50000, 0.03},
-                                  {"scan", "lmdb", 8000, 0.02}},
-                                 1);
-  RunResults cur = SyntheticRun("ci-runner",
-                                {{"get", "sqlite", 1100, 0.02},
-                                 {"get", "lmdb", 400, 0.02},
-                                 {"insert", "sqlite", 45000, 0.03},
-                                 {"insert", "lmdb", 30000, 0.02}},
-                                101);
+  struct Row {
+    const char* workload;
+    const char* engine;
+    double base_ns, cur_ns;  // 0: not in that run
+    double cv;
+  };
+  const Row rows[] = {{"get", "sqlite", 1000, 1100, 0.02},
+                      {"get", "lmdb", 400, 400, 0.02},
+                      {"insert", "sqlite", 50000, 45000, 0.03},
+                      {"scan", "lmdb", 8000, 0, 0.02},
+                      {"insert", "lmdb", 0, 30000, 0.02}};
+  std::vector<testdata::SyntheticBenchmark> base_specs, cur_specs;
+  for (const Row& r : rows) {
+    if (r.base_ns > 0) base_specs.push_back({r.workload, r.engine, r.base_ns, r.cv});
+    if (r.cur_ns > 0) cur_specs.push_back({r.workload, r.engine, r.cur_ns, r.cv});
+  }
+  RunResults base = SyntheticRun("ci-runner", base_specs, 1);
+  RunResults cur = SyntheticRun("ci-runner", cur_specs, 101);
   cur.context.date_utc = "2026-12-01T10:30:00Z";
   ASSERT_TRUE(WriteResultsFile(TestdataPath("compare/baseline.json"), base).ok());
   ASSERT_TRUE(WriteResultsFile(TestdataPath("compare/current.json"), cur).ok());
 }
 
-class CompareCommandTest : public ::testing::Test {
+class CompareCommandTest : public testdata::TestDirFixture {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("dbxb-compare-cmd-" + std::to_string(::getpid()) + "-" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
+  CompareCommandTest() : TestDirFixture("compare-cmd") {}
 
   // Fast settings: the verdicts of the fixtures do not need 100,000 resamples.
   CompareArgs Args(std::vector<std::string> files) {
@@ -62,7 +62,6 @@ class CompareCommandTest : public ::testing::Test {
     a.noise_floor = "2%";  // the fixtures' +10 % regression is beyond it (NoiseFloor tests use the default)
     return a;
   }
-  std::string Path(const std::string& name) const { return (dir_ / name).string(); }
   std::string Write(const std::string& name, const std::string& contents) {
     std::ofstream(Path(name), std::ios::binary) << contents;
     return Path(name);
@@ -78,7 +77,6 @@ class CompareCommandTest : public ::testing::Test {
     return s;
   }
 
-  fs::path dir_;
   const std::string base_ = TestdataPath("compare/baseline.json");
   const std::string cur_ = TestdataPath("compare/current.json");
 };

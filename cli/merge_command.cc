@@ -7,6 +7,7 @@
 #include <map>
 #include <optional>
 
+#include "cli/command_options.h"
 #include "cli/compare_command.h"
 #include "common/file_policy.h"
 #include "records/hdr_log.h"
@@ -107,9 +108,9 @@ CLI::App* AddMergeCommand(CLI::App* app, MergeArgs* args) {
   CLI::App* cmd = app->add_subcommand(
       "merge", "Merge the runs of several client hosts (or repeated runs) by adding their histograms");
   cmd->add_option("inputs", args->inputs,
-                  "results.json files (or directories with one), or HdrHistogram interval logs (run --hdr-log)");
+                  std::string(kResultsInputsHelp) + ", or HdrHistogram interval logs (run --hdr-log)");
   cmd->add_option("-o,--out", args->out, "The merged results file (a directory: DIR/results.json) or log");
-  cmd->add_flag("--force", args->force, kForceHelp);
+  AddForceFlag(cmd, &args->force);
   return cmd;
 }
 

@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <filesystem>
 
+#include "cli/command_options.h"
 #include "cli/compare_command.h"
 #include "common/file_policy.h"
 #include "common/output_dir.h"
@@ -12,19 +13,16 @@
 #include "writers/report_writer.h"
 
 namespace dbxb {
-namespace {
 
 namespace fs = std::filesystem;
-
-}  // namespace
 
 CLI::App* AddReportCommand(CLI::App* app, ReportArgs* args) {
   CLI::App* cmd = app->add_subcommand(
       "report", "Write a publishable Markdown report with SVG charts from one or more results files");
-  cmd->add_option("results", args->inputs, "results.json files (or directories with one); one section each");
+  cmd->add_option("results", args->inputs, std::string(kResultsInputsHelp) + "; one section each");
   cmd->add_option("-o,--out", args->out_dir, "Directory to write README.md and the charts into (created if missing)");
   cmd->add_option("--baseline", args->baseline_engine, "Engine the tables compare against (default: first)");
-  cmd->add_flag("--force", args->force, kForceHelp);
+  AddForceFlag(cmd, &args->force);
   return cmd;
 }
 

@@ -1,13 +1,13 @@
 #include "cli/report_command.h"
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
 
+#include "cli/test_dir.h"
 #include "common/atomic_file.h"
 #include "common/file_policy.h"
 #include "records/json_results.h"
@@ -19,23 +19,18 @@ namespace {
 
 namespace fs = std::filesystem;
 
-class ReportCommandTest : public ::testing::Test {
+class ReportCommandTest : public testdata::TestDirFixture {
  protected:
+  ReportCommandTest() : TestDirFixture("report-cmd") {}
+
   void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("dbxb-report-cmd-" + std::to_string(::getpid()) + "-" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
+    TestDirFixture::SetUp();
     RunResults arm = testdata::SampleRunResults();
     arm.context.host_name = "arm-host";
     ASSERT_TRUE(WriteResultsFile(Path("x86.json"), testdata::SampleRunResults()).ok());
     fs::create_directories(Path("arm-run"));
     ASSERT_TRUE(WriteResultsFile(Path("arm-run/results.json"), arm).ok());
   }
-  void TearDown() override { fs::remove_all(dir_); }
-  std::string Path(const std::string& name) const { return (dir_ / name).string(); }
-
-  fs::path dir_;
 };
 
 TEST_F(ReportCommandTest, WritesMarkdownAndChartsIntoANewDirectory) {

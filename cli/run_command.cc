@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 
 #include "adapters/adapter.h"
+#include "cli/command_options.h"
 #include "cli/compare_command.h"
 #include "cli/run_limits.h"
 #include "common/redact.h"
@@ -52,7 +53,7 @@ void AddSuiteOptions(const SuiteRegistry& suites, CLI::App* cmd, RunArgs* run) {
 void AddAfterRunOptions(CLI::App* cmd, RunCommandArgs* args) {
   cmd->add_option("--save-baseline", args->save_baseline,
                   "After a successful run, keep results.json as baseline NAME: <parent of --out>/baselines/NAME.json");
-  cmd->add_flag("--force", args->force, kForceHelp);
+  AddForceFlag(cmd, &args->force);
   cmd->add_option("--sla", args->capacity.sla,
                   "Capacity at a latency target, e.g. p99<=1ms: per engine and phase, the highest open-loop rate "
                   "whose latency meets it and whose throughput keeps up (phase suites; see README)");
@@ -84,7 +85,7 @@ CLI::App* AddRunCommand(CLI::App* app, const SuiteRegistry& suites, RunCommandAr
   cmd->add_option("--cache-size", run->cache_size,
                   "Cache budget per engine (default 64MiB, unless the suite sizes its caches itself: see docs/cli.md)");
   cmd->add_option("--out", run->out_dir, "Output directory (default: results/<UTC time>)");
-  cmd->add_option("--data-dir", run->data_dir, "Where databases are created (default: system temp dir)");
+  AddDataDirOption(cmd, &run->data_dir);
   cmd->add_option("--seed", run->seed, "Seed of every random choice")->capture_default_str();
   cmd->add_option("--format", run->formats, "Comma-separated outputs: " + OutputFormatNames())->capture_default_str();
   cmd->add_option("--baseline", run->baseline, "Engine the Markdown table compares against (default: first)");

@@ -128,16 +128,6 @@ const Suite* ChooseSuite(const RunArgs& args, const SuiteArgs& suite_args, const
   return suites.suites().empty() ? nullptr : suites.suites().front().get();
 }
 
-// results/<UTC time>: a new directory per run, so that no earlier result is overwritten by default.
-std::string DefaultOutDir() {
-  std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y%m%dT%H%M%SZ", &tm);
-  return std::string("results/") + buf;
-}
-
 // --engine-option KEY=VALUE: KEY is "<engine>.<setting>" of a registered engine that takes it, VALUE one it
 // accepts (checked as its open() would). A setting for an engine that is not in --engines is a warning.
 Status ParseEngineOptions(const std::vector<std::string>& given, const AdapterRegistry& registry,
@@ -318,7 +308,8 @@ Status ValidateRunArgs(const RunArgs& args, const AdapterRegistry& registry, con
   }
   std::vector<std::string> valgrind_settings;  // engine settings a counted run needs, recorded below
   DBXB_RETURN_IF_ERROR(ParseMeasure(args, &p, &valgrind_settings));
-  p.out_dir = args.out_dir.empty() ? DefaultOutDir() : args.out_dir;
+  // A new directory per run, so that no earlier result is overwritten by default.
+  p.out_dir = args.out_dir.empty() ? TimestampedResultsDir("", "%Y%m%dT%H%M%SZ") : args.out_dir;
   p.data_dir = args.data_dir;
 
   auto work = p.suite->Plan(suite_args, c);
@@ -349,6 +340,15 @@ Status ValidateRunArgs(const RunArgs& args, const AdapterRegistry& registry, con
   if (!p.phase_suite()) p.configuration.emplace_back("baseline", p.baseline);
   *plan = std::move(p);
   return Status::Ok();
+}
+
+std::string TimestampedResultsDir(std::string_view prefix, const char* time_format) {
+  std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, time_format, &tm);
+  return "results/" + std::string(prefix) + buf;
 }
 
 }  // namespace dbxb

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "adapters/adapter.h"
@@ -45,5 +46,9 @@ struct RunArgs {
 /// InvalidArgument names the option and the problem.
 [[nodiscard]] Status ValidateRunArgs(const RunArgs& args, const AdapterRegistry& engines, const SuiteRegistry& suites,
                                      RunPlan* plan);
+
+/// results/<prefix><the current UTC time, formatted by strftime's `time_format`>: the default --out of
+/// run and ab, a new directory each second.
+std::string TimestampedResultsDir(std::string_view prefix, const char* time_format);
 
 }  // namespace dbxb

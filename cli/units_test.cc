@@ -2,23 +2,32 @@
 
 #include <gtest/gtest.h>
 
+#include <initializer_list>
 #include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
 
 #include "cli/command_result.h"
 
 namespace dbxb {
 namespace {
 
+// Each text of `cases` parses to its value: exactly for counts and bytes, to within 4 ULPs for doubles.
+template <typename T>
+void ExpectParses(Status (*parse)(std::string_view, T*), std::initializer_list<std::pair<const char*, T>> cases) {
+  for (const auto& [text, want] : cases) {
+    T v{};
+    ASSERT_TRUE(parse(text, &v).ok()) << text;
+    if constexpr (std::is_integral_v<T>)
+      EXPECT_EQ(v, want) << text;
+    else
+      EXPECT_DOUBLE_EQ(v, want) << text;
+  }
+}
+
 TEST(ParseCount, AcceptsPlainAndSuffixed) {
-  uint64_t v = 0;
-  ASSERT_TRUE(ParseCount("10000", &v).ok());
-  EXPECT_EQ(v, 10000u);
-  ASSERT_TRUE(ParseCount("10k", &v).ok());
-  EXPECT_EQ(v, 10000u);
-  ASSERT_TRUE(ParseCount("1M", &v).ok());
-  EXPECT_EQ(v, 1000000u);
-  ASSERT_TRUE(ParseCount("0", &v).ok());
-  EXPECT_EQ(v, 0u);
+  ExpectParses<uint64_t>(ParseCount, {{"10000", 10000}, {"10k", 10000}, {"1M", 1000000}, {"0", 0}});
 }
 
 TEST(ParseCount, RejectsGarbage) {
@@ -31,44 +40,25 @@ TEST(ParseCount, RejectsGarbage) {
 }
 
 TEST(ParseBytes, BinaryUnits) {
+  ExpectParses<uint64_t>(ParseBytes, {{"64MiB", 64ull << 20}, {"1g", 1ull << 30}, {"4096", 4096}});
   uint64_t v = 0;
-  ASSERT_TRUE(ParseBytes("64MiB", &v).ok());
-  EXPECT_EQ(v, 64ull << 20);
-  ASSERT_TRUE(ParseBytes("1g", &v).ok());
-  EXPECT_EQ(v, 1ull << 30);
-  ASSERT_TRUE(ParseBytes("4096", &v).ok());
-  EXPECT_EQ(v, 4096u);
   EXPECT_TRUE(ParseBytes("12XB", &v).IsInvalidArgument());
   EXPECT_TRUE(ParseBytes("-1", &v).IsInvalidArgument());
   EXPECT_TRUE(ParseBytes("99999999999T", &v).IsInvalidArgument());
 }
 
 TEST(ParseDuration, Units) {
+  ExpectParses<double>(ParseDuration, {{"5", 5}, {"500ms", 0.5}, {"1.5s", 1.5}, {"2m", 120}});
   double s = 0;
-  ASSERT_TRUE(ParseDuration("5", &s).ok());
-  EXPECT_DOUBLE_EQ(s, 5);
-  ASSERT_TRUE(ParseDuration("500ms", &s).ok());
-  EXPECT_DOUBLE_EQ(s, 0.5);
-  ASSERT_TRUE(ParseDuration("1.5s", &s).ok());
-  EXPECT_DOUBLE_EQ(s, 1.5);
-  ASSERT_TRUE(ParseDuration("2m", &s).ok());
-  EXPECT_DOUBLE_EQ(s, 120);
   for (const char* bad : {"5x", "", "-1s", "s", "1..5", "nan", "inf", "9999h"})
     EXPECT_FALSE(ParseDuration(bad, &s).ok()) << bad;
 }
 
 TEST(Units, ParseFraction) {
+  ExpectParses<double>(ParseFraction, {{"5%", 0.05}, {"0.05", 0.05}, {"2.5%", 0.025}, {"150%", 1.5}});
   double v = 0;
-  ASSERT_TRUE(ParseFraction("5%", &v).ok());
-  EXPECT_DOUBLE_EQ(v, 0.05);
-  ASSERT_TRUE(ParseFraction("0.05", &v).ok());
-  EXPECT_DOUBLE_EQ(v, 0.05);
-  ASSERT_TRUE(ParseFraction("2.5%", &v).ok());
-  EXPECT_DOUBLE_EQ(v, 0.025);
-  ASSERT_TRUE(ParseFraction("150%", &v).ok());
-  EXPECT_DOUBLE_EQ(v, 1.5);
   ASSERT_TRUE(ParseFraction("0", &v).ok());
-  EXPECT_EQ(v, 0);
+  EXPECT_EQ(v, 0) << "exactly zero";
   for (const char* bad : {"", "%", "5", "-1%", "x%", "5 %", "nan", "inf%", "1e999"})
     EXPECT_TRUE(ParseFraction(bad, &v).IsInvalidArgument()) << bad;
 }

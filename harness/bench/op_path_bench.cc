@@ -244,18 +244,12 @@ void BM_PhaseLoop(benchmark::State& state, LoopWorker kind, bool open_loop, bool
   state.counters["cpu_ns_per_op"] = cpu_ns_per_op / static_cast<double>(state.iterations());
   state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(ops));
 }
-BENCHMARK_CAPTURE(BM_PhaseLoop, closed_noop, LoopWorker::kNoop, false, false)
-    ->Arg(1 << 20)
-    ->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(BM_PhaseLoop, closed_keygen, LoopWorker::kKey, false, false)
-    ->Arg(1 << 20)
-    ->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(BM_PhaseLoop, closed_keygen_raw, LoopWorker::kKey, false, true)
-    ->Arg(1 << 20)
-    ->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(BM_PhaseLoop, open_keygen, LoopWorker::kKey, true, false)
-    ->Arg(1 << 20)
-    ->Unit(benchmark::kMillisecond);
+// Every BM_PhaseLoop case: phases of 2^20 operations, reported in milliseconds per phase.
+void PhaseOfAMillionOps(benchmark::internal::Benchmark* b) { b->Arg(1 << 20)->Unit(benchmark::kMillisecond); }
+BENCHMARK_CAPTURE(BM_PhaseLoop, closed_noop, LoopWorker::kNoop, false, false)->Apply(PhaseOfAMillionOps);
+BENCHMARK_CAPTURE(BM_PhaseLoop, closed_keygen, LoopWorker::kKey, false, false)->Apply(PhaseOfAMillionOps);
+BENCHMARK_CAPTURE(BM_PhaseLoop, closed_keygen_raw, LoopWorker::kKey, false, true)->Apply(PhaseOfAMillionOps);
+BENCHMARK_CAPTURE(BM_PhaseLoop, open_keygen, LoopWorker::kKey, true, false)->Apply(PhaseOfAMillionOps);
 
 }  // namespace
 }  // namespace dbxb

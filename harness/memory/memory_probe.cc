@@ -4,6 +4,8 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "harness/memory/memory_files.h"
 #include "harness/memory/memory_limit.h"
@@ -69,6 +71,25 @@ std::string CgroupDir(const CgroupMount& mount, std::string path) {
       .string();
 }
 
+// This process's cgroup directory in the cgroup2 hierarchy (v2 = true) or the v1 memory hierarchy, into
+// *dir; false, with a note saying why, where there is none.
+bool OwnCgroupDir(bool v2, std::string* dir, std::vector<std::string>* notes) {
+  CgroupMount mount;
+  std::string own;
+  const std::string name = v2 ? "cgroup v2" : "cgroup v1";
+  if (!FindCgroupMount(v2, &mount)) {
+    notes->push_back(name + (v2 ? ": no cgroup2 file system mounted" : ": no memory hierarchy mounted"));
+    return false;
+  }
+  if (!OwnCgroupPath(v2, &own)) {
+    notes->push_back(name + " (" + mount.mount_point +
+                     "): " + (v2 ? "this process has no v2 cgroup" : "this process is in no memory cgroup"));
+    return false;
+  }
+  *dir = CgroupDir(mount, own);
+  return true;
+}
+
 // Creates an empty child, sets a limit on it, reads it back and removes it: proves the method works here.
 Status TryChild(const std::string& dir, bool v2) {
   std::string child = dir + "/" + NewChildName() + "-probe";
@@ -89,15 +110,9 @@ Status TryChild(const std::string& dir, bool v2) {
 MemoryLimitProbe Probe() {
   MemoryLimitProbe probe;
   bool found = false;
+  std::string dir;
   // cgroup v2
-  CgroupMount mount;
-  std::string own;
-  if (!FindCgroupMount(true, &mount)) {
-    probe.notes.push_back("cgroup v2: no cgroup2 file system mounted");
-  } else if (!OwnCgroupPath(true, &own)) {
-    probe.notes.push_back("cgroup v2 (" + mount.mount_point + "): this process has no v2 cgroup");
-  } else {
-    std::string dir = CgroupDir(mount, own);
+  if (OwnCgroupDir(true, &dir, &probe.notes)) {
     Result<std::string> controllers = ReadFile(dir + "/cgroup.controllers");
     std::string where = "cgroup v2 (" + dir + "): ";
     // " hugetlb memory pids ": the controllers as space-delimited words.
@@ -119,12 +134,7 @@ MemoryLimitProbe Probe() {
     }
   }
   // cgroup v1
-  if (!FindCgroupMount(false, &mount)) {
-    probe.notes.push_back("cgroup v1: no memory hierarchy mounted");
-  } else if (!OwnCgroupPath(false, &own)) {
-    probe.notes.push_back("cgroup v1 (" + mount.mount_point + "): this process is in no memory cgroup");
-  } else {
-    std::string dir = CgroupDir(mount, own);
+  if (OwnCgroupDir(false, &dir, &probe.notes)) {
     std::string where = "cgroup v1 (" + dir + "): ";
     if (Status t = TryChild(dir, false); !t.ok()) {
       probe.notes.push_back(where + "cannot limit a child: " + t.ToString());
