@@ -6,7 +6,7 @@
 #include <cmath>
 #include <utility>
 
-#include "harness/empty_phase.h"
+#include "harness/fixed_phase.h"
 #include "harness/signal_handlers.h"
 #include "harness/tsc_clock.h"
 #include "records/hdr_encoding.h"

@@ -16,7 +16,7 @@
 #include "harness/capacity.h"
 #include "harness/client_barrier.h"
 #include "harness/context.h"
-#include "harness/empty_phase.h"
+#include "harness/fixed_phase.h"
 #include "harness/hdr_log_writer.h"
 #include "harness/memory/memory_limit.h"
 #include "harness/micro_routine.h"

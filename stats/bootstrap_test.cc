@@ -37,9 +37,7 @@ TEST(BootstrapTest, SameSeedSameIntervalDifferentSeedDifferent) {
   const Interval a = Bootstrap(v, mean, {2000, 0.95, 11});
   const Interval b = Bootstrap(v, mean, {2000, 0.95, 11});
   const Interval c = Bootstrap(v, mean, {2000, 0.95, 12});
-  EXPECT_EQ(a.lower, b.lower);
-  EXPECT_EQ(a.upper, b.upper);
-  EXPECT_EQ(a.std_error, b.std_error);
+  EXPECT_EQ(a, b);
   EXPECT_NE(a.lower, c.lower);
   EXPECT_NE(a.upper, c.upper);
   EXPECT_LT(a.lower, a.point);

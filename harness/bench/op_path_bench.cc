@@ -19,6 +19,7 @@
 #include <memory>
 #include <vector>
 
+#include "harness/fixed_phase.h"
 #include "harness/phase_runner.h"
 #include "harness/tsc_clock.h"
 #include "records/interval_recorder.h"
@@ -198,25 +199,17 @@ class BenchWorker final : public PhaseWorker {
   std::unique_ptr<KeyChooser> chooser_;
 };
 
-class BenchPhase final : public Phase {
- public:
-  BenchPhase(LoopWorker kind, uint64_t ops, bool open_loop) : kind_(kind) {
-    spec_.name = "bench";
-    spec_.op_types = {"op"};
-    spec_.operations = ops;
-    // Open loop at a rate no thread keeps up with: every operation is behind schedule and issued at
-    // once, which measures the open loop's bookkeeping (schedule, second histogram) without sleeps.
-    if (open_loop) spec_.target_rate = 1e12;
-  }
-  const PhaseSpec& spec() const override { return spec_; }
-  Result<std::unique_ptr<PhaseWorker>> NewWorker(uint32_t) override {
-    return std::unique_ptr<PhaseWorker>(new BenchWorker(kind_));
-  }
-
- private:
-  LoopWorker kind_;
-  PhaseSpec spec_;
-};
+// The phase of one BM_PhaseLoop iteration: `ops` operations of one type, each a `kind` worker's.
+FixedPhase BenchPhase(LoopWorker kind, uint64_t ops, bool open_loop) {
+  PhaseSpec spec;
+  spec.name = "bench";
+  spec.op_types = {"op"};
+  spec.operations = ops;
+  // Open loop at a rate no thread keeps up with: every operation is behind schedule and issued at
+  // once, which measures the open loop's bookkeeping (schedule, second histogram) without sleeps.
+  if (open_loop) spec.target_rate = 1e12;
+  return FixedPhase(std::move(spec), [kind] { return std::unique_ptr<PhaseWorker>(new BenchWorker(kind)); });
+}
 
 void BM_PhaseLoop(benchmark::State& state, LoopWorker kind, bool open_loop, bool raw) {
   const uint64_t ops = static_cast<uint64_t>(state.range(0));
@@ -227,7 +220,7 @@ void BM_PhaseLoop(benchmark::State& state, LoopWorker kind, bool open_loop, bool
     return static_cast<double>(ts.tv_sec) * 1e9 + static_cast<double>(ts.tv_nsec);
   };
   for (auto _ : state) {
-    BenchPhase phase(kind, ops, open_loop);
+    FixedPhase phase = BenchPhase(kind, ops, open_loop);
     PhaseRunOptions options;
     options.keep_raw_latencies = raw;
     const double cpu_before = process_cpu_ns();

@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "common/sanitized_build.h"
-#include "harness/empty_phase.h"
+#include "harness/fixed_phase.h"
 #include "harness/memory/memory_files.h"
 #include "harness/phase_runner.h"
 #include "workloads/prng.h"
@@ -389,7 +389,13 @@ class AllocatingSequence final : public PhaseSequence {
   Result<std::unique_ptr<Phase>> NextPhase() override {
     if (done_) return std::unique_ptr<Phase>();
     done_ = true;
-    return std::unique_ptr<Phase>(new AllocatingPhase(bytes_));
+    PhaseSpec spec;
+    spec.name = "allocate";
+    spec.op_types = {"allocate"};
+    spec.operations = 1;
+    const size_t bytes = bytes_;
+    return std::unique_ptr<Phase>(
+        new FixedPhase(std::move(spec), [bytes] { return std::unique_ptr<PhaseWorker>(new Worker(bytes)); }));
   }
   Settings engine_settings() const override { return {}; }
   Status Close() override { return Status::Ok(); }
@@ -409,22 +415,6 @@ class AllocatingSequence final : public PhaseSequence {
 
    private:
     size_t bytes_;
-  };
-  class AllocatingPhase final : public Phase {
-   public:
-    explicit AllocatingPhase(size_t bytes) : bytes_(bytes) {
-      spec_.name = "allocate";
-      spec_.op_types = {"allocate"};
-      spec_.operations = 1;
-    }
-    const PhaseSpec& spec() const override { return spec_; }
-    Result<std::unique_ptr<PhaseWorker>> NewWorker(uint32_t) override {
-      return std::unique_ptr<PhaseWorker>(new Worker(bytes_));
-    }
-
-   private:
-    size_t bytes_;
-    PhaseSpec spec_;
   };
   size_t bytes_;
   bool done_ = false;
