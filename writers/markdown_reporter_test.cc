@@ -49,6 +49,8 @@ TEST(MarkdownReporter, DefaultBaselineIsFirstEngine) {
   RunResults r = testdata::SampleRunResults();
   EXPECT_EQ(DefaultBaselineEngine(r), "dbx");
   EXPECT_EQ(DefaultBaselineEngine(RunResults()), "");
+  EXPECT_EQ(BaselineEngine(r, ""), "dbx");
+  EXPECT_EQ(BaselineEngine(r, "sqlite"), "sqlite");
   std::string text = Render(r);
   EXPECT_NE(text.find("| vs dbx | Rank |"), std::string::npos);
   EXPECT_NE(RowOf(text, "dbx").find("| 1.00× (baseline) |"), std::string::npos) << RowOf(text, "dbx");

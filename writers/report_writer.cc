@@ -357,8 +357,7 @@ void WriteRunSection(const ReportInput& run, const std::string& heading, const R
   else
     WriteSummary(results, groups, phase_groups, out);
 
-  const std::string baseline =
-      options.baseline_engine.empty() ? DefaultBaselineEngine(results) : options.baseline_engine;
+  const std::string baseline = BaselineEngine(results, options.baseline_engine);
   for (const BenchmarkGroup& g : groups) {
     // One table at a time, so that each chart sits under its table.
     RunResults one;
