@@ -28,16 +28,16 @@ std::vector<PhasePair> PairPhases(const std::vector<PhaseResult>& firsts, const 
   for (const PhaseResult& f : firsts) {
     auto s = std::find_if(seconds.begin(), seconds.end(), [&](const PhaseResult& p) { return match(f, p); });
     if (s == seconds.end()) continue;
-    PhasePair pair;
-    pair.suite = f.suite;
-    pair.workload = f.workload;
-    pair.dataset = f.dataset;
-    pair.phase = f.phase;
-    pair.engine = f.engine;
-    pair.first = &f;
-    pair.second = &*s;
-    pair.ratio = ratio == PairRatio::kFirstOverSecond ? ThroughputRatio(f, *s) : ThroughputRatio(*s, f);
-    pairs.push_back(std::move(pair));
+    const std::optional<double> r =
+        ratio == PairRatio::kFirstOverSecond ? ThroughputRatio(f, *s) : ThroughputRatio(*s, f);
+    pairs.push_back(PhasePair{.suite = f.suite,
+                              .workload = f.workload,
+                              .dataset = f.dataset,
+                              .phase = f.phase,
+                              .engine = f.engine,
+                              .first = &f,
+                              .second = &*s,
+                              .ratio = r});
   }
   return pairs;
 }
