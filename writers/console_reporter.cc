@@ -66,8 +66,7 @@ void ConsoleReporter::ReportBenchmark(const BenchmarkResult& b, std::ostream& ou
 void ConsoleReporter::ReportPhase(const PhaseResult& phase, std::ostream& out) { out << PhaseSummaryLine(phase); }
 
 void ConsoleReporter::ReportSummary(const RunResults& results, std::ostream& out) {
-  std::string baseline = baseline_engine_.empty() ? DefaultBaselineEngine(results) : baseline_engine_;
-  WriteComparisonTables(results, baseline, out);
+  WriteComparisonTables(results, BaselineEngine(results, baseline_engine_), out);
   WritePhaseTables(results, out);
   WriteCapacityTables(results, out);
   WriteSweepTables(results, out);

@@ -2,36 +2,24 @@
 // fits in memory (the sqlite-vps study saw 43x for random primary-key reads).
 #pragma once
 
-#include <optional>
 #include <ostream>
-#include <string>
 #include <vector>
 
 #include "records/result.h"
+#include "writers/phase_pair.h"
 
 namespace dbxb {
 
-/// One phase of one engine measured on both data sets.
-struct CollapseRow {
-  std::string suite;
-  std::string workload;
-  std::string phase;
-  std::string engine;
-  const PhaseResult* cached = nullptr;  ///< points into the records given
-  const PhaseResult* disk_bound = nullptr;
-  /// cached throughput ÷ disk-bound throughput; empty when either failed or disk-bound throughput is 0.
-  std::optional<double> collapse;
-};
-
-/// Pairs every phase with dataset "cached" with the phase of the same suite, workload, phase name and
-/// engine with dataset "disk-bound", in order of the cached records. Phases found on one data set only
-/// are left out. The rows point into `phases`, which must outlive them.
-std::vector<CollapseRow> CollapseTable(const std::vector<PhaseResult>& phases);
+/// Pairs every phase with dataset "cached" (`first`) with the phase of the same suite, workload, phase
+/// name and engine with dataset "disk-bound" (`second`), in order of the cached records; `ratio` is the
+/// collapse, cached throughput ÷ disk-bound throughput. Phases found on one data set only are left out.
+/// The rows point into `phases`, which must outlive them.
+std::vector<PhasePair> CollapseTable(const std::vector<PhaseResult>& phases);
 
 /// The same from two separate sets (e.g. two runs, one per data set); their dataset labels are not
 /// looked at.
-std::vector<CollapseRow> CollapseTable(const std::vector<PhaseResult>& cached,
-                                       const std::vector<PhaseResult>& disk_bound);
+std::vector<PhasePair> CollapseTable(const std::vector<PhaseResult>& cached,
+                                     const std::vector<PhaseResult>& disk_bound);
 
 /// For each suite with rows (in order of first appearance):
 ///
@@ -45,7 +33,7 @@ std::vector<CollapseRow> CollapseTable(const std::vector<PhaseResult>& cached,
 /// followed by a line defining the collapse and one naming each disk-bound memory method (from
 /// PhaseResult::memory_method). A failed phase shows "FAILED" in its throughput and "—" as collapse.
 /// Nothing is written when no phase was measured on both data sets.
-void WriteCollapseTables(const std::vector<CollapseRow>& rows, std::ostream& out);
+void WriteCollapseTables(const std::vector<PhasePair>& rows, std::ostream& out);
 
 /// WriteCollapseTables(CollapseTable(results.phases), out).
 void WriteCollapseTables(const RunResults& results, std::ostream& out);

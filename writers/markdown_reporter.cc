@@ -85,6 +85,10 @@ std::string DefaultBaselineEngine(const RunResults& results) {
   return results.benchmarks.empty() ? std::string() : results.benchmarks.front().engine;
 }
 
+std::string BaselineEngine(const RunResults& results, std::string_view chosen) {
+  return chosen.empty() ? DefaultBaselineEngine(results) : std::string(chosen);
+}
+
 std::string FormatSpeedup(double baseline_mean_ns, double mean_ns) {
   if (!(baseline_mean_ns > 0) || !(mean_ns > 0) || std::isinf(baseline_mean_ns) || std::isinf(mean_ns)) return "n/a";
   double ratio = baseline_mean_ns / mean_ns;
@@ -120,8 +124,7 @@ Status MarkdownReporter::Write(const RunResults& results, std::ostream& out) {
   std::vector<std::string> warnings = ReadingWarnings(results);
   for (size_t i = 0; i < warnings.size(); ++i) out << (i == 0 ? "> " : ">\n> ") << warnings[i] << "\n";
   if (!warnings.empty()) out << "\n";
-  std::string baseline = baseline_engine_.empty() ? DefaultBaselineEngine(results) : baseline_engine_;
-  WriteComparisonTables(results, baseline, out);
+  WriteComparisonTables(results, BaselineEngine(results, baseline_engine_), out);
   WritePhaseTables(results, out);
   WriteCollapseTables(results, out);
   WriteSqliteVsPostgres(results, out);

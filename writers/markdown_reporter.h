@@ -15,6 +15,9 @@ namespace dbxb {
 /// The engine of the first benchmark in `results`, or "" when there is none.
 std::string DefaultBaselineEngine(const RunResults& results);
 
+/// The engine the tables compare with: `chosen`, or DefaultBaselineEngine(results) when `chosen` is empty.
+std::string BaselineEngine(const RunResults& results, std::string_view chosen);
+
 /// How a mean compares with the baseline's: "2.31× faster" when mean_ns is smaller, "1.52× slower"
 /// when larger (ratios of the means, two decimals), "n/a" when either is not a positive number.
 std::string FormatSpeedup(double baseline_mean_ns, double mean_ns);

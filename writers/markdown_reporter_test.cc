@@ -8,6 +8,7 @@
 #include <limits>
 #include <sstream>
 #include <string>
+#include <string_view>
 
 #include "tests/fixtures/golden.h"
 #include "tests/fixtures/sample_results.h"
@@ -49,6 +50,8 @@ TEST(MarkdownReporter, DefaultBaselineIsFirstEngine) {
   RunResults r = testdata::SampleRunResults();
   EXPECT_EQ(DefaultBaselineEngine(r), "dbx");
   EXPECT_EQ(DefaultBaselineEngine(RunResults()), "");
+  EXPECT_EQ(BaselineEngine(r, ""), "dbx");
+  EXPECT_EQ(BaselineEngine(r, "sqlite"), "sqlite");
   std::string text = Render(r);
   EXPECT_NE(text.find("| vs dbx | Rank |"), std::string::npos);
   EXPECT_NE(RowOf(text, "dbx").find("| 1.00× (baseline) |"), std::string::npos) << RowOf(text, "dbx");
@@ -128,12 +131,15 @@ TEST(MarkdownReporter, NoElementsNoReasonAndEmptyRun) {
 }
 
 TEST(FormatSpeedup, FasterSlowerAndInvalid) {
-  EXPECT_EQ(FormatSpeedup(2310, 1000), "2.31× faster");
-  EXPECT_EQ(FormatSpeedup(1000, 1520), "1.52× slower");
-  EXPECT_EQ(FormatSpeedup(1000, 1000), "1.00× faster");
-  EXPECT_EQ(FormatSpeedup(0, 1000), "n/a");
-  EXPECT_EQ(FormatSpeedup(1000, 0), "n/a");
-  EXPECT_EQ(FormatSpeedup(1000, std::numeric_limits<double>::quiet_NaN()), "n/a");
+  struct Case {
+    double baseline_mean_ns;
+    double mean_ns;
+    std::string_view text;
+  };
+  for (const Case& c :
+       {Case{2310, 1000, "2.31× faster"}, Case{1000, 1520, "1.52× slower"}, Case{1000, 1000, "1.00× faster"},
+        Case{0, 1000, "n/a"}, Case{1000, 0, "n/a"}, Case{1000, std::numeric_limits<double>::quiet_NaN(), "n/a"}})
+    EXPECT_EQ(FormatSpeedup(c.baseline_mean_ns, c.mean_ns), c.text) << c.baseline_mean_ns << " vs " << c.mean_ns;
 }
 
 TEST(ReadingWarnings, SampleHasAssertionsAndFailure) {

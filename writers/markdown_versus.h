@@ -2,31 +2,18 @@
 // a client-server database?"), answered from the results whenever both engines ran the same phases.
 #pragma once
 
-#include <optional>
 #include <ostream>
-#include <string>
 #include <vector>
 
 #include "records/result.h"
-#include "writers/markdown_collapse.h"
+#include "writers/phase_pair.h"
 
 namespace dbxb {
 
-/// One phase measured on both engines on one data set.
-struct VersusRow {
-  std::string suite;
-  std::string workload;
-  std::string dataset;
-  std::string phase;
-  const PhaseResult* sqlite = nullptr;  ///< points into the records given
-  const PhaseResult* postgres = nullptr;
-  /// PostgreSQL throughput ÷ SQLite throughput; empty when either failed or SQLite's throughput is 0.
-  std::optional<double> ratio;
-};
-
-/// Pairs every phase of engine "sqlite" with the phase of the same suite, workload, data set and name
-/// of engine "postgres", in order of the sqlite records. The rows point into `phases`.
-std::vector<VersusRow> VersusTable(const std::vector<PhaseResult>& phases);
+/// Pairs every phase of engine "sqlite" (`first`) with the phase of the same suite, workload, data set
+/// and name of engine "postgres" (`second`), in order of the sqlite records; `ratio` is PostgreSQL
+/// throughput ÷ SQLite throughput. The rows point into `phases`.
+std::vector<PhasePair> VersusTable(const std::vector<PhaseResult>& phases);
 
 /// For each suite with rows:
 ///

@@ -6,6 +6,7 @@
 #include <cctype>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -141,6 +142,33 @@ void WriteIndex(const std::vector<ReportInput>& runs, std::ostream& out) {
   out << "\n";
 }
 
+// A table of one row per group (`title(groups, g)` in the first column, headed `first_header`) and one
+// column per engine: "—" where the group has no member of that engine, "failed" where it failed, else
+// `cell(g, member)`. Group is BenchmarkGroup or PhaseGroup.
+template <typename Group, typename Title, typename Cell>
+void WriteEngineTable(std::string_view first_header, const std::vector<std::string>& engines,
+                      const std::vector<Group>& groups, Title title, Cell cell, std::ostream& out) {
+  out << "| " << first_header << " |";
+  for (const std::string& e : engines) out << " " << EscapeTableCell(e) << " |";
+  out << "\n|:--|";
+  for (size_t i = 0; i < engines.size(); ++i) out << "--:|";
+  out << "\n";
+  for (const Group& g : groups) {
+    out << "| " << EscapeTableCell(title(groups, g)) << " |";
+    for (const std::string& engine : engines) {
+      auto it = std::find_if(g.members.begin(), g.members.end(), [&](const auto* m) { return m->engine == engine; });
+      if (it == g.members.end())
+        out << " — |";
+      else if ((*it)->error_occurred)
+        out << " failed |";
+      else
+        out << " " << cell(g, **it) << " |";
+    }
+    out << "\n";
+  }
+  out << "\n";
+}
+
 void WritePhaseSummary(const std::vector<PhaseGroup>& groups, std::ostream& out) {
   std::vector<std::string> engines;
   for (const PhaseGroup& g : groups) {
@@ -148,26 +176,12 @@ void WritePhaseSummary(const std::vector<PhaseGroup>& groups, std::ostream& out)
       if (std::find(engines.begin(), engines.end(), p->engine) == engines.end()) engines.push_back(p->engine);
   }
   out << "Throughput of each phase on each engine; 🥇🥈🥉 mark the three highest.\n\n";
-  out << "| Phase |";
-  for (const std::string& e : engines) out << " " << EscapeTableCell(e) << " |";
-  out << "\n|:--|";
-  for (size_t i = 0; i < engines.size(); ++i) out << "--:|";
-  out << "\n";
-  for (const PhaseGroup& g : groups) {
-    out << "| " << EscapeTableCell(PhaseTitle(groups, g)) << " |";
-    for (const std::string& engine : engines) {
-      auto it =
-          std::find_if(g.members.begin(), g.members.end(), [&](const PhaseResult* p) { return p->engine == engine; });
-      if (it == g.members.end())
-        out << " — |";
-      else if ((*it)->error_occurred)
-        out << " failed |";
-      else
-        out << " " << FormatCount((*it)->throughput_ops_per_sec) << " ops/s" << Medal(ThroughputRank(g, **it)) << " |";
-    }
-    out << "\n";
-  }
-  out << "\n";
+  WriteEngineTable(
+      "Phase", engines, groups, PhaseTitle,
+      [](const PhaseGroup& g, const PhaseResult& p) {
+        return FormatCount(p.throughput_ops_per_sec) + " ops/s" + Medal(ThroughputRank(g, p));
+      },
+      out);
 }
 
 void WriteSummary(const RunResults& results, const std::vector<BenchmarkGroup>& groups,
@@ -175,29 +189,14 @@ void WriteSummary(const RunResults& results, const std::vector<BenchmarkGroup>& 
   out << "### Summary\n\n";
   if (!phases.empty()) WritePhaseSummary(phases, out);
   if (groups.empty()) return;
-  const std::vector<std::string> engines = EnginesOfBenchmarks(results);
   out << "Time per iteration of each workload on each engine (the slope in linear sampling, else the mean, as in "
          "the tables below); 🥇🥈🥉 mark the three fastest.\n\n";
-  out << "| Workload |";
-  for (const std::string& e : engines) out << " " << EscapeTableCell(e) << " |";
-  out << "\n|:--|";
-  for (size_t i = 0; i < engines.size(); ++i) out << "--:|";
-  out << "\n";
-  for (const BenchmarkGroup& g : groups) {
-    out << "| " << EscapeTableCell(GroupTitle(groups, g)) << " |";
-    for (const std::string& engine : engines) {
-      auto it = std::find_if(g.members.begin(), g.members.end(),
-                             [&](const BenchmarkResult* b) { return b->engine == engine; });
-      if (it == g.members.end())
-        out << " — |";
-      else if ((*it)->error_occurred)
-        out << " failed |";
-      else
-        out << " " << FormatDuration(TypicalTime(**it).point) << Medal(RankOf(g, **it)) << " |";
-    }
-    out << "\n";
-  }
-  out << "\n";
+  WriteEngineTable(
+      "Workload", EnginesOfBenchmarks(results), groups, GroupTitle,
+      [](const BenchmarkGroup& g, const BenchmarkResult& b) {
+        return FormatDuration(TypicalTime(b).point) + Medal(RankOf(g, b));
+      },
+      out);
 }
 
 BarChart ChartOf(const RunResults& results, const std::vector<BenchmarkGroup>& groups, const BenchmarkGroup& g) {
@@ -357,8 +356,7 @@ void WriteRunSection(const ReportInput& run, const std::string& heading, const R
   else
     WriteSummary(results, groups, phase_groups, out);
 
-  const std::string baseline =
-      options.baseline_engine.empty() ? DefaultBaselineEngine(results) : options.baseline_engine;
+  const std::string baseline = BaselineEngine(results, options.baseline_engine);
   for (const BenchmarkGroup& g : groups) {
     // One table at a time, so that each chart sits under its table.
     RunResults one;

@@ -18,6 +18,14 @@ bool HasText(const testdata::XmlCheck& x, const std::string& text) {
   return std::find(x.texts.begin(), x.texts.end(), text) != x.texts.end();
 }
 
+// What CheckXml finds in `svg`, with a failure unless it is well-formed with the root <svg>.
+testdata::XmlCheck CheckSvg(const std::string& svg) {
+  testdata::XmlCheck x = CheckXml(svg);
+  EXPECT_EQ(x.error, "") << svg;
+  EXPECT_EQ(x.root, "svg");
+  return x;
+}
+
 BarChart SampleChart() {
   BarChart c;
   c.title = "dbx-micro / get";
@@ -31,18 +39,11 @@ BarChart SampleChart() {
 
 // The checker must be able to fail, or the tests that rely on it prove nothing.
 TEST(XmlCheckTest, RejectsMalformedDocuments) {
-  EXPECT_EQ(CheckXml("<a><b/></a>").error, "");
-  EXPECT_EQ(CheckXml("<a x=\"1\" y='&amp;&#38;&#x26;'>t &lt; u</a>").error, "");
-  EXPECT_NE(CheckXml("<a><b></a>").error, "");
-  EXPECT_NE(CheckXml("<a>x & y</a>").error, "");
-  EXPECT_NE(CheckXml("<a>x &nbsp; y</a>").error, "");
-  EXPECT_NE(CheckXml("<a x=1></a>").error, "");
-  EXPECT_NE(CheckXml("<a x=\"<\"></a>").error, "");
-  EXPECT_NE(CheckXml("<a x=\"1\" x=\"2\"></a>").error, "");
-  EXPECT_NE(CheckXml("<a x=\"1\"y=\"2\"></a>").error, "");
-  EXPECT_NE(CheckXml("<a></a><b></b>").error, "");
-  EXPECT_NE(CheckXml("<a>").error, "");
-  EXPECT_NE(CheckXml("").error, "");
+  for (const char* good : {"<a><b/></a>", "<a x=\"1\" y='&amp;&#38;&#x26;'>t &lt; u</a>"})
+    EXPECT_EQ(CheckXml(good).error, "") << good;
+  for (const char* bad : {"<a><b></a>", "<a>x & y</a>", "<a>x &nbsp; y</a>", "<a x=1></a>", "<a x=\"<\"></a>",
+                          "<a x=\"1\" x=\"2\"></a>", "<a x=\"1\"y=\"2\"></a>", "<a></a><b></b>", "<a>", ""})
+    EXPECT_NE(CheckXml(bad).error, "") << bad;
   const testdata::XmlCheck ok = CheckXml("<a><t>x &amp; y</t><t> z </t></a>");
   EXPECT_EQ(ok.root, "a");
   EXPECT_EQ(ok.elements, 3u);
@@ -66,10 +67,7 @@ TEST(SvgChartTest, MatchesGolden) {
 }
 
 TEST(SvgChartTest, IsWellFormedAndNamesEveryEngine) {
-  const std::string svg = RenderTimeBarChart(SampleChart());
-  const testdata::XmlCheck x = CheckXml(svg);
-  ASSERT_EQ(x.error, "") << svg;
-  EXPECT_EQ(x.root, "svg");
+  const testdata::XmlCheck x = CheckSvg(RenderTimeBarChart(SampleChart()));
   for (const char* engine : {"dbx", "sqlite", "lmdb", "rocksdb"}) EXPECT_TRUE(HasText(x, engine)) << engine;
   EXPECT_TRUE(HasText(x, "failed"));
   EXPECT_TRUE(HasText(x, "1.210 µs"));
@@ -87,8 +85,7 @@ TEST(SvgChartTest, HostileTextStaysText) {
   c.entries[0].label = "en<g>ine&";
   c.entries[1].label = "bad\xFFutf8\x01";
   const std::string svg = RenderTimeBarChart(c);
-  const testdata::XmlCheck x = CheckXml(svg);
-  ASSERT_EQ(x.error, "") << svg;
+  const testdata::XmlCheck x = CheckSvg(svg);
   EXPECT_EQ(svg.find("<script"), std::string::npos);
   EXPECT_TRUE(HasText(x, "<script>alert('x')</script> & \"quotes\""));
   EXPECT_TRUE(HasText(x, "en<g>ine&"));
@@ -105,8 +102,7 @@ TEST(SvgChartTest, DegenerateInputsStillDrawAChart) {
   BarChart odd;
   odd.entries = {{"nan", NAN, NAN, INFINITY, false}, {"neg", -5, -6, -4, false}, {"big", 2.5e9, 2.4e9, 2.6e9, false}};
   const std::string svg = RenderTimeBarChart(odd);
-  const testdata::XmlCheck x = CheckXml(svg);
-  ASSERT_EQ(x.error, "") << svg;
+  const testdata::XmlCheck x = CheckSvg(svg);
   EXPECT_EQ(svg.find("nan\""), std::string::npos) << "no NaN coordinates";
   EXPECT_EQ(svg.find("inf\""), std::string::npos);
   EXPECT_TRUE(HasText(x, "3 s"));  // 2.6 s rounds up to a 3 s axis in 1 s steps
@@ -134,9 +130,7 @@ TEST(LatencyChartTest, MatchesGolden) {
 
 TEST(LatencyChartTest, IsWellFormedWithTailTicksAndEveryEngine) {
   const std::string svg = RenderLatencyPercentileChart(SampleLatencyChart());
-  const testdata::XmlCheck x = CheckXml(svg);
-  ASSERT_EQ(x.error, "") << svg;
-  EXPECT_EQ(x.root, "svg");
+  const testdata::XmlCheck x = CheckSvg(svg);
   for (const char* text : {"sqlite", "lmdb", "rocksdb (failed)", "0%", "90%", "99%", "99.9%", "99.99%", "max", "100 ns",
                            "1 µs", "10 µs", "100 µs", "1 ms"})
     EXPECT_TRUE(HasText(x, text)) << text;
@@ -152,8 +146,7 @@ TEST(LatencyChartTest, DegenerateInputs) {
   LatencyChart odd;
   odd.curves = {{"a<b", {{50, NAN}, {99, -1}, {120, 5}, {99.5, 1000}, {100, 1000}}, "x & y", false}};
   const std::string svg = RenderLatencyPercentileChart(odd);
-  const testdata::XmlCheck x = CheckXml(svg);
-  ASSERT_EQ(x.error, "") << svg;
+  const testdata::XmlCheck x = CheckSvg(svg);
   EXPECT_TRUE(HasText(x, "a<b"));
   EXPECT_EQ(svg.find("nan"), std::string::npos);
   EXPECT_EQ(svg.find("inf"), std::string::npos);
