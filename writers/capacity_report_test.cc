@@ -42,46 +42,6 @@ const NamedChart& Named(const std::vector<NamedChart>& charts, const std::string
   return none;
 }
 
-// --- Bar charts stay readable when one engine is hundreds of times slower ---
-
-BarChart WideChart() {
-  BarChart c;
-  c.title = "sqlite-vps / cached / update";
-  c.subtitle = "bench-host: mean time per iteration (shorter is faster)";
-  c.entries = {{"dbx", 1.1e6, 1.0e6, 1.2e6, false},
-               {"lmdb", 2.1e6, 2.0e6, 2.2e6, false},
-               {"postgres", 383e6, 370e6, 395e6, false}};
-  return c;
-}
-
-// The width of the bar whose tooltip starts with `engine`.
-double BarWidth(const std::string& svg, const std::string& engine) {
-  std::smatch m;
-  const std::regex bar("<rect x=\"[0-9.]+\" y=\"[0-9.]+\" width=\"([0-9.]+)\"[^>]*><title>" + engine + ":");
-  return std::regex_search(svg, m, bar) ? std::stod(m[1]) : -1;
-}
-
-TEST(BarChartScaleTest, ALogAxisBeyondTwentyTimesSaysSo) {
-  const std::string svg = RenderTimeBarChart(WideChart());
-  ExpectWellFormed(svg);
-  EXPECT_TRUE(Contains(svg, "Log scale: the times span 348×")) << svg;
-  // On a linear axis DBX's bar would be 1.1 / 383 of PostgreSQL's: under 2 px. Here it is a bar.
-  EXPECT_GT(BarWidth(svg, "dbx"), 50);
-  EXPECT_GT(BarWidth(svg, "postgres"), BarWidth(svg, "lmdb"));
-  EXPECT_GT(BarWidth(svg, "lmdb"), BarWidth(svg, "dbx"));
-  testdata::ExpectMatchesGolden("report/chart_log_sample.svg", svg);
-}
-
-TEST(BarChartScaleTest, WithinTwentyTimesTheAxisStaysLinear) {
-  BarChart c = WideChart();
-  c.entries[2].value = 20e6;  // 18×
-  c.entries[2].lower = 19e6;
-  c.entries[2].upper = 21e6;
-  const std::string svg = RenderTimeBarChart(c);
-  EXPECT_FALSE(Contains(svg, "Log scale")) << svg;
-  EXPECT_NEAR(BarWidth(svg, "dbx") / BarWidth(svg, "postgres"), 1.1 / 20, 0.01);
-}
-
 // --- Line charts ---
 
 LineChart SampleLineChart() {
