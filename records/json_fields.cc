@@ -5,6 +5,7 @@
 #include <climits>
 #include <cmath>
 #include <limits>
+#include <utility>
 
 namespace dbxb::json_fields {
 
@@ -71,160 +72,75 @@ Status AsDouble(const Json& j, const std::string& path, double* out) {
   return TypeError(path, "number", j);
 }
 
-Status GetString(const Json& obj, const std::string& path, std::string_view key, std::string* out) {
-  const Json* j;
-  DBXB_RETURN_IF_ERROR(Find(obj, path, key, false, &j));
-  if (!j->is_string()) return TypeError(Member(path, key), "string", *j);
-  *out = j->get<std::string>();
-  return Status::Ok();
-}
-
-Status GetUint(const Json& obj, const std::string& path, std::string_view key, uint64_t* out) {
-  const Json* j;
-  DBXB_RETURN_IF_ERROR(Find(obj, path, key, false, &j));
-  if (!IsUnsigned(*j)) return TypeError(Member(path, key), "unsigned integer", *j);
-  *out = j->get<uint64_t>();
-  return Status::Ok();
-}
-
-Status GetBool(const Json& obj, const std::string& path, std::string_view key, bool* out) {
-  const Json* j;
-  DBXB_RETURN_IF_ERROR(Find(obj, path, key, false, &j));
-  if (!j->is_boolean()) return TypeError(Member(path, key), "boolean", *j);
-  *out = j->get<bool>();
-  return Status::Ok();
-}
-
-Status GetDouble(const Json& obj, const std::string& path, std::string_view key, double* out) {
-  const Json* j;
-  DBXB_RETURN_IF_ERROR(Find(obj, path, key, false, &j));
-  return AsDouble(*j, Member(path, key), out);
-}
-
-Status GetArray(const Json& obj, const std::string& path, std::string_view key, const Json** out) {
-  DBXB_RETURN_IF_ERROR(Find(obj, path, key, false, out));
-  if (!(*out)->is_array()) return TypeError(Member(path, key), "array", **out);
-  return Status::Ok();
-}
-
-// An array of numbers; when `optional`, an absent one leaves *out empty.
-Status GetDoubles(const Json& obj, const std::string& path, std::string_view key, bool optional,
-                  std::vector<double>* out) {
-  const Json* a;
-  DBXB_RETURN_IF_ERROR(Find(obj, path, key, optional, &a));
-  out->clear();
-  if (a == nullptr) return Status::Ok();
-  if (!a->is_array()) return TypeError(Member(path, key), "array", *a);
-  for (size_t i = 0; i < a->size(); ++i) {
-    double v;
-    DBXB_RETURN_IF_ERROR(AsDouble((*a)[i], Element(Member(path, key), i), &v));
-    out->push_back(v);
-  }
-  return Status::Ok();
-}
-
 Status GetObject(const Json& obj, const std::string& path, std::string_view key, const Json** out) {
   DBXB_RETURN_IF_ERROR(Find(obj, path, key, false, out));
   return AsObject(**out, Member(path, key));
 }
 
-// Fields added after the first files were written: absent = the default, present = checked like any other.
-Status GetOptionalString(const Json& obj, const std::string& path, std::string_view key, std::string* out) {
-  const Json* j;
-  DBXB_RETURN_IF_ERROR(Find(obj, path, key, true, &j));
-  if (j == nullptr) return Status::Ok();
-  return GetString(obj, path, key, out);
-}
-
-Status GetOptionalDouble(const Json& obj, const std::string& path, std::string_view key, double* out) {
-  const Json* j;
-  DBXB_RETURN_IF_ERROR(Find(obj, path, key, true, &j));
-  if (j == nullptr) return Status::Ok();
-  return AsDouble(*j, Member(path, key), out);
-}
-
-Status GetNullableDouble(const Json& obj, const std::string& path, std::string_view key, bool optional,
-                         std::optional<double>* out) {
-  const Json* j;
-  DBXB_RETURN_IF_ERROR(Find(obj, path, key, optional, &j));
-  out->reset();
-  if (j == nullptr || j->is_null()) return Status::Ok();
-  double v = 0;
-  DBXB_RETURN_IF_ERROR(AsDouble(*j, Member(path, key), &v));
-  *out = v;
+Status ReadValue(const Json& j, const std::string& path, std::string* out) {
+  if (!j.is_string()) return TypeError(path, "string", j);
+  *out = j.get<std::string>();
   return Status::Ok();
 }
 
-Status GetNullableUint(const Json& obj, const std::string& path, std::string_view key, bool optional,
-                       std::optional<uint64_t>* out) {
-  const Json* j;
-  DBXB_RETURN_IF_ERROR(Find(obj, path, key, optional, &j));
-  out->reset();
-  if (j == nullptr || j->is_null()) return Status::Ok();
-  if (!IsUnsigned(*j)) return TypeError(Member(path, key), "unsigned integer or null", *j);
-  *out = j->get<uint64_t>();
+Status ReadValue(const Json& j, const std::string& path, uint64_t* out) {
+  if (!IsUnsigned(j)) return TypeError(path, "unsigned integer", j);
+  *out = j.get<uint64_t>();
   return Status::Ok();
 }
 
-}  // namespace dbxb::json_fields
-
-namespace dbxb {
-
-using json_fields::Json;
-
-Status JsonFields::Uint32(const char* key, uint32_t* out) const {
+Status ReadValue(const Json& j, const std::string& path, uint32_t* out) {
   uint64_t v = 0;
-  DBXB_RETURN_IF_ERROR(Uint(key, &v));
-  if (v > UINT32_MAX) return Status::InvalidArgument(fmt::format("{}: {} is out of range", Member(key), v));
+  DBXB_RETURN_IF_ERROR(ReadValue(j, path, &v));
+  if (v > UINT32_MAX)
+    return Status::InvalidArgument(fmt::format("{}: {} is out of range (at most {})", path, v, UINT32_MAX));
   *out = static_cast<uint32_t>(v);
   return Status::Ok();
 }
 
-Status JsonFields::Int(const char* key, int* out) const {
-  const Json* j = nullptr;
-  DBXB_RETURN_IF_ERROR(json_fields::Find(obj_, path_, key, false, &j));
-  if (!j->is_number_integer()) return json_fields::TypeError(Member(key), "integer", *j);
-  const int64_t v = j->get<int64_t>();
-  if (v < INT_MIN || v > INT_MAX) return Status::InvalidArgument(fmt::format("{}: {} is out of range", Member(key), v));
+Status ReadValue(const Json& j, const std::string& path, int* out) {
+  if (!j.is_number_integer()) return TypeError(path, "integer", j);
+  const int64_t v = j.get<int64_t>();
+  if (v < INT_MIN || v > INT_MAX) return Status::InvalidArgument(fmt::format("{}: {} is out of range", path, v));
   *out = static_cast<int>(v);
   return Status::Ok();
 }
 
-Status JsonFields::Strings(const char* key, KeyValues* out) const {
-  const Json* j = nullptr;
-  DBXB_RETURN_IF_ERROR(json_fields::GetObject(obj_, path_, key, &j));
+Status ReadValue(const Json& j, const std::string& path, bool* out) {
+  if (!j.is_boolean()) return TypeError(path, "boolean", j);
+  *out = j.get<bool>();
+  return Status::Ok();
+}
+
+Status ReadValue(const Json& j, const std::string& path, double* out) { return AsDouble(j, path, out); }
+
+Status ReadValue(const Json& j, const std::string& path, KeyValues* out) {
+  DBXB_RETURN_IF_ERROR(AsObject(j, path));
   KeyValues kvs;
-  for (auto it = j->begin(); it != j->end(); ++it) {
-    if (!it.value().is_string())
-      return json_fields::TypeError(json_fields::Member(Member(key), it.key()), "string", it.value());
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    if (!it.value().is_string()) return TypeError(Member(path, it.key()), "string", it.value());
     kvs.emplace_back(it.key(), it.value().get<std::string>());
   }
   *out = std::move(kvs);
   return Status::Ok();
 }
 
-Status JsonFields::StringList(const char* key, std::vector<std::string>* out) const {
-  const Json* j = nullptr;
-  std::string here;
-  DBXB_RETURN_IF_ERROR(Array(key, &j, &here));
-  std::vector<std::string> items;
-  for (size_t i = 0; i < j->size(); ++i) {
-    if (!(*j)[i].is_string()) return json_fields::TypeError(Element(here, i), "string", (*j)[i]);
-    items.push_back((*j)[i].get<std::string>());
+Status ReadValue(const Json& j, const std::string& path, std::optional<uint64_t>* out) {
+  if (j.is_null()) {
+    out->reset();
+    return Status::Ok();
   }
-  *out = std::move(items);
+  if (!IsUnsigned(j)) return TypeError(path, "unsigned integer or null", j);
+  *out = j.get<uint64_t>();
   return Status::Ok();
 }
 
-Status JsonFields::Array(const char* key, const Json** out, std::string* path_out) const {
-  DBXB_RETURN_IF_ERROR(json_fields::GetArray(obj_, path_, key, out));
-  *path_out = Member(key);
-  return Status::Ok();
-}
-
-Status JsonFields::Object(const char* key, const Json** out, std::string* path_out) const {
-  DBXB_RETURN_IF_ERROR(json_fields::GetObject(obj_, path_, key, out));
-  *path_out = Member(key);
+Status ReadValue(const Json& j, const std::string& path, std::pair<double, double>* out) {
+  if (!j.is_array() || j.size() != 2) return TypeError(path, "[percentile, ns] pair", j);
+  std::pair<double, double> point;
+  DBXB_RETURN_IF_ERROR(AsDouble(j[0], Element(path, 0), &point.first));
+  DBXB_RETURN_IF_ERROR(AsDouble(j[1], Element(path, 1), &point.second));
+  *out = point;
   return Status::Ok();
 }
 
@@ -234,4 +150,4 @@ Json StringsToJson(const KeyValues& kvs) {
   return obj;
 }
 
-}  // namespace dbxb
+}  // namespace dbxb::json_fields

@@ -2,228 +2,44 @@
 
 #include <fmt/format.h>
 
-#include <cmath>
 #include <exception>
 #include <string>
 #include <utility>
 
 #include "common/atomic_file.h"
 #include "common/file_policy.h"
-#include "records/json_fields.h"
 #include "records/record_names.h"
-#include "records/resources_json.h"
-#include "records/sweep_json.h"
+#include "records/results_fields.h"
 
 namespace dbxb {
-namespace {
 
-using Json = nlohmann::ordered_json;
+using json_fields::Json;
 
-using json_fields::Number;
+Json WriteValue(SamplingMode mode) { return SamplingModeName(mode); }
 
-Json IntervalToJson(const Interval& i) {
-  return Json{{"point", Number(i.point)},
-              {"lower", Number(i.lower)},
-              {"upper", Number(i.upper)},
-              {"std_error", Number(i.std_error)}};
+Status ReadValue(const Json& j, const std::string& path, SamplingMode* out) {
+  if (!j.is_string()) return json_fields::TypeError(path, "\"linear\" or \"flat\"", j);
+  const std::string& s = j.get_ref<const std::string&>();
+  if (s == "linear")
+    *out = SamplingMode::kLinear;
+  else if (s == "flat")
+    *out = SamplingMode::kFlat;
+  else
+    return Status::InvalidArgument(fmt::format("{}: expected \"linear\" or \"flat\", got \"{}\"", path, s));
+  return Status::Ok();
 }
 
-Json ContextToJson(const RunContext& c) {
-  Json libraries = Json::array();
-  for (const LibraryInfo& lib : c.libraries) {
-    libraries.push_back(Json{{"engine", lib.engine}, {"version", lib.version}, {"build", lib.build}});
-  }
-  Json load_avg = Json::array();
-  for (double v : c.load_avg) load_avg.push_back(Number(v));
-  Json calibration = Json::array();
-  for (const CalibrationResult& r : c.calibration) calibration.push_back(CalibrationToJson(r));
-  const SamplingConfig& s = c.sampling;
-  Json sampling{{"warmup_seconds", Number(s.warmup_seconds)},
-                {"measurement_seconds", Number(s.measurement_seconds)},
-                {"sample_count", s.sample_count},
-                {"bootstrap_resamples", s.bootstrap_resamples},
-                {"confidence_level", Number(s.confidence_level)},
-                {"seed", s.seed},
-                {"forced_sampling_mode",
-                 s.forced_sampling_mode ? Json(SamplingModeName(*s.forced_sampling_mode)) : Json(nullptr)}};
-  return Json{{"date_utc", c.date_utc},
-              {"host_name", c.host_name},
-              {"cpu_model", c.cpu_model},
-              {"num_cpus", c.num_cpus},
-              {"cpu_mhz", c.cpu_mhz},
-              {"cpu_scaling_enabled", c.cpu_scaling_enabled},
-              {"load_avg", std::move(load_avg)},
-              {"memory_bytes", c.memory_bytes},
-              {"kernel", c.kernel},
-              {"compiler", c.compiler},
-              {"compiler_flags", c.compiler_flags},
-              {"build_type", c.build_type},
-              {"git_commit", c.git_commit},
-              {"git_dirty", c.git_dirty},
-              {"tool_version", c.tool_version},
-              {"libraries", std::move(libraries)},
-              {"command_line", c.command_line},
-              {"merged_files", c.merged_files},
-              {"configuration", StringsToJson(c.configuration)},
-              {"seed", c.seed},
-              {"sampling", std::move(sampling)},
-              {"harness_overhead_ns_per_op",
-               c.harness_overhead_ns_per_op ? Number(*c.harness_overhead_ns_per_op) : Json(nullptr)},
-              {"calibration", std::move(calibration)},
-              {"incomplete", c.incomplete}};
-}
-
-Json BenchmarkToJson(const BenchmarkResult& b) {
-  Json samples = Json::array();
-  for (const Sample& s : b.samples)
-    samples.push_back(Json{{"iterations", s.iterations}, {"total_ns", Number(s.total_ns)}});
-  const Estimates& e = b.estimates;
-  Json estimates{{"mean", IntervalToJson(e.mean)},
-                 {"median", IntervalToJson(e.median)},
-                 {"std_dev", IntervalToJson(e.std_dev)},
-                 {"median_abs_dev", IntervalToJson(e.median_abs_dev)},
-                 {"slope", e.slope ? IntervalToJson(*e.slope) : Json(nullptr)}};
-  const OutlierCounts& o = b.outliers;
-  Json outliers{{"low_severe", o.low_severe},
-                {"low_mild", o.low_mild},
-                {"high_mild", o.high_mild},
-                {"high_severe", o.high_severe}};
-  Json out{{"suite", b.suite},
-           {"workload", b.workload},
-           {"engine", b.engine},
-           {"parameters", StringsToJson(b.parameters)},
-           {"engine_settings", StringsToJson(b.engine_settings)},
-           {"sampling_mode", SamplingModeName(b.sampling_mode)},
-           {"warmup", Json{{"iterations", b.warmup_iterations}, {"total_ns", Number(b.warmup_ns)}}},
-           {"elements_per_iteration", b.elements_per_iteration},
-           {"samples", std::move(samples)},
-           {"sampling_notes", b.sampling_notes},
-           {"estimates", std::move(estimates)},
-           {"outliers", std::move(outliers)},
-           {"throughput", IntervalToJson(b.throughput)},
-           {"checksum", b.checksum},
-           {"resources", ResourcesToJson(b.resources)},
-           {"settle_ns", b.settle_ns ? Number(*b.settle_ns) : Json(nullptr)},
-           {"error_occurred", b.error_occurred},
-           {"error_message", b.error_message}};
-  // Only runs of `run --measure instructions` have it (schema: absent otherwise).
-  if (b.instructions) out["instructions"] = InstructionsToJson(b.instructions);
-  return out;
-}
-
-Json LatencyToJson(const LatencySummary& l) {
-  Json curve = Json::array();
-  for (const auto& [percentile, ns] : l.percentile_curve)
-    curve.push_back(Json::array({Number(percentile), Number(ns)}));
-  return Json{{"count", l.count},
-              {"mean_ns", Number(l.mean_ns)},
-              {"stddev_ns", Number(l.stddev_ns)},
-              {"min_ns", Number(l.min_ns)},
-              {"p50_ns", Number(l.p50_ns)},
-              {"p90_ns", Number(l.p90_ns)},
-              {"p95_ns", Number(l.p95_ns)},
-              {"p99_ns", Number(l.p99_ns)},
-              {"p999_ns", Number(l.p999_ns)},
-              {"p9999_ns", Number(l.p9999_ns)},
-              {"max_ns", Number(l.max_ns)},
-              {"percentile_curve", std::move(curve)},
-              {"hdr_histogram", l.hdr_histogram}};
-}
-
-Json OptionalLatencyToJson(const std::optional<LatencySummary>& l) { return l ? LatencyToJson(*l) : Json(nullptr); }
-
-Json PhaseToJson(const PhaseResult& p) {
-  Json per_op = Json::array();
-  for (const OpTypeResult& o : p.per_op) {
-    per_op.push_back(Json{{"name", o.name},
-                          {"count", o.count},
-                          {"throughput_ops_per_sec", Number(o.throughput_ops_per_sec)},
-                          {"service_time", LatencyToJson(o.service_time)},
-                          {"latency_from_intended_start", OptionalLatencyToJson(o.latency_from_intended_start)}});
-  }
-  Json per_second = Json::array();
-  for (const SecondSample& s : p.per_second) {
-    per_second.push_back(Json{{"second", Number(s.second)},
-                              {"operations", s.operations},
-                              {"ops_per_sec", Number(s.ops_per_sec)},
-                              {"p99_ns", Number(s.p99_ns)}});
-  }
-  Json merged_from = Json::array();
-  for (const PhaseSource& m : p.merged_from) {
-    merged_from.push_back(Json{{"file", m.file},
-                               {"host_name", m.host_name},
-                               {"start_unix_s", Number(m.start_unix_s)},
-                               {"duration_ns", Number(m.duration_ns)},
-                               {"threads", m.threads},
-                               {"operations", m.operations},
-                               {"throughput_ops_per_sec", Number(m.throughput_ops_per_sec)}});
-  }
-  Json j{{"suite", p.suite},
-         {"workload", p.workload},
-         {"phase", p.phase},
-         {"engine", p.engine},
-         {"dataset", p.dataset},
-         {"parameters", StringsToJson(p.parameters)},
-         {"engine_settings", StringsToJson(p.engine_settings)},
-         {"threads", p.threads},
-         {"target_rate", Number(p.target_rate)},
-         {"rows_per_operation", p.rows_per_operation},
-         {"warmup_operations", p.warmup_operations},
-         {"duration_ns", Number(p.duration_ns)},
-         {"start_unix_s", Number(p.start_unix_s)},
-         {"operations", p.operations},
-         {"throughput_ops_per_sec", Number(p.throughput_ops_per_sec)},
-         {"service_time", LatencyToJson(p.service_time)},
-         {"latency_from_intended_start", OptionalLatencyToJson(p.latency_from_intended_start)},
-         {"late_operations", p.late_operations ? Json(*p.late_operations) : Json(nullptr)},
-         {"per_op", std::move(per_op)},
-         {"per_second", std::move(per_second)},
-         {"merged_from", std::move(merged_from)},
-         {"merged_throughput", p.merged_throughput},
-         {"settle_ns", p.settle_ns ? Number(*p.settle_ns) : Json(nullptr)},
-         {"memory_method", p.memory_method},
-         {"resources", ResourcesToJson(p.resources)},
-         {"incomplete", p.incomplete},
-         {"error_occurred", p.error_occurred},
-         {"error_message", p.error_message}};
-  // Open loop only: absent in closed loop, so that those files are unchanged.
-  if (!p.late_operations) j.erase("late_operations");
-  if (p.bounded_by_duration) j["bounded_by_duration"] = true;  // absent: ended after its operation count
-  return j;
-}
-
-}  // namespace
-
-nlohmann::ordered_json CalibrationToJson(const CalibrationResult& r) {
-  Json row{{"engine", r.engine}, {"workload", r.workload}, {"records", r.records}, {"rounds", r.rounds}};
-  if (r.error.empty()) {
-    row["harness_ns_per_op"] = Number(r.harness_ns_per_op);
-    row["native_ns_per_op"] = Number(r.native_ns_per_op);
-    row["ratio"] = Number(r.ratio);
-    row["min_ratio"] = Number(r.min_ratio);
-    if (!r.harness_round_ns.empty() || !r.native_round_ns.empty()) {
-      Json harness = Json::array(), native = Json::array();
-      for (double v : r.harness_round_ns) harness.push_back(Number(v));
-      for (double v : r.native_round_ns) native.push_back(Number(v));
-      row["harness_round_ns"] = std::move(harness);
-      row["native_round_ns"] = std::move(native);
-    }
-  }
-  row["error"] = r.error;
-  return row;
-}
+nlohmann::ordered_json CalibrationToJson(const CalibrationResult& row) { return json_fields::Writer().Value(row); }
 
 nlohmann::ordered_json ToJson(const RunResults& results) {
-  Json benchmarks = Json::array();
-  for (const BenchmarkResult& b : results.benchmarks) benchmarks.push_back(BenchmarkToJson(b));
-  Json phases = Json::array();
-  for (const PhaseResult& p : results.phases) phases.push_back(PhaseToJson(p));
-  Json out{{"schema_version", kResultsSchemaVersion}, {"context", ContextToJson(results.context)}};
+  const json_fields::Writer writer;
+  Json out{{"schema_version", kResultsSchemaVersion}, {"context", writer.Value(results.context)}};
   // Written only by the runs that have them (docs/results-schema.md), so other files are unchanged.
-  if (results.sweep) out["sweep"] = SweepToJson(*results.sweep);
-  out["benchmarks"] = std::move(benchmarks);
-  out["phases"] = std::move(phases);
-  if (!results.capacity.empty()) out["capacity"] = CapacityToJson(results.capacity);
+  const json_fields::Writer finite(json_fields::NonFinite::kZero);
+  if (results.sweep) out["sweep"] = finite.Value(*results.sweep);
+  out["benchmarks"] = writer.Value(results.benchmarks);
+  out["phases"] = writer.Value(results.phases);
+  if (!results.capacity.empty()) out["capacity"] = finite.Value(results.capacity);
   return out;
 }
 

@@ -1,6 +1,6 @@
 // The plain result records that reporters read. The runner fills them; reporters only format them.
-// One place for the results schema: records/json_results.{h,cc} maps these records to results.json
-// (documented in docs/results-schema.md).
+// One place for the results schema: records/results_fields.h lists these records' fields in results.json
+// (documented in docs/results-schema.md), which records/json_results.h writes and reads.
 #pragma once
 
 #include <cstdint>

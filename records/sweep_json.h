@@ -1,24 +1,52 @@
 // The `sweep` and `capacity` members of results.json (records/sweep_record.h; fields in
 // docs/results-schema.md). Both are written only when the run has them, so files of runs without a
-// sweep or a capacity search are unchanged, and files from before either existed still read.
+// sweep or a capacity search are unchanged, and files from before either existed still read. Each list
+// below is the one description of its record's JSON, which records/json_schema.h writes and reads: a
+// new field is one line here. Capacity figures are written with NonFinite::kZero.
 #pragma once
 
-#include <nlohmann/json.hpp>
-#include <optional>
-#include <vector>
-
-#include "common/status.h"
+#include "records/json_schema.h"
 #include "records/sweep_record.h"
 
 namespace dbxb {
 
-nlohmann::ordered_json SweepToJson(const SweepInfo& sweep);
-nlohmann::ordered_json CapacityToJson(const std::vector<CapacityResult>& capacity);
+template <class V>
+void Fields(V& v, json_fields::Record<SweepDimension> auto& d) {
+  DBXB_JSON_FIELDS(v, d, name, option, values);
+  v.Check(!d.values.empty(), "values", "a dimension needs at least one value");
+}
 
-/// Reads member "sweep" of the top-level object `top`: nullopt when it is absent or null.
-/// InvalidArgument naming the field, e.g. "sweep.points[1].status: expected string, got number".
-Status SweepFromJson(const nlohmann::ordered_json& top, std::optional<SweepInfo>* out);
-/// Reads member "capacity" of `top`: empty when it is absent or null.
-Status CapacityFromJson(const nlohmann::ordered_json& top, std::vector<CapacityResult>* out);
+DBXB_JSON_RECORD(SweepPoint, values, status, message, seconds);
+
+template <class V>
+void Fields(V& v, json_fields::Record<SweepInfo> auto& s) {
+  DBXB_JSON_FIELDS(v, s, dimensions);
+  v.Check(!s.dimensions.empty(), "dimensions", "a sweep needs a dimension");
+  DBXB_JSON_FIELDS(v, s, points);
+}
+
+DBXB_JSON_RECORD(StepLatency, sla_percentile_ns, p50_ns, p99_ns, p999_ns, max_ns);
+
+DBXB_JSON_RECORD(CapacityStep, role, target_rate, achieved_ops_per_sec, operations, duration_ns, warmup_operations,
+                 late_operations, dropped_operations, service_time, from_intended, met_sla, kept_up, settle_ns, error);
+
+/// Moves a "memory_method" parameter (where the first files kept it) to its own field.
+void TakeMemoryMethodParameter(CapacityResult* c);
+
+template <class V>
+void Fields(V& v, json_fields::Record<CapacityResult> auto& c) {
+  DBXB_JSON_FIELDS(v, c, suite, workload, dataset, phase, engine, parameters);
+  if (v.Present(true, {"memory_method"})) {
+    DBXB_JSON_FIELDS(v, c, memory_method);
+  } else if constexpr (V::kReading) {
+    TakeMemoryMethodParameter(&c);
+  }
+  DBXB_JSON_FIELDS(v, c, threads, sla, percentile, bound_ns, latency, keep_up, resolution, capacity_ops_per_sec,
+                   lower_step, upper_step, steps);
+  const int n = static_cast<int>(c.steps.size());
+  v.Check(c.lower_step >= -1 && c.lower_step < n && c.upper_step >= -1 && c.upper_step < n, nullptr,
+          "lower_step or upper_step is not -1 or an index into steps");
+  DBXB_JSON_FIELDS(v, c, search_seconds, measured_seconds, harness_floor_ns, note, error_occurred, error_message);
+}
 
 }  // namespace dbxb
