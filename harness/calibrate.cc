@@ -73,6 +73,79 @@ std::string CalibrationLine(const CalibrationResult& row) {
                      over ? fmt::format("  over the {:.2f} goal for point reads", kCalibrationGetGoal) : "");
 }
 
+namespace {
+
+// The rounds of one calibration, in nanoseconds per round: the harness's iteration and the native loop.
+struct RoundTimes {
+  std::vector<double> harness;
+  std::vector<double> native;
+};
+
+// Runs round 0 (a warm-up of both sides, not kept) and `rounds` more on the set-up benchmark, the order
+// of the two sides alternating (ABBA) against drift.
+Status RunRounds(MicroBenchmark& bench, const std::string& workload, const Dataset& data,
+                 const std::vector<uint64_t>& order, uint64_t rounds, RoundTimes* times) {
+  std::pair<uint64_t, uint64_t> expected{0, 0};
+  for (uint64_t i = 0; i < data.size(); ++i) AddScanRow(data.key(i), data.value(i), &expected.first, &expected.second);
+  // The native loop lives as long as the database it reads: the whole benchmark for get and scan (so
+  // that a per-connection cache, SQLite's, warms up as the session's did), one round for insert.
+  std::unique_ptr<NativeLoop> loop;
+  auto open_loop = [&]() -> Status {
+    if (loop != nullptr && !bench.fresh_state_per_iteration()) return Status::Ok();
+    auto l = bench.adapter()->NewNativeLoop();
+    if (!l.ok()) return l.status();
+    loop = std::move(l.value());
+    return Status::Ok();
+  };
+  auto close_loop = [&] {
+    if (bench.fresh_state_per_iteration()) loop.reset();  // before its database is closed
+  };
+  auto nothing = [] { return Status::Ok(); };
+  Status st;
+  for (uint64_t r = 0; st.ok() && r <= rounds; ++r) {
+    if (InterruptRequested()) return Status::Interrupted("calibrating");
+    double h = 0, n = 0;
+    auto harness_side = [&] {
+      return TimedRound(
+          bench, nothing, [&] { return bench.RunIteration(); }, [] {}, &h);
+    };
+    auto native_side = [&] {
+      auto body = [&] { return NativeRound(workload, *loop, data, order, expected); };
+      return TimedRound(bench, open_loop, body, close_loop, &n);
+    };
+    if (r % 2 == 0) {
+      st = harness_side();
+      if (st.ok()) st = native_side();
+    } else {
+      st = native_side();
+      if (st.ok()) st = harness_side();
+    }
+    if (st.ok() && r > 0) {
+      times->harness.push_back(h);
+      times->native.push_back(n);
+    }
+  }
+  return st;  // the native loop closes here, before the caller tears the benchmark down
+}
+
+// Fills the row's figures from the rounds of a benchmark whose iteration is `ops` operations.
+void Summarize(RoundTimes times, double ops, CalibrationResult* row) {
+  row->harness_ns_per_op = Median(times.harness) / ops;
+  row->native_ns_per_op = Median(times.native) / ops;
+  // Each round's two sides ran back to back, so a slow minute of the machine hits both alike; a burst
+  // that hits one side of one round is an outlying ratio the median passes over.
+  std::vector<double> paired;
+  paired.reserve(times.harness.size());
+  for (size_t i = 0; i < times.harness.size(); ++i) paired.push_back(times.harness[i] / times.native[i]);
+  row->ratio = Median(std::move(paired));
+  row->min_ratio = *std::min_element(times.harness.begin(), times.harness.end()) /
+                   *std::min_element(times.native.begin(), times.native.end());
+  row->harness_round_ns = std::move(times.harness);
+  row->native_round_ns = std::move(times.native);
+}
+
+}  // namespace
+
 CalibrationResult CalibrateOne(const AdapterFactory& engine, const std::string& workload, uint64_t records,
                                uint64_t rounds, const std::string& work_dir) {
   CalibrationResult row;
@@ -95,73 +168,17 @@ CalibrationResult CalibrateOne(const AdapterFactory& engine, const std::string& 
     return row;
   }
   MicroBenchmark& bench = *made.value();
-  const std::vector<uint64_t> order = MicroGetOrder(records, config.seed);
-  std::pair<uint64_t, uint64_t> expected{0, 0};
-  for (uint64_t i = 0; i < records; ++i)
-    AddScanRow((*data)->key(i), (*data)->value(i), &expected.first, &expected.second);
-  std::vector<double> harness, native;
+  RoundTimes times;
   Status st = bench.SetUp();
   if (st.ok() && bench.settles()) st = bench.Settle();
-  // The native loop lives as long as the database it reads: the whole benchmark for get and scan (so
-  // that a per-connection cache, SQLite's, warms up as the session's did), one round for insert.
-  std::unique_ptr<NativeLoop> loop;
-  auto open_loop = [&]() -> Status {
-    if (loop != nullptr && !bench.fresh_state_per_iteration()) return Status::Ok();
-    auto l = bench.adapter()->NewNativeLoop();
-    if (!l.ok()) return l.status();
-    loop = std::move(l.value());
-    return Status::Ok();
-  };
-  auto close_loop = [&] {
-    if (bench.fresh_state_per_iteration()) loop.reset();  // before its database is closed
-  };
-  auto nothing = [] { return Status::Ok(); };
-  // Round 0 warms both sides up and is not kept; then the order alternates (ABBA) against drift.
-  for (uint64_t r = 0; st.ok() && r <= rounds; ++r) {
-    if (InterruptRequested()) {
-      st = Status::Interrupted("calibrating");
-      break;
-    }
-    double h = 0, n = 0;
-    auto harness_side = [&] {
-      return TimedRound(
-          bench, nothing, [&] { return bench.RunIteration(); }, [] {}, &h);
-    };
-    auto native_side = [&] {
-      auto body = [&] { return NativeRound(workload, *loop, **data, order, expected); };
-      return TimedRound(bench, open_loop, body, close_loop, &n);
-    };
-    if (r % 2 == 0) {
-      st = harness_side();
-      if (st.ok()) st = native_side();
-    } else {
-      st = native_side();
-      if (st.ok()) st = harness_side();
-    }
-    if (st.ok() && r > 0) {
-      harness.push_back(h);
-      native.push_back(n);
-    }
-  }
-  loop.reset();
+  if (st.ok()) st = RunRounds(bench, workload, **data, MicroGetOrder(records, config.seed), rounds, &times);
   Status down = bench.TearDown();
   if (st.ok()) st = down;
   if (!st.ok()) {
     row.error = st.ToString();
     return row;
   }
-  const double ops = static_cast<double>(bench.elements_per_iteration());
-  row.harness_ns_per_op = Median(harness) / ops;
-  row.native_ns_per_op = Median(native) / ops;
-  // Each round's two sides ran back to back, so a slow minute of the machine hits both alike; a burst
-  // that hits one side of one round is an outlying ratio the median passes over.
-  std::vector<double> paired;
-  paired.reserve(harness.size());
-  for (size_t i = 0; i < harness.size(); ++i) paired.push_back(harness[i] / native[i]);
-  row.ratio = Median(std::move(paired));
-  row.min_ratio = *std::min_element(harness.begin(), harness.end()) / *std::min_element(native.begin(), native.end());
-  row.harness_round_ns = std::move(harness);
-  row.native_round_ns = std::move(native);
+  Summarize(std::move(times), static_cast<double>(bench.elements_per_iteration()), &row);
   return row;
 }
 

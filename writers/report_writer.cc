@@ -307,30 +307,37 @@ void WriteSweepAndCapacity(const RunResults& results, std::vector<std::string>* 
   WriteLineCharts(series, host, taken, charts, out);
 }
 
-void WriteRunSection(const ReportInput& run, const std::string& heading, const ReportOptions& options,
-                     std::vector<std::string>* taken, std::vector<ReportFile>* charts, std::ostream& out) {
-  const RunResults& results = run.results;
-  const RunContext& c = results.context;
-  const size_t failed = std::count_if(results.benchmarks.begin(), results.benchmarks.end(),
-                                      [](const BenchmarkResult& b) { return b.error_occurred; });
-  out << "## " << heading << "\n\n";
-  out << fmt::format("Run of {} on {} ({}, {} cores): ", c.date_utc, HostName(c), c.cpu_model, c.num_cpus);
+// What a run holds, for its section's first line: "12 benchmarks (1 failed), 7 phases, 1 capacity search".
+std::string RunContents(const RunResults& results) {
+  std::string text;
   if (!results.benchmarks.empty() || (results.phases.empty() && results.capacity.empty())) {
-    out << fmt::format("{} benchmark{}", results.benchmarks.size(), results.benchmarks.size() == 1 ? "" : "s");
-    if (failed > 0) out << fmt::format(" ({} failed)", failed);
-    if (!results.phases.empty()) out << ", ";
+    const size_t failed = std::count_if(results.benchmarks.begin(), results.benchmarks.end(),
+                                        [](const BenchmarkResult& b) { return b.error_occurred; });
+    text += fmt::format("{} benchmark{}", results.benchmarks.size(), results.benchmarks.size() == 1 ? "" : "s");
+    if (failed > 0) text += fmt::format(" ({} failed)", failed);
+    if (!results.phases.empty()) text += ", ";
   }
   if (!results.phases.empty()) {
     const size_t failed_phases = std::count_if(results.phases.begin(), results.phases.end(),
                                                [](const PhaseResult& p) { return p.error_occurred; });
-    out << fmt::format("{} phase{}", results.phases.size(), results.phases.size() == 1 ? "" : "s");
-    if (failed_phases > 0) out << fmt::format(" ({} failed)", failed_phases);
+    text += fmt::format("{} phase{}", results.phases.size(), results.phases.size() == 1 ? "" : "s");
+    if (failed_phases > 0) text += fmt::format(" ({} failed)", failed_phases);
   }
   if (!results.capacity.empty()) {
     const bool first = results.benchmarks.empty() && results.phases.empty();
-    out << fmt::format("{}{} capacity search{}", first ? "" : ", ", results.capacity.size(),
-                       results.capacity.size() == 1 ? "" : "es");
+    text += fmt::format("{}{} capacity search{}", first ? "" : ", ", results.capacity.size(),
+                        results.capacity.size() == 1 ? "" : "es");
   }
+  return text;
+}
+
+// The section's heading, its first line, what a merge did, and the warnings for reading the run.
+void WriteRunHeader(const ReportInput& run, const std::string& heading, std::ostream& out) {
+  const RunResults& results = run.results;
+  const RunContext& c = results.context;
+  out << "## " << heading << "\n\n";
+  out << fmt::format("Run of {} on {} ({}, {} cores): ", c.date_utc, HostName(c), c.cpu_model, c.num_cpus);
+  out << RunContents(results);
   out << fmt::format(", dbx-bench {}. Source: `{}`.\n\n", c.tool_version, run.source);
   if (!c.merged_files.empty()) {
     const size_t concurrent = std::count_if(results.phases.begin(), results.phases.end(),
@@ -348,15 +355,22 @@ void WriteRunSection(const ReportInput& run, const std::string& heading, const R
   const std::vector<std::string> warnings = ReadingWarnings(results);
   for (size_t i = 0; i < warnings.size(); ++i) out << (i == 0 ? "> " : ">\n> ") << warnings[i] << "\n";
   if (!warnings.empty()) out << "\n";
+}
 
-  const std::vector<BenchmarkGroup> groups = GroupBenchmarksByWorkload(results);
-  const std::vector<PhaseGroup> phase_groups = GroupPhasesByPhase(results);
-  if (groups.empty() && phase_groups.empty() && results.capacity.empty())
-    out << "No benchmarks were recorded in this run.\n\n";
-  else
-    WriteSummary(results, groups, phase_groups, out);
+// A chart's image line in Markdown: its alt text (which must not contain brackets; a title has none,
+// but the parameters in it could) and its file.
+std::string ImageLine(const std::string& title, const RunContext& c, const std::string& what, const std::string& file) {
+  std::string alt = title + " on " + HostName(c);
+  std::replace(alt.begin(), alt.end(), '[', '(');
+  std::replace(alt.begin(), alt.end(), ']', ')');
+  return fmt::format("![{}: {}]({})\n\n", alt, what, file);
+}
 
-  const std::string baseline = BaselineEngine(results, options.baseline_engine);
+// Each workload's comparison table with its bar chart under it.
+void WriteBenchmarkGroups(const RunResults& results, const std::vector<BenchmarkGroup>& groups,
+                          const std::string& baseline, std::vector<std::string>* taken, std::vector<ReportFile>* charts,
+                          std::ostream& out) {
+  const RunContext& c = results.context;
   for (const BenchmarkGroup& g : groups) {
     // One table at a time, so that each chart sits under its table.
     RunResults one;
@@ -369,34 +383,45 @@ void WriteRunSection(const ReportInput& run, const std::string& heading, const R
     const std::string file =
         UniqueName(taken, Slug(HostName(c) + "-" + g.first().suite + "-" + g.first().workload), ".svg");
     charts->push_back(ReportFile{file, RenderTimeBarChart(chart)});
-    // Markdown image text must not contain brackets; the title of a workload has none but its
-    // parameters could.
-    std::string alt = chart.title + " on " + HostName(c);
-    std::replace(alt.begin(), alt.end(), '[', '(');
-    std::replace(alt.begin(), alt.end(), ']', ')');
-    out << fmt::format("![{}: mean time per engine with confidence intervals]({})\n\n", alt, file);
+    out << ImageLine(chart.title, c, "mean time per engine with confidence intervals", file);
   }
+}
 
-  if (!phase_groups.empty()) {
-    std::ostringstream tables;
-    WritePhaseTables(results, tables);
-    WriteCollapseTables(results, tables);
-    WriteSqliteVsPostgres(results, tables);
-    out << DemoteHeadings(tables.str(), 1);
-    out << "### Latency percentiles\n\n";
-    for (const PhaseGroup& g : phase_groups) {
-      const LatencyChart chart = LatencyChartOf(results, phase_groups, g);
-      const PhaseResult& p = g.first();
-      const std::string file = UniqueName(
-          taken, Slug(HostName(c) + "-" + p.suite + "-" + p.workload + "-" + p.dataset + "-" + p.phase + "-latency"),
-          ".svg");
-      charts->push_back(ReportFile{file, RenderLatencyPercentileChart(chart)});
-      std::string alt = chart.title + " on " + HostName(c);
-      std::replace(alt.begin(), alt.end(), '[', '(');
-      std::replace(alt.begin(), alt.end(), ']', ')');
-      out << fmt::format("![{}: service-time percentiles per engine]({})\n\n", alt, file);
-    }
+// The phase tables, then each phase's latency-percentile chart.
+void WritePhaseGroups(const RunResults& results, const std::vector<PhaseGroup>& phase_groups,
+                      std::vector<std::string>* taken, std::vector<ReportFile>* charts, std::ostream& out) {
+  const RunContext& c = results.context;
+  std::ostringstream tables;
+  WritePhaseTables(results, tables);
+  WriteCollapseTables(results, tables);
+  WriteSqliteVsPostgres(results, tables);
+  out << DemoteHeadings(tables.str(), 1);
+  out << "### Latency percentiles\n\n";
+  for (const PhaseGroup& g : phase_groups) {
+    const LatencyChart chart = LatencyChartOf(results, phase_groups, g);
+    const PhaseResult& p = g.first();
+    const std::string file = UniqueName(
+        taken, Slug(HostName(c) + "-" + p.suite + "-" + p.workload + "-" + p.dataset + "-" + p.phase + "-latency"),
+        ".svg");
+    charts->push_back(ReportFile{file, RenderLatencyPercentileChart(chart)});
+    out << ImageLine(chart.title, c, "service-time percentiles per engine", file);
   }
+}
+
+void WriteRunSection(const ReportInput& run, const std::string& heading, const ReportOptions& options,
+                     std::vector<std::string>* taken, std::vector<ReportFile>* charts, std::ostream& out) {
+  const RunResults& results = run.results;
+  WriteRunHeader(run, heading, out);
+
+  const std::vector<BenchmarkGroup> groups = GroupBenchmarksByWorkload(results);
+  const std::vector<PhaseGroup> phase_groups = GroupPhasesByPhase(results);
+  if (groups.empty() && phase_groups.empty() && results.capacity.empty())
+    out << "No benchmarks were recorded in this run.\n\n";
+  else
+    WriteSummary(results, groups, phase_groups, out);
+
+  WriteBenchmarkGroups(results, groups, BaselineEngine(results, options.baseline_engine), taken, charts, out);
+  if (!phase_groups.empty()) WritePhaseGroups(results, phase_groups, taken, charts, out);
 
   WriteSweepAndCapacity(results, taken, charts, out);
   WriteResourceSection(results, taken, charts, out);
@@ -404,7 +429,7 @@ void WriteRunSection(const ReportInput& run, const std::string& heading, const R
   std::ostringstream methodology;
   WriteMethodology(results, methodology);
   out << DemoteHeadings(methodology.str(), 1) << "\n";
-  WriteReproduce(c, out);
+  WriteReproduce(results.context, out);
 }
 
 }  // namespace

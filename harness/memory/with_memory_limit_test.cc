@@ -1,8 +1,6 @@
 // WithMemoryLimit, the sequence wrapper: each phase under the limit by the method the probe found, its
 // memory method in the record, and a phase whose own memory overruns the limit failing alone.
 // Cgroup tests skip, saying why, where the probe finds no usable cgroup.
-#include "harness/memory/memory_limit.h"
-
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/mman.h>
@@ -19,6 +17,7 @@
 #include "common/sanitized_build.h"
 #include "harness/fixed_phase.h"
 #include "harness/memory/memory_files.h"
+#include "harness/memory/memory_limit.h"
 #include "harness/memory/memory_test_files.h"
 #include "harness/phase_runner.h"
 #include "workloads/prng.h"
