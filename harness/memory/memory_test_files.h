@@ -14,25 +14,15 @@
 #include <system_error>
 #include <vector>
 
+#include "tests/fixtures/scratch_dir.h"
 #include "workloads/prng.h"
 
 namespace dbxb {
 
 // On the real disk, not tmpfs: tmpfs pages cannot leave the page cache.
-class DiskDir {
+class DiskDir : public testdata::ScratchDir {
  public:
-  DiskDir() {
-    std::string tmpl = (std::filesystem::temp_directory_path() / "dbxb-memlimit-XXXXXX").string();
-    if (mkdtemp(tmpl.data()) != nullptr) path_ = tmpl;
-  }
-  ~DiskDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
+  DiskDir() : ScratchDir(std::filesystem::temp_directory_path(), "dbxb-memlimit") {}
 };
 
 // Writes `mib` MiB of seeded bytes; returns their checksum.

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "adapters/adapter_test_dir.h"
+#include "tests/fixtures/scratch_dir.h"
 #include "workloads/row_store.h"
 #include "workloads/sqlite_vps/vps_phases.h"
 
@@ -69,25 +70,18 @@ Driven Drive(Phase& phase) {
   return d;
 }
 
-class TempDir {
- public:
-  // On tmpfs when there is one: the suite runs at durability normal, and LMDB then syncs every commit.
-  TempDir() {
-    std::error_code ec;
-    std::filesystem::path base = std::filesystem::is_directory("/dev/shm", ec) ? std::filesystem::path("/dev/shm")
-                                                                               : std::filesystem::temp_directory_path();
-    std::string tmpl = (base / "dbxb-vps-XXXXXX").string();
-    if (mkdtemp(tmpl.data()) != nullptr) path_ = tmpl;
-    if (!path_.empty()) (void)chmod(path_.c_str(), 0711);  // reachable by postgres's server account
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  const std::string& path() const { return path_; }
+// On tmpfs when there is one: the suite runs at durability normal, and LMDB then syncs every commit.
+std::filesystem::path FastDir() {
+  std::error_code ec;
+  return std::filesystem::is_directory("/dev/shm", ec) ? std::filesystem::path("/dev/shm")
+                                                       : std::filesystem::temp_directory_path();
+}
 
- private:
-  std::string path_;
+class TempDir : public testdata::ScratchDir {
+ public:
+  TempDir() : ScratchDir(FastDir(), "dbxb-vps") {
+    if (!path().empty()) (void)chmod(path().c_str(), 0711);  // reachable by postgres's server account
+  }
 };
 
 class VpsSuiteTest : public testing::TestWithParam<std::string> {
