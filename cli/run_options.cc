@@ -252,92 +252,125 @@ Status ParseMeasure(const RunArgs& args, RunPlan* p, std::vector<std::string>* a
   return Status::Ok();
 }
 
+// --suite, --engines and --durability: the suite, and the engines that can run it with that durability.
+Status ChooseSuiteAndEngines(const RunArgs& args, const SuiteArgs& suite_args, const AdapterRegistry& registry,
+                             const SuiteRegistry& suites, RunPlan* p) {
+  p->suite = ChooseSuite(args, suite_args, suites);
+  if (p->suite == nullptr)
+    return Status::InvalidArgument(
+        fmt::format("--suite: unknown suite '{}' (known: {})", args.suite, JoinList(suites.names())));
+  SuiteCommon& c = p->common;
+  c.suite = std::string(p->suite->name());
+  DBXB_RETURN_IF_ERROR(ChooseEngines(args.engines, registry, &c.engines));
+  DBXB_RETURN_IF_ERROR(RefuseForeignOptions(args, *p->suite, suites));
+  c.durability = p->suite->default_durability();
+  if (!args.durability.empty() && !ParseDurability(args.durability, &c.durability))
+    return Status::InvalidArgument(fmt::format("--durability: '{}' is not one of none, normal, full", args.durability));
+  return NarrowEngines(args.engines.empty(), *p->suite, c.durability, &c.engines, &p->warnings);
+}
+
+// --cache-size, --seed, --quick, --no-overhead and --no-settle: the settings every suite shares.
+Status ParseCommonSettings(const RunArgs& args, SuiteCommon* c) {
+  c->cache_size_given = !args.cache_size.empty();
+  if (c->cache_size_given) {
+    DBXB_RETURN_IF_ERROR(ParseBytes(args.cache_size, &c->cache_bytes).WithContext("--cache-size"));
+    if (c->cache_bytes < (1ull << 20) || c->cache_bytes > (1ull << 40))
+      return Status::InvalidArgument(
+          fmt::format("--cache-size: '{}' is out of range (1 MiB to 1 TiB)", args.cache_size));
+  }
+  DBXB_RETURN_IF_ERROR(ParseCountOption("--seed", args.seed, 0, UINT64_MAX, &c->seed));
+  c->quick = args.quick;
+  c->measure_overhead = !args.no_overhead;
+  c->settle = !args.no_settle;
+  return Status::Ok();
+}
+
+// --format: known output formats, each once, in the order given.
+Status ParseFormats(const std::string& list, std::vector<std::string>* formats) {
+  for (const auto& f : SplitList(list)) {
+    if (FindOutputFormat(f) == nullptr)
+      return Status::InvalidArgument(fmt::format("--format: unknown format '{}' (known: {})", f, OutputFormatNames()));
+    if (std::find(formats->begin(), formats->end(), f) == formats->end()) formats->push_back(f);
+  }
+  return Status::Ok();
+}
+
+// --baseline: an engine among --engines, by default the first real one.
+Status ChooseBaseline(const std::string& given, const std::vector<const AdapterFactory*>& engines,
+                      std::string* baseline) {
+  if (!given.empty()) {
+    bool found = false;
+    for (const auto* f : engines) found |= f->name == given;
+    if (!found) return Status::InvalidArgument(fmt::format("--baseline: engine '{}' is not among --engines", given));
+    *baseline = given;
+    return Status::Ok();
+  }
+  // The first real engine: comparing against the null adapter says nothing about engines.
+  *baseline = engines.front()->name;
+  for (const auto* f : engines) {
+    if (f->name != "null") {
+      *baseline = f->name;
+      break;
+    }
+  }
+  return Status::Ok();
+}
+
+// The suite's plan of work, the options that do not go with --clients, and the engines' preflight.
+Status PlanWork(const RunArgs& args, const SuiteArgs& suite_args, RunPlan* p) {
+  auto work = p->suite->Plan(suite_args, p->common);
+  if (!work.ok()) return work.status();
+  p->work = std::move(work.value());
+  if (p->clients > 0 && !p->work->raw_latencies.empty())
+    return Status::InvalidArgument("--raw-latencies: not with --clients (each client keeps HdrHistogram logs instead)");
+  if (p->clients > 0 && args.calibrate) return Status::InvalidArgument("--calibrate: not with --clients");
+  DBXB_RETURN_IF_ERROR(PreflightEngines(p->common));
+  p->warnings.insert(p->warnings.end(), p->work->warnings.begin(), p->work->warnings.end());
+  return Status::Ok();
+}
+
+// The run's configuration as reports show it: suite, engines, the suite's own settings, then the shared ones.
+void RecordConfiguration(const RunArgs& args, const std::vector<std::string>& valgrind_settings, RunPlan* p) {
+  const SuiteCommon& c = p->common;
+  std::vector<std::string> engine_names;
+  for (const auto* f : c.engines) engine_names.push_back(f->name);
+  p->configuration = {{"suite", c.suite}, {"engines", JoinList(engine_names)}};
+  for (const auto& kv : p->work->configuration) p->configuration.push_back(kv);
+  p->configuration.emplace_back("durability", std::string(DurabilityName(c.durability)));
+  p->configuration.emplace_back("seed", std::to_string(c.seed));
+  p->configuration.emplace_back("formats", JoinList(p->formats));
+  p->configuration.emplace_back("settle", c.settle ? "on" : "off");
+  if (!args.engine_options.empty())
+    p->configuration.emplace_back("engine_options", RedactPasswords(JoinList(args.engine_options)));
+  if (p->clients > 0) p->configuration.emplace_back("clients", std::to_string(p->clients));
+  if (!args.client.empty()) p->configuration.emplace_back("client", args.client);
+  p->configuration.emplace_back("calibrate", p->calibrate ? "on" : "off");
+  p->configuration.emplace_back("measure", p->measure_instructions ? "instructions" : "time");
+  if (!valgrind_settings.empty()) p->configuration.emplace_back("valgrind_settings", JoinList(valgrind_settings));
+  if (!p->phase_suite()) p->configuration.emplace_back("baseline", p->baseline);
+}
+
 }  // namespace
 
 Status ValidateRunArgs(const RunArgs& args, const AdapterRegistry& registry, const SuiteRegistry& suites,
                        RunPlan* plan) {
   RunPlan p;
   CliSuiteArgs suite_args(args.suite_options);
-  p.suite = ChooseSuite(args, suite_args, suites);
-  if (p.suite == nullptr)
-    return Status::InvalidArgument(
-        fmt::format("--suite: unknown suite '{}' (known: {})", args.suite, JoinList(suites.names())));
+  DBXB_RETURN_IF_ERROR(ChooseSuiteAndEngines(args, suite_args, registry, suites, &p));
   SuiteCommon& c = p.common;
-  c.suite = std::string(p.suite->name());
-  DBXB_RETURN_IF_ERROR(ChooseEngines(args.engines, registry, &c.engines));
-  DBXB_RETURN_IF_ERROR(RefuseForeignOptions(args, *p.suite, suites));
-
-  c.durability = p.suite->default_durability();
-  if (!args.durability.empty() && !ParseDurability(args.durability, &c.durability))
-    return Status::InvalidArgument(fmt::format("--durability: '{}' is not one of none, normal, full", args.durability));
-  DBXB_RETURN_IF_ERROR(NarrowEngines(args.engines.empty(), *p.suite, c.durability, &c.engines, &p.warnings));
-  c.cache_size_given = !args.cache_size.empty();
-  if (c.cache_size_given) {
-    DBXB_RETURN_IF_ERROR(ParseBytes(args.cache_size, &c.cache_bytes).WithContext("--cache-size"));
-    if (c.cache_bytes < (1ull << 20) || c.cache_bytes > (1ull << 40))
-      return Status::InvalidArgument(
-          fmt::format("--cache-size: '{}' is out of range (1 MiB to 1 TiB)", args.cache_size));
-  }
-  DBXB_RETURN_IF_ERROR(ParseCountOption("--seed", args.seed, 0, UINT64_MAX, &c.seed));
-  c.quick = args.quick;
-  c.measure_overhead = !args.no_overhead;
-  c.settle = !args.no_settle;
+  DBXB_RETURN_IF_ERROR(ParseCommonSettings(args, &c));
   DBXB_RETURN_IF_ERROR(ParseEngineOptions(args.engine_options, registry, c.engines, &c.native_options, &p.warnings));
   DBXB_RETURN_IF_ERROR(ParseClients(args, registry, *p.suite, &p));
-
-  for (const auto& f : SplitList(args.formats)) {
-    if (FindOutputFormat(f) == nullptr)
-      return Status::InvalidArgument(fmt::format("--format: unknown format '{}' (known: {})", f, OutputFormatNames()));
-    if (std::find(p.formats.begin(), p.formats.end(), f) == p.formats.end()) p.formats.push_back(f);
-  }
-  if (!args.baseline.empty()) {
-    bool found = false;
-    for (const auto* f : c.engines) found |= f->name == args.baseline;
-    if (!found)
-      return Status::InvalidArgument(fmt::format("--baseline: engine '{}' is not among --engines", args.baseline));
-    p.baseline = args.baseline;
-  } else {
-    // The first real engine: comparing against the null adapter says nothing about engines.
-    p.baseline = c.engines.front()->name;
-    for (const auto* f : c.engines) {
-      if (f->name != "null") {
-        p.baseline = f->name;
-        break;
-      }
-    }
-  }
+  DBXB_RETURN_IF_ERROR(ParseFormats(args.formats, &p.formats));
+  DBXB_RETURN_IF_ERROR(ChooseBaseline(args.baseline, c.engines, &p.baseline));
   std::vector<std::string> valgrind_settings;  // engine settings a counted run needs, recorded below
   DBXB_RETURN_IF_ERROR(ParseMeasure(args, &p, &valgrind_settings));
   // A new directory per run, so that no earlier result is overwritten by default.
   p.out_dir = args.out_dir.empty() ? TimestampedResultsDir("", "%Y%m%dT%H%M%SZ") : args.out_dir;
   p.data_dir = args.data_dir;
-
-  auto work = p.suite->Plan(suite_args, c);
-  if (!work.ok()) return work.status();
-  p.work = std::move(work.value());
-  if (p.clients > 0 && !p.work->raw_latencies.empty())
-    return Status::InvalidArgument("--raw-latencies: not with --clients (each client keeps HdrHistogram logs instead)");
-  if (p.clients > 0 && args.calibrate) return Status::InvalidArgument("--calibrate: not with --clients");
-  DBXB_RETURN_IF_ERROR(PreflightEngines(c));
-  p.warnings.insert(p.warnings.end(), p.work->warnings.begin(), p.work->warnings.end());
-
-  std::vector<std::string> engine_names;
-  for (const auto* f : c.engines) engine_names.push_back(f->name);
-  p.configuration = {{"suite", c.suite}, {"engines", JoinList(engine_names)}};
-  for (const auto& kv : p.work->configuration) p.configuration.push_back(kv);
-  p.configuration.emplace_back("durability", std::string(DurabilityName(c.durability)));
-  p.configuration.emplace_back("seed", std::to_string(c.seed));
-  p.configuration.emplace_back("formats", JoinList(p.formats));
-  p.configuration.emplace_back("settle", c.settle ? "on" : "off");
-  if (!args.engine_options.empty())
-    p.configuration.emplace_back("engine_options", RedactPasswords(JoinList(args.engine_options)));
-  if (p.clients > 0) p.configuration.emplace_back("clients", std::to_string(p.clients));
-  if (!args.client.empty()) p.configuration.emplace_back("client", args.client);
+  DBXB_RETURN_IF_ERROR(PlanWork(args, suite_args, &p));
   p.calibrate = args.calibrate;
-  p.configuration.emplace_back("calibrate", p.calibrate ? "on" : "off");
-  p.configuration.emplace_back("measure", p.measure_instructions ? "instructions" : "time");
-  if (!valgrind_settings.empty()) p.configuration.emplace_back("valgrind_settings", JoinList(valgrind_settings));
-  if (!p.phase_suite()) p.configuration.emplace_back("baseline", p.baseline);
+  RecordConfiguration(args, valgrind_settings, &p);
   *plan = std::move(p);
   return Status::Ok();
 }
