@@ -318,7 +318,7 @@ if "$dbx_bench" list | awk '$1 == "rocksdb"' | grep -q release; then
   fi
 else
   # The shared library each binary loads (none: linked statically).
-  loaded_rocksdb() { ldd "$1" 2>/dev/null | awk '$1 ~ /^librocksdb\.so/ { print $3 }'; }
+  loaded_rocksdb() { { ldd "$1" 2>/dev/null || true; } | awk '$1 ~ /^librocksdb\.so/ { print $3 }'; }
   ours_lib="$(loaded_rocksdb "$dbx_bench")"
   theirs_lib="$(loaded_rocksdb /usr/bin/db_bench)"
   if [[ -n "$theirs_lib" && "$(readlink -f "$ours_lib" 2>/dev/null)" == "$(readlink -f "$theirs_lib")" ]]; then
