@@ -62,6 +62,7 @@
 #
 # Usage: scripts/check-fidelity.sh [--records 100000,1000000] [--tolerance 0.10] [--reps 5]
 # Environment: DBX_BENCH (default build-fidelity/dbx-bench, built when missing), DATA_DIR (default /tmp).
+# Installs what the build needs and Debian's db_bench (rocksdb-tools) when they are missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -84,6 +85,8 @@ done
 [[ "$tol" =~ ^0?\.[0-9]+$ ]] || usage "--tolerance: '$tol' is not a fraction like 0.10"
 [[ "$reps" =~ ^[1-9][0-9]?$ ]] || usage "--reps: '$reps' is not a count from 1 to 99"
 
+# What the build needs, and Debian's db_bench (rocksdb-tools).
+DBXB_WITH_DB_BENCH=1 scripts/install-deps.sh >&2
 if [[ -z "${DBX_BENCH:-}" ]]; then
   if [[ -f build-fidelity/build.ninja ]]; then
     # Brought up to date with the sources (a no-op when it is): a stale binary may lack what the

@@ -18,9 +18,13 @@ PACKAGES=(
   libhdrhistogram-java openjdk-17-jdk-headless  # HdrHistogram's Java side of tests/hdr_interop_test.cc
   iproute2  # tests/netns_clients_test.cc: a server and two clients in network namespaces (as root)
 )
-# Extra packages for the sanitizer and fuzzing builds (scripts/test.sh --full).
+# Extra packages for the sanitizer and fuzzing builds (scripts/test.sh's asan, tsan and fuzz stages).
 if [[ "${DBXB_WITH_CLANG:-0}" == 1 ]]; then
   PACKAGES+=(clang libclang-rt-14-dev)
+fi
+# Debian's db_bench, the other side of scripts/check-fidelity.sh.
+if [[ "${DBXB_WITH_DB_BENCH:-0}" == 1 ]]; then
+  PACKAGES+=(rocksdb-tools)
 fi
 
 # The account of the postgres adapter's servers (adapters/postgres/postgres_server.h names it).
