@@ -24,6 +24,21 @@ class CliTest : public ::testing::Test {
   // Runs the tool with `words` (see SplitWords), capturing stdout and stderr.
   ToolResult Run(const std::string& words) { return RunTool(DBXB_TOOL, SplitWords(words), dir_); }
 
+  // Starts `run` of a read-only YCSB workload of `records` rows on `engine`, for up to 60 s, writing to
+  // out/ with its data under data/ and its console in log.txt.
+  pid_t StartReadRun(const std::string& engine, int records) {
+    const fs::path workload = dir_ / "workload";
+    std::ofstream(workload) << "recordcount=" << records
+                            << "\noperationcount=0\nreadproportion=1\nupdateproportion=0\n";
+    return StartTool(DBXB_TOOL,
+                     {"run", "--workload", workload.string(), "--engines", engine, "--duration", "60s", "--no-overhead",
+                      "--out", (dir_ / "out").string(), "--data-dir", (dir_ / "data").string()},
+                     "/dev/null", dir_ / "log.txt");
+  }
+
+  // The processes whose command line names data/: a postgres server started by StartReadRun.
+  int ServersOfTheRun() { return ProcessesMentioning((dir_ / "data").string()); }
+
   fs::path dir_;
 };
 
@@ -138,57 +153,35 @@ TEST_F(CliTest, InterruptWritesFinishedBenchmarksMarkedIncomplete) {
 
 // Ctrl-C while postgres runs: its private server is stopped and its directory removed.
 TEST_F(CliTest, InterruptStopsThePostgresServer) {
-  fs::path out = dir_ / "out", data = dir_ / "data", workload = dir_ / "workload";
-  std::ofstream(workload) << "recordcount=200\noperationcount=0\nreadproportion=1\nupdateproportion=0\n";
-  pid_t pid = StartTool(DBXB_TOOL,
-                        {"run", "--workload", workload.string(), "--engines", "postgres", "--duration", "60s",
-                         "--no-overhead", "--out", out.string(), "--data-dir", data.string()},
-                        "/dev/null", dir_ / "log.txt");
+  pid_t pid = StartReadRun("postgres", 200);
   // The server is up once a postmaster mentions the run's data directory.
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-  while (ProcessesMentioning(data.string()) == 0 && std::chrono::steady_clock::now() < deadline)
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  ASSERT_GT(ProcessesMentioning(data.string()), 0) << ReadFile(dir_ / "log.txt");
+  ASSERT_TRUE(WaitUntil([&] { return ServersOfTheRun() > 0; }, 60)) << ReadFile(dir_ / "log.txt");
   std::this_thread::sleep_for(std::chrono::milliseconds(1500));  // into the measured run phase
   ASSERT_EQ(kill(pid, SIGINT), 0);
   ToolResult r = WaitTool(pid, 120);
   ASSERT_EQ(r.term_signal, 0) << r.Describe();
   EXPECT_EQ(r.exit_code, 130) << ReadFile(dir_ / "log.txt");
-  EXPECT_EQ(ProcessesMentioning(data.string()), 0) << "the server is stopped";
-  EXPECT_TRUE(fs::is_empty(data)) << "its directory is removed";
+  EXPECT_EQ(ServersOfTheRun(), 0) << "the server is stopped";
+  EXPECT_TRUE(fs::is_empty(dir_ / "data")) << "its directory is removed";
 }
 
 // A second Ctrl-C exits at once, skipping every Close: the postgres server is still ended.
 TEST_F(CliTest, SecondInterruptStillEndsThePostgresServer) {
-  fs::path out = dir_ / "out", data = dir_ / "data", workload = dir_ / "workload";
-  std::ofstream(workload) << "recordcount=200\noperationcount=0\nreadproportion=1\nupdateproportion=0\n";
-  pid_t pid = StartTool(DBXB_TOOL,
-                        {"run", "--workload", workload.string(), "--engines", "postgres", "--duration", "60s",
-                         "--no-overhead", "--out", out.string(), "--data-dir", data.string()},
-                        "/dev/null", dir_ / "log.txt");
-  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-  while (ProcessesMentioning(data.string()) == 0 && std::chrono::steady_clock::now() < deadline)
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  ASSERT_GT(ProcessesMentioning(data.string()), 0) << ReadFile(dir_ / "log.txt");
+  pid_t pid = StartReadRun("postgres", 200);
+  ASSERT_TRUE(WaitUntil([&] { return ServersOfTheRun() > 0; }, 60)) << ReadFile(dir_ / "log.txt");
   std::this_thread::sleep_for(std::chrono::milliseconds(1500));
   ASSERT_EQ(kill(pid, SIGINT), 0);
   ASSERT_EQ(kill(pid, SIGINT), 0);
   ToolResult r = WaitTool(pid, 60);
   EXPECT_EQ(r.exit_code, 130) << r.Describe();
-  deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);  // SIGQUIT: immediate shutdown
-  while (ProcessesMentioning(data.string()) > 0 && std::chrono::steady_clock::now() < deadline)
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  EXPECT_EQ(ProcessesMentioning(data.string()), 0) << "the server is ended";
+  // SIGQUIT: immediate shutdown.
+  EXPECT_TRUE(WaitUntil([&] { return ServersOfTheRun() == 0; }, 30)) << "the server is ended";
 }
 
 // Ctrl-C during a phase: the phases so far are written, the cut one marked incomplete; exit 130.
 TEST_F(CliTest, InterruptDuringAPhaseWritesItMarkedIncomplete) {
-  fs::path out = dir_ / "out", data = dir_ / "data", workload = dir_ / "workload";
-  std::ofstream(workload) << "recordcount=100\noperationcount=0\nreadproportion=1\nupdateproportion=0\n";
-  pid_t pid = StartTool(DBXB_TOOL,
-                        {"run", "--workload", workload.string(), "--engines", "null", "--duration", "60s",
-                         "--no-overhead", "--out", out.string(), "--data-dir", data.string()},
-                        "/dev/null", dir_ / "log.txt");
+  const fs::path out = dir_ / "out", data = dir_ / "data";
+  pid_t pid = StartReadRun("null", 100);
   ASSERT_TRUE(WaitForEntries(data)) << ReadFile(dir_ / "log.txt");
   std::this_thread::sleep_for(std::chrono::milliseconds(500));  // into the measured run phase
   ASSERT_EQ(kill(pid, SIGINT), 0);

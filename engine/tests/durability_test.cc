@@ -17,16 +17,9 @@ namespace dbx {
 namespace {
 
 namespace fs = std::filesystem;
+using test::FilesWithExt;
 
 std::string Key(int i) { return "key" + std::to_string(100000 + i); }
-
-std::vector<std::string> FilesWithExt(const std::string& dir, const std::string& ext) {
-  std::vector<std::string> out;
-  for (const auto& e : fs::directory_iterator(dir))
-    if (e.path().extension() == ext) out.push_back(e.path().string());
-  std::sort(out.begin(), out.end());
-  return out;
-}
 
 std::string Slurp(const std::string& path) {
   std::ifstream in(path, std::ios::binary);

@@ -14,16 +14,9 @@ namespace dbx {
 namespace {
 
 namespace fs = std::filesystem;
+using test::FilesWithExt;
 
 std::string Key(int i) { return "key" + std::to_string(1000 + i); }
-
-std::vector<std::string> FilesWithExt(const std::string& dir, const std::string& ext) {
-  std::vector<std::string> out;
-  for (const auto& e : fs::directory_iterator(dir))
-    if (e.path().extension() == ext) out.push_back(e.path().string());
-  std::sort(out.begin(), out.end());
-  return out;
-}
 
 void FlipByte(const std::string& path, uint64_t offset) {
   std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);

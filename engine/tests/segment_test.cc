@@ -27,6 +27,31 @@ std::string WriteSegment(const std::string& path, const Model& model, Compressio
   return test::WriteModelSegment(path, model, c, block_size);
 }
 
+// `n` rows "row100000", "row100001", ... of random bytes, one put each (row i at sequence i + 1, of
+// size_of(i) bytes).
+template <class SizeOf>
+Model RandomRows(uint64_t seed, int n, SizeOf size_of) {
+  Random rnd(seed);
+  Model model;
+  for (int i = 0; i < n; ++i) {
+    std::string v(size_of(i), '\0');
+    for (char& c : v) c = static_cast<char>(rnd.Next());
+    model["row" + std::to_string(100000 + i)] = {{static_cast<uint64_t>(i + 1), true, v}};
+  }
+  return model;
+}
+
+// Every key of `model`, whose newest versions are all puts, reads its newest value through `r`.
+void ExpectNewestValues(const SegmentReader& r, const Model& model) {
+  for (const auto& [k, versions] : model) {
+    Lookup res;
+    std::string value;
+    ASSERT_TRUE(r.Get(k, Hash64(k), ~0ull, &res, &value, nullptr).ok());
+    ASSERT_EQ(res, Lookup::kValue) << k;
+    ASSERT_EQ(value, versions[0].value) << k;
+  }
+}
+
 Model MakeModel() {
   Model m;
   Random rnd(3);
@@ -233,13 +258,8 @@ uint64_t PagesTouched(const BlockHandle& h) {
 // padding. Blocks that do compress are not padded: they follow each other.
 TEST(SegmentLayout, RawBlocksDoNotStraddlePages) {
   test::TempDir dir;
-  Random rnd(11);
-  Model model;
-  for (int i = 0; i < 3000; ++i) {
-    std::string v(i % 500 == 7 ? 6000 : 500, '\0');  // a few rows larger than a page
-    for (char& c : v) c = static_cast<char>(rnd.Next());
-    model["row" + std::to_string(100000 + i)] = {{static_cast<uint64_t>(i + 1), true, v}};
-  }
+  // A few rows larger than a page.
+  const Model model = RandomRows(11, 3000, [](int i) -> size_t { return i % 500 == 7 ? 6000 : 500; });
   const std::string path = dir.path() + "/000001.seg";
   const std::string data = WriteSegment(path, model, Compression::kLz4, 4096);
   std::vector<BlockHandle> handles = DataBlockHandles(data);
@@ -264,13 +284,7 @@ TEST(SegmentLayout, RawBlocksDoNotStraddlePages) {
   ASSERT_TRUE(OpenRandomAccessFile(path, &file).ok());
   std::shared_ptr<SegmentReader> r;
   ASSERT_TRUE(SegmentReader::Open(std::move(file), 1, std::make_shared<BlockCache>(1 << 20), &r).ok());
-  for (const auto& [k, versions] : model) {
-    Lookup res;
-    std::string value;
-    ASSERT_TRUE(r->Get(k, Hash64(k), ~0ull, &res, &value, nullptr).ok());
-    ASSERT_EQ(res, Lookup::kValue) << k;
-    ASSERT_EQ(value, versions[0].value) << k;
-  }
+  ASSERT_NO_FATAL_FAILURE(ExpectNewestValues(*r, model));
   auto it = r->NewIterator();
   auto m = model.begin();
   for (it->SeekToFirst(); it->Valid(); it->Next(), ++m) {
@@ -315,13 +329,7 @@ class HintRecordingFile final : public RandomAccessFile {
 TEST(SegmentInPlace, ABlockSpanningPagesIsHintedAsOneRead) {
   test::TempDir dir;
   for (size_t block_size : {size_t{8192}, size_t{4096}}) {
-    Random rnd(13);
-    Model model;
-    for (int i = 0; i < 600; ++i) {
-      std::string v(500, '\0');
-      for (char& c : v) c = static_cast<char>(rnd.Next());
-      model["row" + std::to_string(100000 + i)] = {{static_cast<uint64_t>(i + 1), true, v}};
-    }
+    const Model model = RandomRows(13, 600, [](int) -> size_t { return 500; });
     const std::string path = dir.path() + "/" + std::to_string(block_size) + ".seg";
     const std::string data = WriteSegment(path, model, Compression::kNone, block_size);
     std::vector<BlockHandle> handles = DataBlockHandles(data);
@@ -335,13 +343,7 @@ TEST(SegmentInPlace, ABlockSpanningPagesIsHintedAsOneRead) {
     ASSERT_TRUE(SegmentReader::Open(std::move(recording), 1, std::make_shared<BlockCache>(1 << 20), &r).ok());
     for (int pass = 0; pass < 2; ++pass) {  // the first builds the descriptors, the second reads through them
       file->hints.clear();
-      for (const auto& [k, versions] : model) {
-        Lookup res;
-        std::string value;
-        ASSERT_TRUE(r->Get(k, Hash64(k), ~0ull, &res, &value, nullptr).ok());
-        ASSERT_EQ(res, Lookup::kValue) << k;
-        ASSERT_EQ(value, versions[0].value) << k;
-      }
+      ASSERT_NO_FATAL_FAILURE(ExpectNewestValues(*r, model));
     }
     ASSERT_EQ(r->in_place_blocks(), r->num_blocks());
     if (block_size == 4096) {

@@ -3,9 +3,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <string>
+#include <vector>
 
 namespace dbx::test {
 
@@ -34,5 +36,14 @@ class TempDir {
  private:
   std::string path_;
 };
+
+/// The paths of the files in `dir` whose extension is `ext` (".wal", ".seg"), sorted.
+inline std::vector<std::string> FilesWithExt(const std::string& dir, const std::string& ext) {
+  std::vector<std::string> out;
+  for (const auto& e : std::filesystem::directory_iterator(dir))
+    if (e.path().extension() == ext) out.push_back(e.path().string());
+  std::sort(out.begin(), out.end());
+  return out;
+}
 
 }  // namespace dbx::test
