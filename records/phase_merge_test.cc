@@ -4,7 +4,6 @@
 
 #include <random>
 
-#include "harness/phase_runner.h"
 #include "records/hdr_encoding.h"
 
 namespace dbxb {

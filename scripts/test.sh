@@ -2,9 +2,10 @@
 # The test command (README, .ci/run): installs what is missing, then runs every test in four stages.
 #
 #   release  clang-format check of every C++ file (scripts/check-format.sh), then a Release build in
-#            build/ (scripts/build.sh), the rooms' size limits (scripts/check-sizes.sh: files of at most
-#            500 lines, functions of at most 60, by clang-tidy) and every CTest test: unit, conformance
-#            over every adapter, end-to-end, bad input, crash soak (10 iterations), fuzz corpus replay.
+#            build/ (scripts/build.sh), the rules of the rooms (scripts/check-rooms.sh: includes down
+#            CONTRIBUTING.md's order, files of at most 500 lines, functions of at most 60 by clang-tidy)
+#            and every CTest test: unit, conformance over every adapter, end-to-end, bad input, crash
+#            soak (10 iterations), fuzz corpus replay.
 #   asan     AddressSanitizer + UndefinedBehaviorSanitizer (+ LeakSanitizer) build in build-asan/
 #            (clang, -O1 -g; test targets only) and every CTest test again.
 #            Both clang builds check the engine's lock annotations: -Wthread-safety -Werror=thread-safety
@@ -42,7 +43,7 @@ while (($# > 0)); do
     --stage)
       case "${2:-}" in release|asan|tsan|fuzz) stages+=("$2") ;; *) echo "test.sh: --stage: '${2:-}' is not one of release, asan, tsan, fuzz" >&2; exit 2 ;; esac
       shift 2 ;;
-    -h|--help) sed -n '2,33p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,34p' "$0"; exit 0 ;;
     *) ctest_args+=("$1"); shift ;;
   esac
 done
@@ -130,9 +131,9 @@ if want release; then
   begin "release: build (build/) and every test"
   scripts/build.sh
   finish release-build "build/ (Release, every target)"
-  begin "sizes: no file over 500 lines, no function over 60, in the rooms (scripts/check-sizes.sh)"
-  scripts/check-sizes.sh build
-  finish sizes "within the limits"
+  begin "rooms: includes down CONTRIBUTING.md's order; no file over 500 lines, no function over 60 (scripts/check-rooms.sh)"
+  scripts/check-rooms.sh build
+  finish rooms "one-way includes, within the limits"
   ctest_stage release build "${ctest_args[@]}"
 fi
 
@@ -149,7 +150,7 @@ fi
 if want tsan; then
   begin "tsan: ThreadSanitizer build (build-tsan/) and the engine and phase-runner tests"
   configure_sanitizer build-tsan thread
-  list=$(targets_matching build-tsan '^(dbx_[a-z_]+_test|phase_runner_test|ycsb_suite_test|conformance_test|row_store_test|thread_team_test|workloads_test|capacity_test)$')
+  list=$(targets_matching build-tsan '^(dbx_[a-z_]+_test|phase_runner_test|ycsb_suite_test|ycsb_phases_test|conformance_test|row_store_test|thread_team_test|workloads_test|capacity_test)$')
   mapfile -t tsan_targets <<<"$list"
   cmake --build build-tsan -j"$JOBS" --target "${tsan_targets[@]}"
   finish tsan-build "build-tsan/ (${#tsan_targets[@]} targets)"
