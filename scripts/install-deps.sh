@@ -13,7 +13,7 @@ PACKAGES=(
   libzstd-dev liblz4-dev zlib1g-dev
   python3 libbenchmark-tools python3-scipy
   clang-format  # scripts/check-format.sh, run by scripts/test.sh
-  clang-tidy  # scripts/check-sizes.sh, run by scripts/test.sh
+  clang-tidy  # scripts/check-rooms.sh, run by scripts/test.sh
   valgrind  # run --measure instructions: callgrind, and valgrind/callgrind.h for its client requests
   libhdrhistogram-java openjdk-17-jdk-headless  # HdrHistogram's Java side of tests/hdr_interop_test.cc
   iproute2  # tests/netns_clients_test.cc: a server and two clients in network namespaces (as root)
