@@ -4,9 +4,10 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <charconv>
 #include <chrono>
 #include <cstring>
+
+#include "adapters/native_options.h"
 
 namespace dbxb {
 namespace {
@@ -31,11 +32,7 @@ int64_t NowNs() {
 }
 
 Status ParseWhole(const std::string& key, const std::string& text, uint64_t max, uint64_t* out) {
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), *out);
-  if (ec != std::errc() || end != text.data() + text.size() || text.empty())
-    return Status::InvalidArgument(key + ": '" + text + "' is not a whole number");
-  if (*out > max) return Status::InvalidArgument(key + ": " + text + " is above " + std::to_string(max));
-  return Status::Ok();
+  return ParseNativeNumber<uint64_t>(key, text, "a whole number", 0, max, out);
 }
 
 }  // namespace

@@ -2,9 +2,9 @@
 
 #include <libpq-fe.h>
 
-#include <charconv>
 #include <memory>
 
+#include "adapters/native_options.h"
 #include "adapters/postgres/postgres_cluster.h"
 
 namespace dbxb::postgres_internal {
@@ -18,13 +18,7 @@ constexpr char kRunId[] = "postgres.run_id";
 constexpr char kConnectTimeout[] = "postgres.connect_timeout_s";
 
 Status Seconds(const std::string& key, const std::string& value, int min, int* out) {
-  int v = 0;
-  auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
-  if (ec != std::errc() || end != value.data() + value.size() || v < min || v > 3600)
-    return Status::InvalidArgument(key + ": expected seconds in [" + std::to_string(min) + ", 3600], got '" + value +
-                                   "'");
-  *out = v;
-  return Status::Ok();
+  return ParseNativeNumber(key, value, "seconds", min, 3600, out);
 }
 
 // Lower-case letters, digits and '_', starting with a letter or '_', 1..63 bytes: a PostgreSQL
