@@ -1,27 +1,30 @@
 #include "adapters/lmdb/lmdb_adapter.h"
 
 #include <lmdb.h>
-#include <sys/mman.h>
-#include <sys/statvfs.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
-#include <limits>
 #include <string>
 #include <system_error>
 #include <utility>
 
-#include "common/units.h"
+#include "adapters/lmdb/lmdb_env_config.h"
 
 namespace dbxb {
 namespace {
 
-constexpr char kSettle[] = "nothing: no background work (writes are in the B-tree at commit)";
+using lmdb_internal::EnvConfig;
+using lmdb_internal::EnvConfigFor;
+using lmdb_internal::FilesystemBytes;
+using lmdb_internal::FlagNames;
+using lmdb_internal::kMapSizeKey;
+using lmdb_internal::kMinMapBytes;
+using lmdb_internal::kReadaheadKey;
+using lmdb_internal::RoundDownToPage;
 
-constexpr size_t kMinMapBytes = size_t{1} << 20;
+constexpr char kSettle[] = "nothing: no background work (writes are in the B-tree at commit)";
 
 Status LmdbError(int rc, std::string_view what) {
   std::string msg = std::string(what) + ": " + mdb_strerror(rc);
@@ -349,113 +352,12 @@ class LmdbSession final : public Session {
   Status batch_error_;                 // why txn_ is gone while in_batch()
 };
 
-unsigned EnvFlagsFor(Durability d) {
-  switch (d) {
-    case Durability::kNone:
-      return MDB_NOTLS | MDB_NOSYNC | MDB_NOMETASYNC;
-    case Durability::kNormal:
-      return MDB_NOTLS | MDB_NOMETASYNC;
-    case Durability::kFull:
-      return MDB_NOTLS;
-  }
-  return MDB_NOTLS;
-}
-
-std::string FlagNames(unsigned flags) {
-  static const struct {
-    unsigned flag;
-    const char* name;
-  } kFlags[] = {
-      {MDB_FIXEDMAP, "MDB_FIXEDMAP"},   {MDB_NOSUBDIR, "MDB_NOSUBDIR"},     {MDB_NOSYNC, "MDB_NOSYNC"},
-      {MDB_RDONLY, "MDB_RDONLY"},       {MDB_NOMETASYNC, "MDB_NOMETASYNC"}, {MDB_WRITEMAP, "MDB_WRITEMAP"},
-      {MDB_MAPASYNC, "MDB_MAPASYNC"},   {MDB_NOTLS, "MDB_NOTLS"},           {MDB_NOLOCK, "MDB_NOLOCK"},
-      {MDB_NORDAHEAD, "MDB_NORDAHEAD"}, {MDB_NOMEMINIT, "MDB_NOMEMINIT"},
-  };
-  std::string names;
-  for (const auto& f : kFlags) {
-    if ((flags & f.flag) == 0) continue;
-    if (!names.empty()) names += '|';
-    names += f.name;
-  }
-  return names.empty() ? "0" : names;
-}
-
-constexpr char kReadaheadKey[] = "lmdb.readahead";
-constexpr char kMapSizeKey[] = "lmdb.map_size";
-
-// What the environment is opened with.
-struct EnvConfig {
-  unsigned flags = 0;
-  size_t map_bytes = 0;  // lmdb.map_size; 0: the filesystem's size
-};
-
-// The map is one mmap of its whole size: one larger than the address space the process can still
-// reserve fails at open, after the run has started. Known now by reserving it (no memory is touched).
-Status CheckAddressSpace(uint64_t bytes) {
-  void* p = bytes > SIZE_MAX ? MAP_FAILED
-                             : mmap(nullptr, static_cast<size_t>(bytes), PROT_NONE,
-                                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  if (p == MAP_FAILED) {
-    return Status::InvalidArgument(std::to_string(bytes) + " bytes is more address space than this process can map (" +
-                                   std::strerror(errno) + ")");
-  }
-  munmap(p, static_cast<size_t>(bytes));
-  return Status::Ok();
-}
-
-// Applies AdapterOptions::native_options with the "lmdb." prefix:
-//   lmdb.readahead = on (LMDB's default) | off (MDB_NORDAHEAD: the OS does not read ahead around the
-//                    page a random read faults in, which LMDB recommends once the database is larger
-//                    than RAM);
-//   lmdb.map_size  = bytes, e.g. 4294967296 or 4GiB (at least 1 MiB, at most what mmap can reserve):
-//                    the map, and so the largest the database may grow to, instead of the filesystem's size.
-Status ApplyNativeOptions(const AdapterOptions& options, EnvConfig* config) {
-  for (const auto& [key, value] : options.native_options) {
-    if (key.rfind("lmdb.", 0) != 0) continue;
-    if (key == kReadaheadKey) {
-      if (value == "off")
-        config->flags |= MDB_NORDAHEAD;
-      else if (value == "on")
-        config->flags &= ~static_cast<unsigned>(MDB_NORDAHEAD);
-      else
-        return Status::InvalidArgument(key + ": expected on or off, got '" + value + "'");
-    } else if (key == kMapSizeKey) {
-      uint64_t bytes = 0;
-      Status st = ParseBytes(value, &bytes);
-      if (!st.ok()) return st.WithContext(key);
-      if (bytes < kMinMapBytes)
-        return Status::InvalidArgument(key + ": expected a byte count of at least " + std::to_string(kMinMapBytes) +
-                                       ", got '" + value + "'");
-      DBXB_RETURN_IF_ERROR(CheckAddressSpace(bytes).WithContext(key));
-      config->map_bytes = static_cast<size_t>(bytes);
-    } else {
-      return Status::InvalidArgument("unknown native option '" + key + "' for engine lmdb");
-    }
-  }
-  return Status::Ok();
-}
-
-size_t RoundDownToPage(size_t bytes) {
-  const auto page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
-  return bytes / page * page;
-}
-
-// The size of the filesystem that holds `dir` (statvfs: blocks x fragment size), at most SIZE_MAX.
-Result<size_t> FilesystemBytes(const std::string& dir) {
-  struct statvfs fs;
-  if (statvfs(dir.c_str(), &fs) != 0)
-    return Status::IOError("statvfs " + dir + ": " + std::error_code(errno, std::generic_category()).message());
-  size_t bytes = 0;
-  if (__builtin_mul_overflow(fs.f_blocks, fs.f_frsize, &bytes)) bytes = std::numeric_limits<size_t>::max();
-  return bytes;
-}
-
 class LmdbAdapter final : public Adapter {
  public:
   static Result<std::unique_ptr<Adapter>> Open(const AdapterOptions& options) {
-    EnvConfig config;
-    config.flags = EnvFlagsFor(options.durability);
-    DBXB_RETURN_IF_ERROR(ApplyNativeOptions(options, &config));
+    Result<EnvConfig> parsed = EnvConfigFor(options);
+    if (!parsed.ok()) return parsed.status();
+    const EnvConfig& config = parsed.value();
     std::error_code ec;
     std::filesystem::create_directories(options.dir, ec);
     if (ec) return Status::IOError("create directory " + options.dir + ": " + ec.message());
@@ -617,10 +519,7 @@ AdapterFactory LmdbAdapterFactory() {
   f.settle = kSettle;
   f.debian_packages = {"liblmdb-dev"};
   f.max_key_bytes = MaxKeyBytes();
-  f.check_native_values = [](const AdapterOptions& options) {
-    EnvConfig config;
-    return ApplyNativeOptions(options, &config);
-  };
+  f.check_native_values = [](const AdapterOptions& options) { return EnvConfigFor(options).status(); };
   f.open = [](const AdapterOptions& options) { return LmdbAdapter::Open(options); };
   return f;
 }
