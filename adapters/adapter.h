@@ -208,6 +208,14 @@ struct AdapterFactory {
   std::function<std::string()> library_version;
   /// The build of the library: e.g. "debian-package (assertions enabled)" or "release".
   std::function<std::string()> library_build;
+  /// Where the library comes from: the registry package and version it was built from ("crates.io
+  /// libsqlite3-sys 0.40.0"), or the Debian package ("Debian 12 package libsqlite3-dev"), or "in-tree".
+  std::string library_source;
+  /// The build's flags that matter for its speed (optimisation, NDEBUG, codecs, page or block sizes).
+  std::string library_flags;
+  /// The release date of the linked version (YYYY-MM-DD), empty when unknown: `report` warns on a
+  /// library more than two years older than the run.
+  std::string library_release_date;
   std::function<Result<std::unique_ptr<Adapter>>(const AdapterOptions&)> open;
   /// The AdapterOptions::native_options keys this engine applies, with their prefix
   /// ("sqlite.page_size"). Empty for an engine that takes none.

@@ -13,10 +13,20 @@
 namespace dbxb {
 namespace {
 
+// ", released YYYY-MM-DD; flags ..." for what is known of the library's build.
+std::string Provenance(const AdapterFactory& f) {
+  std::string text;
+  if (!f.library_release_date.empty()) text += "; released " + f.library_release_date;
+  if (!f.library_flags.empty()) text += "; flags " + f.library_flags;
+  return text;
+}
+
 void PrintShortList(std::ostream& out) {
   out << "Engines:\n";
-  for (const AdapterFactory& f : BuiltinAdapters().factories())
+  for (const AdapterFactory& f : BuiltinAdapters().factories()) {
     out << fmt::format("  {:<10} {:<16} {:<42} {}\n", f.name, f.library_version(), f.library_build(), f.description);
+    out << fmt::format("  {:<10} from {}{}\n", "", f.library_source, Provenance(f));
+  }
   out << "Suites:\n";
   for (const auto& s : BuiltinSuites().suites()) out << fmt::format("  {:<10} {}\n", s->name(), s->summary());
   out << "(dbx-bench list --engine NAME|all: each engine's durability, native options, settle and limits)\n";
@@ -81,6 +91,7 @@ void PrintLimits(const AdapterFactory& f, std::ostream& out) {
 
 void PrintSheet(const AdapterFactory& f, std::ostream& out) {
   out << fmt::format("## {} — {} ({})\n\n{}\n\n", f.name, f.library_version(), f.library_build(), f.description);
+  out << fmt::format("Library: {}, from {}{}.\n\n", f.library_version(), f.library_source, Provenance(f));
   if (f.name != "null") PrintDurability(f, out);
   PrintOptions(f, out);
   PrintLimits(f, out);

@@ -84,7 +84,8 @@ void CollectMachineAndBuild(RunContext* ctx) {
 }
 
 LibraryInfo DescribeLibrary(const AdapterFactory& engine) {
-  return LibraryInfo{engine.name, engine.library_version(), engine.library_build()};
+  return LibraryInfo{engine.name,           engine.library_version(), engine.library_build(),
+                     engine.library_source, engine.library_flags,     engine.library_release_date};
 }
 
 std::string FileSystemType(const std::string& path) {

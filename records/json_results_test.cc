@@ -212,6 +212,9 @@ TEST(JsonResults, EveryMissingRequiredFieldIsNamed) {
                                              "calibration",
                                              "harness_round_ns",
                                              "native_round_ns",
+                                             "source",
+                                             "flags",
+                                             "release_date",
                                              "schema_version"};
   EXPECT_GT(testdata::ExpectEveryMissingFieldNamed(good, "", {"parameters", "engine_settings", "configuration"}, read,
                                                    optional),

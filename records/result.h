@@ -245,7 +245,13 @@ struct PhaseResult {
 struct LibraryInfo {
   std::string engine;   ///< "rocksdb"
   std::string version;  ///< "RocksDB 7.8.3"
-  std::string build;    ///< "debian-package (assertions enabled)" / "release (local build)"
+  std::string
+      build;  ///< "release (CMAKE_BUILD_TYPE=Release: -O3 -DNDEBUG, ...)" / "debian-package (assertions enabled)"
+  /// Where the library came from: "crates.io librocksdb-sys 0.19.0+11.8.1" or "Debian 12 package
+  /// librocksdb-dev". Empty in files written before it was recorded.
+  std::string source;
+  std::string flags;         ///< the build's flags that matter (optimisation, NDEBUG, codecs); may be empty
+  std::string release_date;  ///< the release date of this version, YYYY-MM-DD; empty when unknown
 
   friend bool operator==(const LibraryInfo&, const LibraryInfo&) = default;
 };

@@ -35,7 +35,14 @@ void Fields(V& v, json_fields::Record<SamplingConfig> auto& s) {
   v("forced_sampling_mode", s.forced_sampling_mode, json_fields::kMayBeAbsent);
 }
 
-DBXB_JSON_RECORD(LibraryInfo, engine, version, build);
+template <class V>
+void Fields(V& v, json_fields::Record<LibraryInfo> auto& r) {
+  DBXB_JSON_FIELDS(v, r, engine, version, build);
+  // Absent in files written before the provenance was recorded (2026-12-07).
+  v("source", r.source, json_fields::kMayBeAbsent);
+  v("flags", r.flags, json_fields::kMayBeAbsent);
+  v("release_date", r.release_date, json_fields::kMayBeAbsent);
+}
 
 template <class V>
 void Fields(V& v, json_fields::Record<CalibrationResult> auto& r) {

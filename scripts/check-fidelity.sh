@@ -56,8 +56,8 @@
 # DBX_BENCH that does not load the same file.
 # The dbx-bench build decides which pair is checked: one linked with Debian's librocksdb runs against
 # Debian's db_bench (rocksdb-tools); one linked with
-# .rocksdb-release/ (scripts/build-rocksdb-release.sh, which also builds that source's db_bench into
-# .rocksdb-release/bin/) against that db_bench. The pair that cannot run is reported as SKIPPED, with
+# RocksDB's release build (thirdparty/rocksdb.sh, the default build) against db_bench from the same
+# source and flags (thirdparty/rocksdb-tools.sh, built into the cache on first use: about 25 min). The pair that cannot run is reported as SKIPPED, with
 # the reason.
 #
 # Usage: scripts/check-fidelity.sh [--records 100000,1000000] [--tolerance 0.10] [--reps 5]
@@ -95,7 +95,7 @@ if [[ -z "${DBX_BENCH:-}" ]]; then
   else
     echo "building build-fidelity/dbx-bench, linked with Debian's shared librocksdb as db_bench is" >&2
     DBXB_BUILD_DIR=build-fidelity DBXB_BUILD_TARGET=dbx-bench scripts/build.sh \
-      -DDBXB_ROCKSDB_SHARED=ON -DDBXB_ROCKSDB_USE_RELEASE=OFF >&2
+      -DDBXB_ROCKSDB_SHARED=ON -DDBXB_RELEASE_ENGINES=sqlite >&2
   fi
 fi
 dbx_bench="${DBX_BENCH:-build-fidelity/dbx-bench}"
@@ -307,18 +307,13 @@ PY
 }
 
 # Each pair must run one library on both sides: the dbx-bench build decides which pair can run.
-release=.rocksdb-release
 checked=0
 if "$dbx_bench" list | awk '$1 == "rocksdb"' | grep -q release; then
-  echo "== Debian's librocksdb: SKIPPED: $dbx_bench links the release build in $release (a build"
-  echo "   configured with -DDBXB_ROCKSDB_USE_RELEASE=OFF, given as DBX_BENCH, checks this pair)"
-  if [[ -x "$release/bin/db_bench" ]]; then
-    check_pair "$release/bin/db_bench" "release build in $release" || failed=1
-    checked=1
-  else
-    echo "== $release: SKIPPED: it has no bin/db_bench (it was built before scripts/build-rocksdb-release.sh"
-    echo "   built db_bench too; run that script again to add it)"
-  fi
+  echo "== Debian's librocksdb: SKIPPED: $dbx_bench links RocksDB's release build (a build configured"
+  echo "   with -DDBXB_RELEASE_ENGINES=sqlite -DDBXB_ROCKSDB_SHARED=ON, given as DBX_BENCH, checks this pair)"
+  tools="$(thirdparty/build.sh --print-prefix rocksdb-tools | sed -n 's/^rocksdb-tools=//p')"
+  check_pair "$tools/bin/db_bench" "release build and its db_bench (thirdparty/rocksdb-tools.sh)" || failed=1
+  checked=1
 else
   # The shared library each binary loads (none: linked statically).
   loaded_rocksdb() { { ldd "$1" 2>/dev/null || true; } | awk '$1 ~ /^librocksdb\.so/ { print $3 }'; }
@@ -333,12 +328,8 @@ else
     echo "   db_bench loads ${theirs_lib:-no librocksdb}: not the same machine code (build dbx-bench with"
     echo "   -DDBXB_ROCKSDB_SHARED=ON, as the default build-fidelity/ is)"
   fi
-  if [[ -d "$release" ]]; then
-    echo "== $release: SKIPPED: $dbx_bench links Debian's librocksdb, not $release (a build configured"
-    echo "   with it, given as DBX_BENCH, checks that pair)"
-  else
-    echo "== $release: not present (scripts/build-rocksdb-release.sh builds it): release pair not checked"
-  fi
+  echo "== the release build: SKIPPED: $dbx_bench links Debian's librocksdb (the default build,"
+  echo "   given as DBX_BENCH, checks that pair)"
 fi
 ((checked)) || { echo "FIDELITY: nothing was checked" >&2; exit 1; }
 if ((failed)); then

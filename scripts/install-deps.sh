@@ -11,6 +11,7 @@ PACKAGES=(
   libfmt-dev nlohmann-json3-dev libcli11-dev
   libbenchmark-dev libgtest-dev libgmock-dev
   libzstd-dev liblz4-dev zlib1g-dev
+  libsnappy-dev libbz2-dev liburing-dev  # the codecs and io_uring the RocksDB release build links (thirdparty/rocksdb.sh)
   python3 libbenchmark-tools python3-scipy
   clang-format  # scripts/check-format.sh, run by scripts/test.sh
   clang-tidy  # scripts/check-rooms.sh, run by scripts/test.sh

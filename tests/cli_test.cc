@@ -51,8 +51,11 @@ TEST_F(CliTest, ListNamesEveryEngineWithItsVersion) {
   EXPECT_NE(o.out.find("LevelDB 1."), std::string::npos) << o.out;
   EXPECT_NE(o.out.find("WiredTiger 3."), std::string::npos) << o.out;
   EXPECT_NE(o.out.find("PostgreSQL 1"), std::string::npos) << "the server's version: " << o.out;
-  EXPECT_NE(o.out.find("RocksDB 7."), std::string::npos) << o.out;
-  EXPECT_NE(o.out.find("assertions"), std::string::npos) << "RocksDB's build flavour is shown: " << o.out;
+  EXPECT_NE(o.out.find("RocksDB 11."), std::string::npos) << "the release build (thirdparty/rocksdb.sh): " << o.out;
+  EXPECT_NE(o.out.find("SQLite 3.54."), std::string::npos) << "the release build (thirdparty/sqlite.sh): " << o.out;
+  EXPECT_NE(o.out.find("-O3 -DNDEBUG"), std::string::npos) << "RocksDB's build flavour is shown: " << o.out;
+  EXPECT_NE(o.out.find("from crates.io librocksdb-sys 0.19.0+11.8.1"), std::string::npos) << "its source: " << o.out;
+  EXPECT_NE(o.out.find("from Debian 12 package liblmdb-dev"), std::string::npos) << o.out;
   EXPECT_NE(o.out.find("dbx-micro"), std::string::npos);
 }
 

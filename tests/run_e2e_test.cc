@@ -42,7 +42,7 @@ std::set<std::string> ListedEngines(const fs::path& dir) {
       in_engines = true;
     else if (!line.empty() && line[0] != ' ')
       in_engines = false;
-    else if (in_engines)
+    else if (in_engines && line.size() > 2 && line[2] != ' ')  // not an engine's provenance line
       engines.insert(line.substr(2, line.find(' ', 2) - 2));
   }
   return engines;

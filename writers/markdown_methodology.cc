@@ -4,6 +4,9 @@
 
 #include <algorithm>
 #include <cctype>
+#include <chrono>
+#include <cstdio>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -44,6 +47,31 @@ const LibraryInfo* FindLibrary(const RunContext& c, const std::string& engine) {
     if (lib.engine == engine) return &lib;
   }
   return nullptr;
+}
+
+// The Build cell of the engines table: the build, and where it came from when that was recorded.
+std::string BuildCell(const LibraryInfo* lib) {
+  if (lib == nullptr) return "unknown";
+  std::string text = lib->build;
+  if (!lib->source.empty()) text += ", from " + lib->source;
+  if (!lib->release_date.empty()) text += ", released " + lib->release_date;
+  if (!lib->flags.empty()) text += "; flags `" + lib->flags + "`";
+  return text;
+}
+
+// Days from the date at the start of `from` (YYYY-MM-DD...) to that of `to`; nullopt when either is not a date.
+std::optional<int> DaysBetween(const std::string& from, const std::string& to) {
+  auto parse = [](const std::string& text) -> std::optional<std::chrono::sys_days> {
+    int y = 0;
+    unsigned m = 0, d = 0;
+    if (text.size() < 10 || std::sscanf(text.c_str(), "%4d-%2u-%2u", &y, &m, &d) != 3) return std::nullopt;
+    const std::chrono::year_month_day ymd{std::chrono::year{y}, std::chrono::month{m}, std::chrono::day{d}};
+    if (!ymd.ok()) return std::nullopt;
+    return std::chrono::sys_days{ymd};
+  };
+  const auto a = parse(from), b = parse(to);
+  if (!a || !b) return std::nullopt;
+  return static_cast<int>((*b - *a).count());
 }
 
 bool OptimisedBuild(const std::string& build_type) {
@@ -92,7 +120,7 @@ void WriteEngines(const RunResults& results, std::ostream& out) {
     }
     const LibraryInfo* lib = FindLibrary(results.context, engine);
     out << fmt::format("| {} | {} | {} | {} |\n", EscapeTableCell(engine),
-                       EscapeTableCell(lib ? lib->version : "unknown"), EscapeTableCell(lib ? lib->build : "unknown"),
+                       EscapeTableCell(lib ? lib->version : "unknown"), EscapeTableCell(BuildCell(lib)),
                        EscapeTableCell(Join(described, "; ")));
   }
   out << "\n";
@@ -293,6 +321,13 @@ std::vector<std::string> ReadingWarnings(const RunResults& results) {
     } else if (Contains(lib->build, "debug")) {
       w.push_back(fmt::format("⚠️ {} ({}) is a debug build ({}): its times are not those of a release build.",
                               engine, lib->version, lib->build));
+    }
+    const std::optional<int> age = DaysBetween(lib->release_date, c.date_utc);
+    if (age && *age > 2 * 365) {
+      w.push_back(fmt::format(
+          "⚠️ {} ({}, {}) was released {}, {:.1f} years before this run: a current release "
+          "may read differently.",
+          engine, lib->version, lib->source.empty() ? lib->build : lib->source, lib->release_date, *age / 365.25));
     }
   }
   if (!OptimisedBuild(c.build_type)) {

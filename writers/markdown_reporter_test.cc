@@ -179,6 +179,28 @@ TEST(ReadingWarnings, BuildMachineAndRunState) {
   EXPECT_NE(w[5].find("load average 1.50 on 2 cores"), std::string::npos);
 }
 
+TEST(ReadingWarnings, NameALibraryMoreThanTwoYearsOlderThanTheRun) {
+  RunResults r;
+  r.context.build_type = "Release";
+  r.context.date_utc = "2026-12-07T10:00:00Z";
+  r.context.libraries = {{"lmdb", "LMDB 0.9.24", "debian-package", "Debian 12 package liblmdb-dev", "", "2019-07-24"},
+                         {"sqlite", "SQLite 3.54.1", "release", "crates.io libsqlite3-sys 0.40.0", "-O2", "2026-10-16"},
+                         {"leveldb", "LevelDB 1.23", "debian-package", "", "", "not a date"}};
+  for (const char* engine : {"lmdb", "sqlite", "leveldb"}) {
+    BenchmarkResult b;
+    b.engine = engine;
+    r.benchmarks.push_back(b);
+  }
+  std::vector<std::string> w = ReadingWarnings(r);
+  ASSERT_EQ(w.size(), 1u) << "only LMDB is older than two years; an unparsable date warns of nothing";
+  EXPECT_NE(w[0].find("lmdb (LMDB 0.9.24, Debian 12 package liblmdb-dev) was released 2019-07-24, 7.4 years before"),
+            std::string::npos)
+      << w[0];
+  r.context.date_utc = "2021-07-23T00:00:00Z";  // one day short of two years: no warning
+  r.context.libraries.resize(1);
+  EXPECT_TRUE(ReadingWarnings(r).empty());
+}
+
 TEST(Methodology, ComesFromTheRecordedConfiguration) {
   RunResults r = testdata::SampleRunResults();
   r.context.sampling.bootstrap_resamples = 250000;

@@ -236,6 +236,7 @@ AdapterFactory DbxAdapterFactory() {
   f.description = "DBX 5-tier hybrid storage (in-tree engine): delta store, columnar cache, WOS, index, ROS";
   f.library_version = [] { return std::string("dbx-engine (in-tree)"); };
   f.library_build = [] { return std::string("built-in (same build as dbx-bench)"); };
+  f.library_source = "in-tree (engine/)";
   f.native_options = {
       {kReleaseFreedMemoryKey,
        "`on` or `off`: hand the heap a flush or compaction freed back to the OS (`malloc_trim`)", "`on`"},

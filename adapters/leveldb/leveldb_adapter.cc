@@ -226,6 +226,8 @@ AdapterFactory LeveldbAdapterFactory() {
     return "LevelDB " + std::to_string(leveldb::kMajorVersion) + "." + std::to_string(leveldb::kMinorVersion);
   };
   f.library_build = [] { return std::string("debian-package"); };
+  f.library_source = "Debian 12 package libleveldb-dev";
+  f.library_release_date = "2021-02-23";
   f.durability = {{
       {"log written, no sync (LevelDB cannot turn its log off, so `none` = `normal`)",
        {{"write_options.sync", "false"}},

@@ -504,6 +504,8 @@ AdapterFactory LmdbAdapterFactory() {
     return "LMDB " + std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(patch);
   };
   f.library_build = [] { return std::string("debian-package"); };
+  f.library_source = "Debian 12 package liblmdb-dev";
+  f.library_release_date = "2019-07-24";
   f.native_options = {
       {kReadaheadKey, "`on`, or `off` (`MDB_NORDAHEAD`)", "`on`; `off` on sqlite-vps's disk-bound data set"},
       {kMapSizeKey, "bytes, at least 1 MiB", "the size of the filesystem that holds the database"},

@@ -95,6 +95,7 @@ AdapterFactory NullAdapterFactory() {
   f.description = "stores nothing; measures the harness's own cost per operation";
   f.library_version = [] { return std::string("none"); };
   f.library_build = [] { return std::string("built-in"); };
+  f.library_source = "in-tree (adapters/null/)";
   f.open = [](const AdapterOptions& options) -> Result<std::unique_ptr<Adapter>> {
     NullFaults faults;
     DBXB_RETURN_IF_ERROR(NullFaults::Parse(options, &faults));

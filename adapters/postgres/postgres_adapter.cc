@@ -268,6 +268,7 @@ AdapterFactory PostgresAdapterFactory() {
   f.description = "PostgreSQL: a private server per database (or postgres.url), one libpq connection per session";
   f.library_version = [] { return postgres_internal::ServerProgramVersion() + ", libpq " + LibpqVersion(); };
   f.library_build = [] { return std::string("debian-package"); };
+  f.library_source = "Debian 12 package postgresql-15";
   f.open = [](const AdapterOptions& options) { return PostgresAdapter::Open(options); };
   f.native_options = postgres_internal::kOptions;
   f.durability = {{

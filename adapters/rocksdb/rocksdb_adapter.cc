@@ -19,8 +19,10 @@
 #include <thread>
 #include <vector>
 
-#ifndef DBXB_ROCKSDB_BUILD
-#error "DBXB_ROCKSDB_BUILD must name the RocksDB build linked (set by cmake/rocksdb.cmake)"
+#include "adapters/rocksdb/rocksdb_compat.h"
+
+#if !defined(DBXB_LIB_BUILD) || !defined(DBXB_LIB_SOURCE) || !defined(DBXB_LIB_FLAGS) || !defined(DBXB_LIB_RELEASE_DATE)
+#error "DBXB_LIB_* must describe the RocksDB build linked (set by cmake/thirdparty.cmake)"
 #endif
 
 namespace dbxb {
@@ -244,9 +246,9 @@ class RocksdbAdapter final : public Adapter {
     table.block_cache = rocksdb::NewLRUCache(options.cache_bytes);
     db_options.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
 
-    rocksdb::DB* db = nullptr;
-    DBXB_RETURN_IF_ERROR(FromRocks(rocksdb::DB::Open(db_options, options.dir, &db), "open " + options.dir));
-    return std::unique_ptr<Adapter>(new RocksdbAdapter(db, WriteOptionsFor(options.durability)));
+    std::unique_ptr<rocksdb::DB> db;
+    DBXB_RETURN_IF_ERROR(FromRocks(rocks::Open(db_options, options.dir, &db), "open " + options.dir));
+    return std::unique_ptr<Adapter>(new RocksdbAdapter(std::move(db), WriteOptionsFor(options.durability)));
   }
 
   ~RocksdbAdapter() override { (void)Close(); }
@@ -342,7 +344,8 @@ class RocksdbAdapter final : public Adapter {
   }
 
  private:
-  RocksdbAdapter(rocksdb::DB* db, rocksdb::WriteOptions write_options) : db_(db), write_options_(write_options) {}
+  RocksdbAdapter(std::unique_ptr<rocksdb::DB> db, rocksdb::WriteOptions write_options)
+      : db_(std::move(db)), write_options_(write_options) {}
 
   std::unique_ptr<rocksdb::DB> db_;
   const rocksdb::WriteOptions write_options_;
@@ -356,12 +359,15 @@ AdapterFactory RocksdbAdapterFactory() {
   f.native_loop = true;
   f.description = "RocksDB: LSM tree with a WAL, WriteBatch per batch, LRU block cache";
   f.library_version = [] { return "RocksDB " + rocksdb::GetRocksVersionAsString(true); };
-  f.library_build = [] { return std::string(DBXB_ROCKSDB_BUILD); };
+  f.library_build = [] { return std::string(DBXB_LIB_BUILD); };
+  f.library_source = DBXB_LIB_SOURCE;
+  f.library_flags = DBXB_LIB_FLAGS;
+  f.library_release_date = DBXB_LIB_RELEASE_DATE;
   f.native_options = {
       {kCompressionKey,
        "`none`, `snappy`, `lz4`, `lz4hc`, `zstd`, `zlib` or `bzip2` (one the linked librocksdb supports): every "
        "level's block compression",
-       "`snappy` (RocksDB's default)"},
+       "RocksDB's default (`Options::compression`): `snappy` up to 7.x, `lz4` from 8.x when linked"},
   };
   f.durability = {{
       {"`disableWAL`", {{"write_options.disableWAL", "true"}, {"write_options.sync", "false"}}, 0},

@@ -264,6 +264,7 @@ AdapterFactory MakeFactory(EngineInfo info) {
     return code == DBXB_RS_OK ? version : "unknown (" + FromBridge(code, error).ToString() + ")";
   };
   f.library_build = [] { return std::string("crates.io, cargo --release (adapters/rust/Cargo.lock)"); };
+  f.library_source = "crates.io " + name + " (pinned by adapters/rust/Cargo.lock)";
   f.check_native_values = [engine, name](const AdapterOptions& options) {
     BridgeOptions o(engine, name, options);
     return Call([&](dbxb_rs_sink e) { return dbxb_rs_check_options(&o.raw, e); });

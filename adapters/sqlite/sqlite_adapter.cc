@@ -18,6 +18,10 @@
 #include "adapters/sqlite/sqlite_connection.h"
 #include "adapters/sqlite/sqlite_seed_replica.h"
 
+#if !defined(DBXB_LIB_BUILD) || !defined(DBXB_LIB_SOURCE) || !defined(DBXB_LIB_FLAGS) || !defined(DBXB_LIB_RELEASE_DATE)
+#error "DBXB_LIB_* must describe the SQLite build linked (set by cmake/thirdparty.cmake)"
+#endif
+
 namespace dbxb {
 namespace {
 
@@ -485,7 +489,10 @@ AdapterFactory SqliteAdapterFactory() {
   f.native_loop = true;
   f.description = "SQLite: B-tree table (WITHOUT ROWID for small rows, rowid otherwise) in WAL mode";
   f.library_version = [] { return std::string("SQLite ") + sqlite3_libversion(); };
-  f.library_build = [] { return std::string("debian-package"); };
+  f.library_build = [] { return std::string(DBXB_LIB_BUILD); };
+  f.library_source = DBXB_LIB_SOURCE;
+  f.library_flags = DBXB_LIB_FLAGS;
+  f.library_release_date = DBXB_LIB_RELEASE_DATE;
   f.open = [](const AdapterOptions& options) { return SqliteAdapter::Open(options); };
   f.seed_replica = NewSqliteSeedReplica;
   f.native_options = {

@@ -274,6 +274,7 @@ AdapterFactory WiredtigerAdapterFactory() {
     return "WiredTiger " + std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(patch);
   };
   f.library_build = [] { return std::string("debian-package"); };
+  f.library_source = "Debian 12 package libwiredtiger-dev";
   f.allows_empty_key = false;
   f.durability = {{
       {"`log=(enabled=false)` (data reaches disk at checkpoints)",

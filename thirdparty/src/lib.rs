@@ -1,0 +1,1 @@
+//! Empty: this package only names the engines' source crates (see Cargo.toml).
