@@ -3,12 +3,12 @@
 # and this file links the cached library. An engine left out of DBXB_RELEASE_ENGINES links Debian's
 # package instead, and its provenance (list, results.json, the report's warnings) says so.
 #
-# Defines the targets dbxb_sqlite3 and dbxb_rocksdb, and DBXB_<ENGINE>_PROVENANCE: the compile
+# Defines the targets dbxb_sqlite3, dbxb_lmdb and dbxb_rocksdb, and DBXB_<ENGINE>_PROVENANCE: the compile
 # definitions (DBXB_LIB_BUILD, DBXB_LIB_SOURCE, DBXB_LIB_FLAGS, DBXB_LIB_RELEASE_DATE) of that engine's
 # adapter sources.
-set(DBXB_RELEASE_ENGINES "sqlite;rocksdb" CACHE STRING
+set(DBXB_RELEASE_ENGINES "sqlite;lmdb;rocksdb" CACHE STRING
     "Engines linked at their current release, built by thirdparty/build.sh (the others link Debian's package)")
-set(_dbxb_known_release_engines sqlite rocksdb)
+set(_dbxb_known_release_engines sqlite lmdb rocksdb)
 foreach(_engine IN LISTS DBXB_RELEASE_ENGINES)
   if(NOT _engine IN_LIST _dbxb_known_release_engines)
     message(FATAL_ERROR "DBXB_RELEASE_ENGINES: '${_engine}' has no release build here (known: ${_dbxb_known_release_engines})")
@@ -16,7 +16,7 @@ foreach(_engine IN LISTS DBXB_RELEASE_ENGINES)
 endforeach()
 
 if(DBXB_RELEASE_ENGINES)
-  message(STATUS "Release builds of ${DBXB_RELEASE_ENGINES}: thirdparty/build.sh (cached; the first build of RocksDB takes about 20 min on 2 cores)")
+  message(STATUS "Release builds of ${DBXB_RELEASE_ENGINES}: thirdparty/build.sh (cached; the first build of RocksDB takes about 15 min on 2 idle cores)")
   execute_process(COMMAND "${PROJECT_SOURCE_DIR}/thirdparty/build.sh" --print-prefix ${DBXB_RELEASE_ENGINES}
                   OUTPUT_VARIABLE _dbxb_prefixes RESULT_VARIABLE _dbxb_rc OUTPUT_STRIP_TRAILING_WHITESPACE)
   if(NOT _dbxb_rc EQUAL 0)
@@ -50,17 +50,29 @@ function(dbxb_release_provenance engine)
   message(STATUS "${engine}: ${info_version}, ${info_build}, from ${info_source} (${prefix})")
 endfunction()
 
-add_library(dbxb_sqlite3 INTERFACE)
-if("sqlite" IN_LIST DBXB_RELEASE_ENGINES)
-  dbxb_release_provenance(sqlite)
-  target_include_directories(dbxb_sqlite3 INTERFACE "${DBXB_sqlite_PREFIX}/include")
-  target_link_libraries(dbxb_sqlite3 INTERFACE "${DBXB_sqlite_PREFIX}/lib/libsqlite3.a" m dl Threads::Threads)
-else()
-  pkg_check_modules(SQLITE3 REQUIRED IMPORTED_TARGET sqlite3)
-  target_link_libraries(dbxb_sqlite3 INTERFACE PkgConfig::SQLITE3)
-  set(DBXB_sqlite_PROVENANCE "DBXB_LIB_BUILD=\"debian-package\"" "DBXB_LIB_SOURCE=\"Debian 12 package libsqlite3-dev\""
-      "DBXB_LIB_FLAGS=\"\"" "DBXB_LIB_RELEASE_DATE=\"2022-12-28\"")  # SQLite 3.40.1
-endif()
+# dbxb_c_engine_library(ENGINE TARGET ARCHIVE PKG_CONFIG MODULE PACKAGE DEB RELEASED DATE LINK LIBS...): TARGET
+# links the release ARCHIVE of ENGINE (and LIBS) when ENGINE is a release engine, else Debian's package
+# DEB through pkg-config's MODULE (whose version was released on DATE).
+function(dbxb_c_engine_library engine target archive)
+  cmake_parse_arguments(A "" "PKG_CONFIG;PACKAGE;RELEASED" "LINK" ${ARGN})
+  add_library(${target} INTERFACE)
+  if(engine IN_LIST DBXB_RELEASE_ENGINES)
+    dbxb_release_provenance(${engine})
+    target_include_directories(${target} INTERFACE "${DBXB_${engine}_PREFIX}/include")
+    target_link_libraries(${target} INTERFACE "${DBXB_${engine}_PREFIX}/lib/${archive}" ${A_LINK})
+  else()
+    pkg_check_modules(DBXB_${engine}_DEBIAN REQUIRED IMPORTED_TARGET ${A_PKG_CONFIG})
+    target_link_libraries(${target} INTERFACE PkgConfig::DBXB_${engine}_DEBIAN)
+    set(DBXB_${engine}_PROVENANCE "DBXB_LIB_BUILD=\"debian-package\"" "DBXB_LIB_SOURCE=\"Debian 12 package ${A_PACKAGE}\""
+        "DBXB_LIB_FLAGS=\"\"" "DBXB_LIB_RELEASE_DATE=\"${A_RELEASED}\"")
+  endif()
+  set(DBXB_${engine}_PROVENANCE "${DBXB_${engine}_PROVENANCE}" PARENT_SCOPE)
+endfunction()
+
+dbxb_c_engine_library(sqlite dbxb_sqlite3 libsqlite3.a PKG_CONFIG sqlite3 PACKAGE libsqlite3-dev
+                      RELEASED 2022-12-28 LINK m dl Threads::Threads)  # Debian's: SQLite 3.40.1
+dbxb_c_engine_library(lmdb dbxb_lmdb liblmdb.a PKG_CONFIG lmdb PACKAGE liblmdb-dev
+                      RELEASED 2019-07-24 LINK Threads::Threads)  # Debian's: LMDB 0.9.24
 
 add_library(dbxb_rocksdb INTERFACE)
 if("rocksdb" IN_LIST DBXB_RELEASE_ENGINES)

@@ -55,7 +55,8 @@ TEST_F(CliTest, ListNamesEveryEngineWithItsVersion) {
   EXPECT_NE(o.out.find("SQLite 3.54."), std::string::npos) << "the release build (thirdparty/sqlite.sh): " << o.out;
   EXPECT_NE(o.out.find("-O3 -DNDEBUG"), std::string::npos) << "RocksDB's build flavour is shown: " << o.out;
   EXPECT_NE(o.out.find("from crates.io librocksdb-sys 0.19.0+11.8.1"), std::string::npos) << "its source: " << o.out;
-  EXPECT_NE(o.out.find("from Debian 12 package liblmdb-dev"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("LMDB 0.9.36"), std::string::npos) << "the release build (thirdparty/lmdb.sh): " << o.out;
+  EXPECT_NE(o.out.find("from Debian 12 package libleveldb-dev"), std::string::npos) << o.out;
   EXPECT_NE(o.out.find("dbx-micro"), std::string::npos);
 }
 

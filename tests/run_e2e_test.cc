@@ -75,6 +75,19 @@ TEST(RunEndToEnd, DbxMicroOnEveryEngineIsVerifiedAndRecomputable) {
     EXPECT_TRUE(ctx.contains(key)) << key;
   EXPECT_TRUE(ctx["harness_overhead_ns_per_op"].is_number()) << "the harness overhead is measured";
   EXPECT_EQ(ctx["libraries"].size(), engines.size());
+  // Each engine's provenance as `list` showed it: its version, build and source on its two lines.
+  const std::string list = Slurp(dir / "list.txt");
+  for (const auto& lib : ctx["libraries"]) {
+    const std::string engine = lib["engine"], source = lib["source"];
+    EXPECT_FALSE(source.empty()) << engine << ": every engine says where its library came from";
+    const size_t at = list.find("\n  " + engine + " ");
+    ASSERT_NE(at, std::string::npos) << engine;
+    const size_t end = list.find('\n', list.find('\n', at + 1) + 1);
+    const std::string lines = list.substr(at, end - at);
+    for (const std::string field : {"version", "build", "source"})
+      EXPECT_NE(lines.find(lib[field].get<std::string>()), std::string::npos)
+          << engine << "'s " << field << " in results.json, " << lib[field] << ", is what list shows:" << lines;
+  }
 
   std::set<std::string> seen;
   std::string checksum;

@@ -11,7 +11,7 @@
 # complete, so a half-built library is never used; an entry whose MANIFEST no longer matches is rebuilt.
 # Builds run at nice 10 with one progress line a minute on stderr.
 #
-# Usage: thirdparty/build.sh [--print-prefix] ENGINE...     ENGINE: sqlite | rocksdb | rocksdb-tools
+# Usage: thirdparty/build.sh [--print-prefix] ENGINE...     ENGINE: sqlite | rocksdb | rocksdb-tools | lmdb
 #   --print-prefix  prints ENGINE=PREFIX per engine on stdout (what cmake/thirdparty.cmake reads)
 # Exit: 0 built or reused; 2 an unknown engine or a missing tool (one line on stderr); 1 a failed build.
 set -euo pipefail
@@ -109,7 +109,10 @@ build_engine() {
   local engine="$1"
   # Each recipe defines VERSION, CRATE, SOURCE_SUBDIR and recipe_build SRC WORK PREFIX JOBS, and may
   # add lines to BUILD-INFO through recipe_info.
-  unset -f recipe_build recipe_info
+  # A recipe whose source is not a crate defines recipe_source (it prints the source directory) and
+  # SOURCE_NAME instead of CRATE.
+  unset -f recipe_build recipe_info recipe_source
+  unset CRATE SOURCE_NAME
   # shellcheck source=/dev/null
   source "$here/$engine.sh"
   local key prefix
@@ -127,19 +130,25 @@ build_engine() {
     log "$engine: the cached build $prefix is incomplete or damaged (MANIFEST does not match); rebuilding"
     rm -rf "$prefix"
   fi
-  local src
-  src="$(crate_source "$CRATE")"
+  local src source_name
+  if declare -F recipe_source >/dev/null; then
+    src="$(recipe_source)"
+    source_name="$SOURCE_NAME"
+  else
+    src="$(crate_source "$CRATE")"
+    source_name="crates.io $CRATE $(basename "$src" | sed "s/^$CRATE-//")"
+  fi
   [[ -d "$src/$SOURCE_SUBDIR" ]] || die "$engine: $src has no $SOURCE_SUBDIR"
   local scratch="$cache_root/.build-$engine-$key"
   rm -rf "$scratch"
   mkdir -p "$scratch/work" "$scratch/prefix"
-  log "$engine $VERSION: building from crate $CRATE ($src) with $jobs jobs into $prefix"
+  log "$engine $VERSION: building from $source_name ($src) with $jobs jobs into $prefix"
   build_with_progress "$engine" "$scratch/build.log" \
     recipe_build "$src/$SOURCE_SUBDIR" "$scratch/work" "$scratch/prefix" "$jobs"
   {
     echo "engine=$engine"
     echo "version=$VERSION"
-    echo "source=crates.io $CRATE $(basename "$src" | sed "s/^$CRATE-//")"
+    echo "source=$source_name"
     echo "key=$key"
     echo "built=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
     echo "compiler=$(c++ --version | head -n1)"

@@ -12,6 +12,10 @@
 
 #include "adapters/lmdb/lmdb_env_config.h"
 
+#if !defined(DBXB_LIB_BUILD) || !defined(DBXB_LIB_SOURCE) || !defined(DBXB_LIB_FLAGS) || !defined(DBXB_LIB_RELEASE_DATE)
+#error "DBXB_LIB_* must describe the LMDB build linked (set by cmake/thirdparty.cmake)"
+#endif
+
 namespace dbxb {
 namespace {
 
@@ -503,9 +507,10 @@ AdapterFactory LmdbAdapterFactory() {
     mdb_version(&major, &minor, &patch);
     return "LMDB " + std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(patch);
   };
-  f.library_build = [] { return std::string("debian-package"); };
-  f.library_source = "Debian 12 package liblmdb-dev";
-  f.library_release_date = "2019-07-24";
+  f.library_build = [] { return std::string(DBXB_LIB_BUILD); };
+  f.library_source = DBXB_LIB_SOURCE;
+  f.library_flags = DBXB_LIB_FLAGS;
+  f.library_release_date = DBXB_LIB_RELEASE_DATE;
   f.native_options = {
       {kReadaheadKey, "`on`, or `off` (`MDB_NORDAHEAD`)", "`on`; `off` on sqlite-vps's disk-bound data set"},
       {kMapSizeKey, "bytes, at least 1 MiB", "the size of the filesystem that holds the database"},
