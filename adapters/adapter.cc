@@ -45,7 +45,7 @@ bool ParseDurability(std::string_view text, Durability* out) {
 }
 
 Status CheckNativeOptions(const AdapterFactory& engine, const AdapterOptions& options) {
-  const std::string prefix = engine.name + ".";
+  const std::string prefix = OptionPrefix(engine) + ".";
   for (const auto& [key, value] : options.native_options) {
     if (key.find('.') == std::string::npos || key.front() == '.')
       return Status::InvalidArgument("native option '" + key + "' has no '<engine>.' prefix");

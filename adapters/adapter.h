@@ -202,7 +202,11 @@ struct NativeOption {
 
 /// A registered engine: its name, what it links against, and how to open it.
 struct AdapterFactory {
-  std::string name;         ///< "sqlite", "lmdb", "rocksdb", "dbx", "null"
+  std::string name;  ///< "sqlite", "lmdb", "rocksdb", "dbx", "null"; a variant: "sqlite@debian"
+  /// For a build variant, the engine it is another build of ("sqlite" for "sqlite@debian": the same
+  /// adapter against Debian's library). A variant takes its engine's native options (the prefix
+  /// "sqlite."), and is not in a run's default engine list: it runs when named. Empty otherwise.
+  std::string variant_of;
   std::string description;  ///< one line for `dbx-bench list`
   /// The library and version actually linked, e.g. "SQLite 3.40.1".
   std::function<std::string()> library_version;
@@ -271,6 +275,17 @@ struct AdapterFactory {
   /// tests/engine_registry_test.cc checks it). Empty for an engine built from source here.
   std::vector<std::string> debian_packages;
 };
+
+/// The prefix of the engine's native option keys: its name, or the engine a variant is a build of.
+inline const std::string& OptionPrefix(const AdapterFactory& engine) {
+  return engine.variant_of.empty() ? engine.name : engine.variant_of;
+}
+
+/// True for the engines a run, a calibration or `--help` names when none are given: every engine
+/// but null (it stores nothing) and the build variants.
+inline bool InDefaultEngines(const AdapterFactory& engine) {
+  return engine.name != "null" && engine.variant_of.empty();
+}
 
 /// The index of `d` in AdapterFactory::durability.
 inline size_t DurabilityIndex(Durability d) { return static_cast<size_t>(d); }

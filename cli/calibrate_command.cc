@@ -38,7 +38,7 @@ CommandResult RunCalibrate(const CalibrateArgs& args, std::ostream& console) {
   const AdapterRegistry& registry = BuiltinAdapters();
   if (args.engines.empty()) {
     for (const AdapterFactory& f : registry.factories())
-      if (HasNativeLoop(f)) engines.push_back(&f);
+      if (HasNativeLoop(f) && f.variant_of.empty()) engines.push_back(&f);
   } else {
     for (const std::string& name : SplitList(args.engines)) {
       const AdapterFactory* f = registry.Find(name);

@@ -47,11 +47,11 @@ std::string CommandLine(int argc, char** argv) {
   return out;
 }
 
-// The tool's description in --help, naming every engine but null.
+// The tool's description in --help, naming every engine but null and the build variants.
 std::string ToolDescription() {
   std::vector<std::string> engines;
   for (const AdapterFactory& f : BuiltinAdapters().factories())
-    if (f.name != "null") engines.push_back(f.name);
+    if (InDefaultEngines(f)) engines.push_back(f.name);
   return "dbx-bench: identical workloads on every engine (" + JoinList(engines) + "), with Criterion-grade statistics";
 }
 

@@ -70,12 +70,12 @@ Status RefuseForeignOptions(const RunArgs& args, const Suite& suite, const Suite
   return Status::Ok();
 }
 
-// Engines: an explicit list, or every registered engine except the null one.
+// Engines: an explicit list, or every registered engine except the null one and the build variants.
 Status ChooseEngines(const std::string& list, const AdapterRegistry& registry,
                      std::vector<const AdapterFactory*>* out) {
   if (list.empty()) {
     for (const auto& f : registry.factories())
-      if (f.name != "null") out->push_back(&f);
+      if (InDefaultEngines(f)) out->push_back(&f);
   } else {
     std::vector<std::string> known;
     for (const auto& f : registry.factories()) known.push_back(f.name);
