@@ -2,18 +2,6 @@
 
 #include <algorithm>
 
-#include "adapters/dbx/dbx_adapter.h"
-#include "adapters/leveldb/leveldb_adapter.h"
-#include "adapters/lmdb/lmdb_adapter.h"
-#include "adapters/null/null_adapter.h"
-#include "adapters/postgres/postgres_adapter.h"
-#include "adapters/rocksdb/rocksdb_adapter.h"
-#ifdef DBXB_WITH_RUST
-#include "adapters/rust/rust_adapter.h"
-#endif
-#include "adapters/sqlite/sqlite_adapter.h"
-#include "adapters/wiredtiger/wiredtiger_adapter.h"
-
 namespace dbxb {
 
 Status NativeLoopMismatch(uint64_t i, bool found) {
@@ -88,32 +76,6 @@ const AdapterFactory* AdapterRegistry::Find(std::string_view name) const {
   for (const auto& f : factories_)
     if (f.name == name) return &f;
   return nullptr;
-}
-
-void RegisterBuiltinAdapters(AdapterRegistry* registry) {
-  // One line per engine. The order is the default engine order of a run.
-  (void)registry->Register(DbxAdapterFactory());
-#ifdef DBXB_WITH_RUST  // the Rust bridge (adapters/rust/); left out with -DDBXB_RUST=OFF
-  (void)registry->Register(DbxCoreAdapterFactory());
-  (void)registry->Register(SledAdapterFactory());
-  (void)registry->Register(RedbAdapterFactory());
-#endif
-  (void)registry->Register(SqliteAdapterFactory());
-  (void)registry->Register(LmdbAdapterFactory());
-  (void)registry->Register(RocksdbAdapterFactory());
-  (void)registry->Register(LeveldbAdapterFactory());
-  (void)registry->Register(WiredtigerAdapterFactory());
-  (void)registry->Register(PostgresAdapterFactory());
-  (void)registry->Register(NullAdapterFactory());
-}
-
-const AdapterRegistry& BuiltinAdapters() {
-  static const AdapterRegistry* registry = [] {
-    auto* r = new AdapterRegistry();
-    RegisterBuiltinAdapters(r);
-    return r;
-  }();
-  return *registry;
 }
 
 }  // namespace dbxb

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <initializer_list>
 #include <memory>
@@ -18,14 +19,32 @@
 
 namespace dbxb {
 
-/// The names of every engine this build registers, in registration order, but "null" (it stores nothing)
-/// and the engines in `except`: the engine list of a test that runs every engine, so that a new engine is
-/// tested without editing it. A test that leaves an engine out says why beside its `except`.
+/// The names of every engine this build registers, in registration order, but "null" (it stores nothing),
+/// the build variants (sqlite@debian: the same adapter code, which the conformance and sync-count tests
+/// run on both builds) and the engines in `except`: the engine list of a test that runs every engine, so
+/// that a new engine is tested without editing it. A test that leaves an engine out says why beside its
+/// `except`.
 inline std::vector<std::string> RegisteredEngines(std::initializer_list<std::string_view> except = {}) {
   std::vector<std::string> names;
   for (const AdapterFactory& f : BuiltinAdapters().factories())
-    if (f.name != "null" && std::find(except.begin(), except.end(), f.name) == except.end()) names.push_back(f.name);
+    if (InDefaultEngines(f) && std::find(except.begin(), except.end(), f.name) == except.end()) names.push_back(f.name);
   return names;
+}
+
+/// RegisteredEngines() and the build variants after them.
+inline std::vector<std::string> RegisteredEnginesAndVariants() {
+  std::vector<std::string> names = RegisteredEngines();
+  for (const AdapterFactory& f : BuiltinAdapters().factories())
+    if (!f.variant_of.empty()) names.push_back(f.name);
+  return names;
+}
+
+/// `name` as a GoogleTest name, which takes letters, digits and underscores: "dbx-core" becomes
+/// "dbx_core", "sqlite@debian" "sqlite_debian".
+inline std::string TestName(std::string name) {
+  for (char& c : name)
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  return name;
 }
 
 class TempDirTest : public testing::Test {

@@ -282,11 +282,8 @@ TEST(ConformanceCases, EveryRegisteredEngineAndVariantIsACase) {
   auto has_case = [&](const std::string& label) {
     return std::any_of(cases.begin(), cases.end(), [&](const auto& c) { return CaseLabel(std::get<0>(c)) == label; });
   };
-  for (const std::string& engine : RegisteredEngines()) {
-    std::string label = engine;
-    for (char& c : label)
-      if (c == '-') c = '_';
-    EXPECT_TRUE(has_case(label)) << engine << " is registered but is not a case";
+  for (const std::string& engine : RegisteredEnginesAndVariants()) {
+    EXPECT_TRUE(has_case(TestName(engine))) << engine << " is registered but is not a case";
   }
   for (const EngineCase& variant : Variants()) {
     if (BuiltinAdapters().Find(variant.name) == nullptr) continue;

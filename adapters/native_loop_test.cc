@@ -92,7 +92,7 @@ INSTANTIATE_TEST_SUITE_P(AllEngines, NativeLoopTest, testing::Values("dbx", "sql
 TEST(NativeLoop, TheRegistryNamesExactlyTheEnginesWithOne) {
   const std::vector<std::string> with = {"dbx", "sqlite", "lmdb", "rocksdb"};
   for (const AdapterFactory& f : BuiltinAdapters().factories())
-    EXPECT_EQ(f.native_loop, std::find(with.begin(), with.end(), f.name) != with.end()) << f.name;
+    EXPECT_EQ(f.native_loop, std::find(with.begin(), with.end(), OptionPrefix(f)) != with.end()) << f.name;
 }
 
 TEST(NativeLoop, TheNullEngineHasNone) {

@@ -215,10 +215,10 @@ TEST_F(NativeOptionsTest, CheckNativeValuesAgreesWithOpen) {
 TEST_F(NativeOptionsTest, RegistryRejectsUnknownKeysOfTheEngineAndKeysWithoutPrefix) {
   for (const AdapterFactory& f : BuiltinAdapters().factories()) {
     SCOPED_TRACE(f.name);
-    EXPECT_TRUE(Open(f.name.c_str(), {{f.name + ".no_such_setting", "1"}}, "x").status().IsInvalidArgument());
+    EXPECT_TRUE(Open(f.name.c_str(), {{OptionPrefix(f) + ".no_such_setting", "1"}}, "x").status().IsInvalidArgument());
     EXPECT_TRUE(Open(f.name.c_str(), {{"page_size", "8192"}}, "y").status().IsInvalidArgument());
     // Another engine's settings are ignored, so one list can serve every engine of a run.
-    std::string other = f.name == "sqlite" ? "lmdb.page_size" : "sqlite.page_size";
+    std::string other = OptionPrefix(f) == "sqlite" ? "lmdb.page_size" : "sqlite.page_size";
     auto ok = Open(f.name.c_str(), {{other, "8192"}}, "z");
     ASSERT_TRUE(ok.ok()) << ok.status().ToString();
     ASSERT_TRUE((*ok)->Close().ok());

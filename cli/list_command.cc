@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -23,9 +24,12 @@ std::string Provenance(const AdapterFactory& f) {
 
 void PrintShortList(std::ostream& out) {
   out << "Engines:\n";
+  size_t width = 10;  // the longest name: a variant's, e.g. "wiredtiger@debian"
+  for (const AdapterFactory& f : BuiltinAdapters().factories()) width = std::max(width, f.name.size());
   for (const AdapterFactory& f : BuiltinAdapters().factories()) {
-    out << fmt::format("  {:<10} {:<16} {:<42} {}\n", f.name, f.library_version(), f.library_build(), f.description);
-    out << fmt::format("  {:<10} from {}{}\n", "", f.library_source, Provenance(f));
+    out << fmt::format("  {:<{}} {:<16} {:<42} {}\n", f.name, width, f.library_version(), f.library_build(),
+                       f.description);
+    out << fmt::format("  {:<{}} from {}{}\n", "", width, f.library_source, Provenance(f));
   }
   out << "Suites:\n";
   for (const auto& s : BuiltinSuites().suites()) out << fmt::format("  {:<10} {}\n", s->name(), s->summary());

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <ctime>
 
+#include "adapters/debian/debian_variants.h"
 #include "cli/units.h"
 #include "common/redact.h"
 #include "writers/output_formats.h"
@@ -70,6 +71,15 @@ Status RefuseForeignOptions(const RunArgs& args, const Suite& suite, const Suite
   return Status::Ok();
 }
 
+// The variants of `engine` this build has, or why it has none.
+std::string VariantsNote(const AdapterRegistry& registry, const std::string& engine) {
+  std::vector<std::string> variants;
+  for (const auto& f : registry.factories())
+    if (f.variant_of == engine) variants.push_back(f.name);
+  if (!variants.empty()) return "its variants: " + JoinList(variants);
+  return DebianVariantsProblem().empty() ? std::string("it has none") : DebianVariantsProblem();
+}
+
 // Engines: an explicit list, or every registered engine except the null one and the build variants.
 Status ChooseEngines(const std::string& list, const AdapterRegistry& registry,
                      std::vector<const AdapterFactory*>* out) {
@@ -81,6 +91,10 @@ Status ChooseEngines(const std::string& list, const AdapterRegistry& registry,
     for (const auto& f : registry.factories()) known.push_back(f.name);
     for (const auto& name : SplitList(list)) {
       const AdapterFactory* f = registry.Find(name);
+      if (f == nullptr && name.find('@') != std::string::npos && registry.Find(name.substr(0, name.find('@'))))
+        return Status::InvalidArgument(fmt::format("--engines: engine '{}' has no variant '{}' in this build ({})",
+                                                   name.substr(0, name.find('@')), name.substr(name.find('@') + 1),
+                                                   VariantsNote(registry, name.substr(0, name.find('@')))));
       if (f == nullptr)
         return Status::InvalidArgument(
             fmt::format("--engines: unknown engine '{}' (known: {})", name, JoinList(known)));
@@ -166,7 +180,9 @@ Status ParseEngineOptions(const std::vector<std::string>& given, const AdapterRe
       return Status::InvalidArgument(
           fmt::format("--engine-option: {} given twice, as '{}' and as '{}'", key, earlier->second, value));
     if (earlier != out->end()) continue;
-    if (std::find(engines.begin(), engines.end(), factory) == engines.end())
+    // A variant (sqlite@debian) applies its engine's settings too.
+    if (std::none_of(engines.begin(), engines.end(),
+                     [&](const AdapterFactory* f) { return OptionPrefix(*f) == engine; }))
       warnings->push_back(
           fmt::format("--engine-option {}: {} is not among --engines; the setting is unused", text, engine));
     out->emplace_back(key, value);

@@ -163,6 +163,10 @@ std::vector<BadInputRow> BadInputRows() {
 
       // --- Names: engines, suites, workloads, formats, levels ---
       {"UnknownEngine", Run("--engines nosuch"), "nosuch"},
+      // A build variant the engine does not have: the line names the variant and the variants there are.
+      {"UnknownVariant", Run("--engines sqlite@nosuch"), "no variant 'nosuch'"},
+      {"VariantSettingUnderItsOwnName", Run("--engines sqlite@debian --engine-option sqlite@debian.page_size=8192"),
+       "sqlite@debian.page_size"},
       {"EngineTwice", Run("--engines sqlite,sqlite"), "sqlite"},
       {"EngineListOnlyComma", Run("--engines ,"), "--engines"},
       {"EngineListTrailingComma", Run("--engines null,"), "--engines"},

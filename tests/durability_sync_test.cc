@@ -171,14 +171,12 @@ TEST_P(DurabilitySyncTest, SyncsPerAcknowledgedCommitKeepTheContract) {
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryEngineEveryLevel, DurabilitySyncTest,
-                         ::testing::Combine(::testing::ValuesIn(RegisteredEngines()),
+                         ::testing::Combine(::testing::ValuesIn(RegisteredEnginesAndVariants()),
                                             ::testing::Values(Durability::kNone, Durability::kNormal,
                                                               Durability::kFull)),
                          [](const auto& info) {
-                           std::string name = std::get<0>(info.param);
-                           for (char& c : name)
-                             if (c == '-') c = '_';  // GoogleTest's names: letters, digits, underscores
-                           return name + "_" + std::string(DurabilityName(std::get<1>(info.param)));
+                           return TestName(std::get<0>(info.param)) + "_" +
+                                  std::string(DurabilityName(std::get<1>(info.param)));
                          });
 
 }  // namespace
