@@ -28,6 +28,14 @@ bool Contains(const std::string& haystack, std::string_view needle) {
   return Lower(haystack).find(needle) != std::string::npos;
 }
 
+// A build described as "debug", as a word: "-DNDEBUG" (a release build's flag) is not one.
+bool IsDebugBuild(const std::string& build) {
+  const std::string text = Lower(build);
+  for (size_t at = text.find("debug"); at != std::string::npos; at = text.find("debug", at + 1))
+    if (at == 0 || !std::isalnum(static_cast<unsigned char>(text[at - 1]))) return true;
+  return false;
+}
+
 std::string Join(const std::vector<std::string>& items, std::string_view sep) {
   std::string out;
   for (const std::string& s : items) {
@@ -318,7 +326,7 @@ std::vector<std::string> ReadingWarnings(const RunResults& results) {
           fmt::format("⚠️ {} ({}) was built with assertions enabled ({}): its times include the "
                       "checks and read slower than a release build would.",
                       engine, lib->version, lib->build));
-    } else if (Contains(lib->build, "debug")) {
+    } else if (IsDebugBuild(lib->build)) {
       w.push_back(fmt::format("⚠️ {} ({}) is a debug build ({}): its times are not those of a release build.",
                               engine, lib->version, lib->build));
     }

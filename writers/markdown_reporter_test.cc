@@ -177,6 +177,10 @@ TEST(ReadingWarnings, BuildMachineAndRunState) {
   EXPECT_NE(w[3].find("uncommitted"), std::string::npos);
   EXPECT_NE(w[4].find("frequency scaling"), std::string::npos);
   EXPECT_NE(w[5].find("load average 1.50 on 2 cores"), std::string::npos);
+  // A release build's -DNDEBUG is not "debug".
+  r.context.libraries = {{"sqlite", "SQLite 3.54.1", "release (-O2 -DNDEBUG, the amalgamation)"}};
+  for (const std::string& warning : ReadingWarnings(r))
+    EXPECT_EQ(warning.find("debug build"), std::string::npos) << warning;
 }
 
 TEST(ReadingWarnings, NameALibraryMoreThanTwoYearsOlderThanTheRun) {
