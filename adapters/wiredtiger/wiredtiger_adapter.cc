@@ -9,6 +9,10 @@
 #include <system_error>
 #include <thread>
 
+#if !defined(DBXB_LIB_BUILD) || !defined(DBXB_LIB_SOURCE) || !defined(DBXB_LIB_FLAGS) || !defined(DBXB_LIB_RELEASE_DATE)
+#error "DBXB_LIB_* must describe the WiredTiger build linked (set by cmake/thirdparty.cmake)"
+#endif
+
 namespace dbxb {
 namespace {
 
@@ -273,8 +277,10 @@ AdapterFactory WiredtigerAdapterFactory() {
     (void)wiredtiger_version(&major, &minor, &patch);
     return "WiredTiger " + std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(patch);
   };
-  f.library_build = [] { return std::string("debian-package"); };
-  f.library_source = "Debian 12 package libwiredtiger-dev";
+  f.library_build = [] { return std::string(DBXB_LIB_BUILD); };
+  f.library_source = DBXB_LIB_SOURCE;
+  f.library_flags = DBXB_LIB_FLAGS;
+  f.library_release_date = DBXB_LIB_RELEASE_DATE;
   f.allows_empty_key = false;
   f.durability = {{
       {"`log=(enabled=false)` (data reaches disk at checkpoints)",
