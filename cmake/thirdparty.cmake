@@ -3,12 +3,12 @@
 # and this file links the cached library. An engine left out of DBXB_RELEASE_ENGINES links Debian's
 # package instead, and its provenance (list, results.json, the report's warnings) says so.
 #
-# Defines the targets dbxb_sqlite3, dbxb_lmdb and dbxb_rocksdb, and DBXB_<ENGINE>_PROVENANCE: the compile
+# Defines the targets dbxb_sqlite3, dbxb_lmdb, dbxb_rocksdb and dbxb_wiredtiger, and DBXB_<ENGINE>_PROVENANCE: the compile
 # definitions (DBXB_LIB_BUILD, DBXB_LIB_SOURCE, DBXB_LIB_FLAGS, DBXB_LIB_RELEASE_DATE) of that engine's
 # adapter sources.
-set(DBXB_RELEASE_ENGINES "sqlite;lmdb;rocksdb" CACHE STRING
+set(DBXB_RELEASE_ENGINES "sqlite;lmdb;rocksdb;wiredtiger" CACHE STRING
     "Engines linked at their current release, built by thirdparty/build.sh (the others link Debian's package)")
-set(_dbxb_known_release_engines sqlite lmdb rocksdb)
+set(_dbxb_known_release_engines sqlite lmdb rocksdb wiredtiger)
 foreach(_engine IN LISTS DBXB_RELEASE_ENGINES)
   if(NOT _engine IN_LIST _dbxb_known_release_engines)
     message(FATAL_ERROR "DBXB_RELEASE_ENGINES: '${_engine}' has no release build here (known: ${_dbxb_known_release_engines})")
@@ -73,6 +73,10 @@ dbxb_c_engine_library(sqlite dbxb_sqlite3 libsqlite3.a PKG_CONFIG sqlite3 PACKAG
                       RELEASED 2022-12-28 LINK m dl Threads::Threads)  # Debian's: SQLite 3.40.1
 dbxb_c_engine_library(lmdb dbxb_lmdb liblmdb.a PKG_CONFIG lmdb PACKAGE liblmdb-dev
                       RELEASED 2019-07-24 LINK Threads::Threads)  # Debian's: LMDB 0.9.24
+# The release links its built-in compressors' libraries; Debian's loads none (its snappy and zlib are
+# extensions the adapter does not load).
+dbxb_c_engine_library(wiredtiger dbxb_wiredtiger libwiredtiger.a PKG_CONFIG wiredtiger PACKAGE libwiredtiger-dev
+                      RELEASED 2019-08-27 LINK snappy z lz4 zstd Threads::Threads dl rt m)  # Debian's: 3.2.1
 
 add_library(dbxb_rocksdb INTERFACE)
 if("rocksdb" IN_LIST DBXB_RELEASE_ENGINES)

@@ -11,7 +11,7 @@
 # complete, so a half-built library is never used; an entry whose MANIFEST no longer matches is rebuilt.
 # Builds run at nice 10 with one progress line a minute on stderr.
 #
-# Usage: thirdparty/build.sh [--print-prefix] ENGINE...     ENGINE: sqlite | rocksdb | rocksdb-tools | lmdb
+# Usage: thirdparty/build.sh [--print-prefix] ENGINE...     ENGINE: sqlite | rocksdb | rocksdb-tools | lmdb | wiredtiger
 #   --print-prefix  prints ENGINE=PREFIX per engine on stdout (what cmake/thirdparty.cmake reads)
 # Exit: 0 built or reused; 2 an unknown engine or a missing tool (one line on stderr); 1 a failed build.
 set -euo pipefail
