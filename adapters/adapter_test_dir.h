@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <initializer_list>
 #include <memory>
@@ -18,14 +19,24 @@
 
 namespace dbxb {
 
-/// The names of every engine this build registers, in registration order, but "null" (it stores nothing)
-/// and the engines in `except`: the engine list of a test that runs every engine, so that a new engine is
-/// tested without editing it. A test that leaves an engine out says why beside its `except`.
+/// The names of every engine this build registers, build variants included ("postgres@debian"), in
+/// registration order, but "null" (it stores nothing) and the engines in `except` with their variants:
+/// the engine list of a test that runs every engine, so that a new engine is tested without editing it. A
+/// test that leaves an engine out says why beside its `except`.
 inline std::vector<std::string> RegisteredEngines(std::initializer_list<std::string_view> except = {}) {
   std::vector<std::string> names;
   for (const AdapterFactory& f : BuiltinAdapters().factories())
-    if (f.name != "null" && std::find(except.begin(), except.end(), f.name) == except.end()) names.push_back(f.name);
+    if (f.name != "null" && std::find(except.begin(), except.end(), OptionPrefix(f)) == except.end())
+      names.push_back(f.name);
   return names;
+}
+
+/// `name` as GoogleTest takes it in a test's name (letters, digits, underscores): "dbx-core" is
+/// "dbx_core", "postgres@debian" "postgres_debian".
+inline std::string GTestName(std::string name) {
+  for (char& c : name)
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  return name;
 }
 
 class TempDirTest : public testing::Test {

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "adapters/adapter.h"
+#include "adapters/adapter_test_dir.h"
 
 namespace dbxb {
 
@@ -75,10 +76,7 @@ inline void PrintTo(const EngineCase& engine, std::ostream* os) {
 // The case's name in test names: its label, or its engine's name with '-' as '_' (GoogleTest's names
 // are letters, digits and underscores).
 inline std::string CaseLabel(const EngineCase& engine) {
-  std::string name = engine.label.empty() ? engine.name : engine.label;
-  for (char& c : name)
-    if (c == '-') c = '_';
-  return name;
+  return GTestName(engine.label.empty() ? engine.name : engine.label);
 }
 
 constexpr uint64_t kTestCacheBytes = 8ull << 20;

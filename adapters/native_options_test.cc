@@ -215,7 +215,7 @@ TEST_F(NativeOptionsTest, CheckNativeValuesAgreesWithOpen) {
 TEST_F(NativeOptionsTest, RegistryRejectsUnknownKeysOfTheEngineAndKeysWithoutPrefix) {
   for (const AdapterFactory& f : BuiltinAdapters().factories()) {
     SCOPED_TRACE(f.name);
-    EXPECT_TRUE(Open(f.name.c_str(), {{f.name + ".no_such_setting", "1"}}, "x").status().IsInvalidArgument());
+    EXPECT_TRUE(Open(f.name.c_str(), {{OptionPrefix(f) + ".no_such_setting", "1"}}, "x").status().IsInvalidArgument());
     EXPECT_TRUE(Open(f.name.c_str(), {{"page_size", "8192"}}, "y").status().IsInvalidArgument());
     // Another engine's settings are ignored, so one list can serve every engine of a run.
     std::string other = f.name == "sqlite" ? "lmdb.page_size" : "sqlite.page_size";

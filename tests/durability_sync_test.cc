@@ -175,10 +175,8 @@ INSTANTIATE_TEST_SUITE_P(EveryEngineEveryLevel, DurabilitySyncTest,
                                             ::testing::Values(Durability::kNone, Durability::kNormal,
                                                               Durability::kFull)),
                          [](const auto& info) {
-                           std::string name = std::get<0>(info.param);
-                           for (char& c : name)
-                             if (c == '-') c = '_';  // GoogleTest's names: letters, digits, underscores
-                           return name + "_" + std::string(DurabilityName(std::get<1>(info.param)));
+                           return GTestName(std::get<0>(info.param)) + "_" +
+                                  std::string(DurabilityName(std::get<1>(info.param)));
                          });
 
 }  // namespace

@@ -51,7 +51,7 @@ TEST(EngineRegistry, InstallDepsInstallsEveryPackageAnEngineDeclares) {
 TEST(EngineRegistry, EveryEngineDeclaresItsLevelsSettleAndOptions) {
   for (const AdapterFactory& f : BuiltinAdapters().factories()) {
     for (const NativeOption& o : f.native_options) {
-      EXPECT_EQ(o.key.rfind(f.name + ".", 0), 0u) << f.name << ": option " << o.key << " lacks its prefix";
+      EXPECT_EQ(o.key.rfind(OptionPrefix(f) + ".", 0), 0u) << f.name << ": option " << o.key << " lacks its prefix";
       EXPECT_FALSE(o.values.empty()) << o.key << ": what it takes is not said";
       EXPECT_FALSE(o.default_value.empty()) << o.key << ": its default is not said";
     }

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "adapters/adapter_test_dir.h"
 #include "harness/phase_runner.h"
 #include "workloads/ycsb_suite.h"
 
@@ -137,12 +138,8 @@ std::vector<std::string> EngineNames() {
   return names;
 }
 
-INSTANTIATE_TEST_SUITE_P(AllEngines, YcsbOnEngine, ::testing::ValuesIn(EngineNames()), [](const auto& info) {
-  std::string name = info.param;
-  for (char& c : name)
-    if (c == '-') c = '_';  // GoogleTest's names: letters, digits, underscores ("dbx-core")
-  return name;
-});
+INSTANTIATE_TEST_SUITE_P(AllEngines, YcsbOnEngine, ::testing::ValuesIn(EngineNames()),
+                         [](const auto& info) { return GTestName(info.param); });
 
 // --- verification must be able to fail ---
 

@@ -350,9 +350,7 @@ TEST(RowKeysTest, OrderedIntegersSortLikeNumbers) {
 
 INSTANTIATE_TEST_SUITE_P(Engines, RowStoreTest, testing::ValuesIn(Cases()),
                          [](const testing::TestParamInfo<RowCase>& info) {
-                           std::string name = info.param.engine + (info.param.native ? "_native" : "_kv");
-                           std::replace(name.begin(), name.end(), '-', '_');
-                           return name;
+                           return GTestName(info.param.engine + (info.param.native ? "_native" : "_kv"));
                          });
 
 }  // namespace

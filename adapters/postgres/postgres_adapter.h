@@ -44,6 +44,12 @@
 
 namespace dbxb {
 
+/// `postgres`: the release build of PostgreSQL's server (thirdparty/postgres.sh, from the cache entry
+/// this dbx-bench was configured with; Open fails naming what to do when that entry is gone), or
+/// Debian's when configured without it (-DDBXB_RELEASE_ENGINES without postgres; its provenance says so).
 AdapterFactory PostgresAdapterFactory();
+
+/// `postgres@debian`: the same adapter running Debian 12's PostgreSQL 15 server (DebianServerBuild).
+AdapterFactory PostgresDebianAdapterFactory();
 
 }  // namespace dbxb

@@ -12,6 +12,7 @@
 #include <iostream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "adapters/adapter.h"
 #include "common/disk_usage.h"
@@ -33,6 +34,20 @@ int ProcessesMentioning(const std::string& text) {
     if (cmdline.str().find(text) != std::string::npos) ++n;
   }
   return n;
+}
+
+// The programs (argv[0]) of the processes whose command line mentions `text`.
+std::vector<std::string> ProgramsMentioning(const std::string& text) {
+  std::vector<std::string> programs;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator("/proc", ec)) {
+    std::ifstream in(entry.path() / "cmdline");
+    std::stringstream cmdline;
+    cmdline << in.rdbuf();
+    const std::string line = cmdline.str();
+    if (line.find(text) != std::string::npos) programs.push_back(line.substr(0, line.find('\0')));
+  }
+  return programs;
 }
 
 std::string Setting(const Settings& settings, const std::string& key) {
@@ -194,6 +209,29 @@ TEST_F(PostgresAdapterTest, TheDatabasesSizeIsItsTablesNotTheCluster) {
   EXPECT_GT(cluster, 20u << 20) << "the cluster (catalog, WAL) is there, and left out";
   session->reset();
   ASSERT_TRUE((*adapter)->Close().ok());
+}
+
+// postgres runs the release build, postgres@debian Debian's: each says which, and the server that answers
+// is that one. As root, the server's account runs no program from root's home (the release build is
+// cached there): it runs a copy.
+TEST_F(PostgresAdapterTest, EachBuildRunsTheServerItNames) {
+  for (const char* name : {"postgres", "postgres@debian"}) {
+    SCOPED_TRACE(name);
+    const AdapterFactory* f = BuiltinAdapters().Find(name);
+    ASSERT_NE(f, nullptr);
+    auto adapter = f->open(Options(name));
+    ASSERT_TRUE(adapter.ok()) << adapter.status().ToString();
+    const std::string version = Setting((*adapter)->NativeSettings(), "server_version");
+    EXPECT_EQ(f->library_version().rfind("PostgreSQL " + version + " server", 0), 0u)
+        << f->library_version() << " vs SHOW server_version " << version;
+    const std::vector<std::string> programs = ProgramsMentioning((dir_ / name / "server" / "data").string());
+    EXPECT_FALSE(programs.empty()) << "the server of this database";
+    for (const std::string& program : programs)
+      EXPECT_NE(program.rfind("/root/", 0), 0u) << program << " runs from root's home";
+    ASSERT_TRUE((*adapter)->Close().ok());
+  }
+  EXPECT_EQ(std::string(BuiltinAdapters().Find("postgres@debian")->variant_of), "postgres");
+  EXPECT_EQ(BuiltinAdapters().Find("postgres@debian")->library_build(), "debian-package");
 }
 
 // A private server over TCP, shared as --clients shares it, and adapters on it through postgres.url.

@@ -69,12 +69,8 @@ TEST_P(SeedReplicaTest, BodiesInsertGetScanAndReadBackTheDataSet) {
   EXPECT_TRUE(std::filesystem::is_empty(dir_)) << "the replica left files in its directory";
 }
 
-INSTANTIATE_TEST_SUITE_P(Engines, SeedReplicaTest, testing::ValuesIn(EnginesWithReplica()), [](const auto& info) {
-  std::string name = info.param;
-  for (char& c : name)
-    if (c == '-') c = '_';
-  return name;
-});
+INSTANTIATE_TEST_SUITE_P(Engines, SeedReplicaTest, testing::ValuesIn(EnginesWithReplica()),
+                         [](const auto& info) { return GTestName(info.param); });
 
 }  // namespace
 }  // namespace dbxb

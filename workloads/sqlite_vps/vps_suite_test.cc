@@ -186,11 +186,7 @@ TEST(VpsSuite, TheNullEngineIsRefused) {
 // Every engine but dbx-core: its adapter refuses keys of 10 bytes or more ending in DB 58 (its scan would
 // read them as MVCC versions; adapters/rust/README.md), and some row keys of the row store end so.
 INSTANTIATE_TEST_SUITE_P(Engines, VpsSuiteTest, testing::ValuesIn(RegisteredEngines({"dbx-core"})),
-                         [](const testing::TestParamInfo<std::string>& info) {
-                           std::string name = info.param;
-                           std::replace(name.begin(), name.end(), '-', '_');
-                           return name;
-                         });
+                         [](const testing::TestParamInfo<std::string>& info) { return GTestName(info.param); });
 
 // The phases catch wrong data: rows changed behind their back fail the reads with Corruption.
 class VpsVerificationTest : public testing::Test {
