@@ -156,7 +156,9 @@ class PostgresAdapter final : public Adapter {
     }
     s.emplace_back("table", "kv(k bytea PRIMARY KEY, v bytea)");
     s.emplace_back("statements", "prepared per connection; binary parameters and results");
-    s.emplace_back("batch", "one transaction from Begin to Commit");
+    s.emplace_back("batch",
+                   "one transaction from Begin to Commit, its writes pipelined (libpq pipeline mode: one round "
+                   "trip per batch, and one per 1000 statements)");
     s.emplace_back("settle", kSettle);
     return s;
   }

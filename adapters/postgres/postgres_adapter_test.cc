@@ -234,6 +234,43 @@ TEST_F(PostgresAdapterTest, EachBuildRunsTheServerItNames) {
   EXPECT_EQ(BuiltinAdapters().Find("postgres@debian")->library_build(), "debian-package");
 }
 
+// A batch is pipelined (postgres_connection.h): more statements than one pipeline holds all commit; a
+// read in the batch sees its writes; a failed statement fails Commit, nothing of its batch stays, and the
+// session goes on.
+TEST_F(PostgresAdapterTest, APipelinedBatchCommitsWhollyOrNotAtAll) {
+  auto adapter = pg_->open(Options());
+  ASSERT_TRUE(adapter.ok()) << adapter.status().ToString();
+  auto kv = (*adapter)->NewSession();
+  ASSERT_TRUE(kv.ok());
+  ASSERT_TRUE((*kv)->Begin().ok());
+  for (int i = 0; i < 2500; ++i) ASSERT_TRUE((*kv)->Put("k" + std::to_string(i), "v").ok());
+  std::string value;
+  ASSERT_TRUE((*kv)->Get("k2499", &value).ok());
+  ASSERT_TRUE((*kv)->Commit().ok());
+  uint64_t count = 0;
+  ASSERT_TRUE((*kv)->Count(&count).ok());
+  EXPECT_EQ(count, 2500u);
+
+  auto rows = (*adapter)->NewRowSession();
+  ASSERT_TRUE(rows.ok());
+  ASSERT_TRUE((*rows)->Begin().ok());
+  ASSERT_TRUE((*rows)->InsertRow({1, 1, 1, "one"}).ok());
+  ASSERT_TRUE((*rows)->Commit().ok());
+  ASSERT_TRUE((*rows)->Begin().ok());
+  for (int64_t id : {2, 1, 3}) ASSERT_TRUE((*rows)->InsertRow({id, id, id, "dup"}).ok()) << "queued, not yet run";
+  EXPECT_TRUE((*rows)->Commit().IsInvalidArgument()) << "row 1 exists: the batch fails at Commit";
+  ASSERT_TRUE((*rows)->Count(&count).ok());
+  EXPECT_EQ(count, 1u) << "nothing of the failed batch stays";
+  ASSERT_TRUE((*rows)->Begin().ok());
+  ASSERT_TRUE((*rows)->InsertRow({4, 4, 4, "four"}).ok());
+  ASSERT_TRUE((*rows)->Commit().ok());
+  ASSERT_TRUE((*rows)->Count(&count).ok());
+  EXPECT_EQ(count, 2u);
+  kv->reset();
+  rows->reset();
+  ASSERT_TRUE((*adapter)->Close().ok());
+}
+
 // A private server over TCP, shared as --clients shares it, and adapters on it through postgres.url.
 class ExistingServerTest : public PostgresAdapterTest {
  protected:
