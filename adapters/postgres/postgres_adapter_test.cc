@@ -215,23 +215,24 @@ TEST_F(PostgresAdapterTest, TheDatabasesSizeIsItsTablesNotTheCluster) {
 // is that one. As root, the server's account runs no program from root's home (the release build is
 // cached there): it runs a copy.
 TEST_F(PostgresAdapterTest, EachBuildRunsTheServerItNames) {
-  for (const char* name : {"postgres", "postgres@debian"}) {
-    SCOPED_TRACE(name);
-    const AdapterFactory* f = BuiltinAdapters().Find(name);
-    ASSERT_NE(f, nullptr);
-    auto adapter = f->open(Options(name));
+  int builds = 0;
+  for (const AdapterFactory& f : BuiltinAdapters().factories()) {
+    if (OptionPrefix(f) != "postgres") continue;
+    SCOPED_TRACE(f.name);
+    ++builds;
+    auto adapter = f.open(Options(f.name));
     ASSERT_TRUE(adapter.ok()) << adapter.status().ToString();
     const std::string version = Setting((*adapter)->NativeSettings(), "server_version");
-    EXPECT_EQ(f->library_version().rfind("PostgreSQL " + version + " server", 0), 0u)
-        << f->library_version() << " vs SHOW server_version " << version;
-    const std::vector<std::string> programs = ProgramsMentioning((dir_ / name / "server" / "data").string());
+    EXPECT_EQ(f.library_version().rfind("PostgreSQL " + version + " server", 0), 0u)
+        << f.library_version() << " vs SHOW server_version " << version;
+    const std::vector<std::string> programs = ProgramsMentioning((dir_ / f.name / "server" / "data").string());
     EXPECT_FALSE(programs.empty()) << "the server of this database";
     for (const std::string& program : programs)
       EXPECT_NE(program.rfind("/root/", 0), 0u) << program << " runs from root's home";
+    if (!f.variant_of.empty()) EXPECT_EQ(f.library_build(), "debian-package");
     ASSERT_TRUE((*adapter)->Close().ok());
   }
-  EXPECT_EQ(std::string(BuiltinAdapters().Find("postgres@debian")->variant_of), "postgres");
-  EXPECT_EQ(BuiltinAdapters().Find("postgres@debian")->library_build(), "debian-package");
+  EXPECT_GE(builds, 1);
 }
 
 // A batch is pipelined (postgres_connection.h): more statements than one pipeline holds all commit; a
