@@ -32,6 +32,7 @@ void RegisterBuiltinAdapters(AdapterRegistry* registry) {
   (void)registry->Register(NullAdapterFactory());
   // Variants run only when named, so they come after every engine of the default order.
   RegisterDebianVariants(registry);
+  (void)registry->Register(PostgresDebianAdapterFactory());  // the same adapter on Debian's server
 }
 
 const AdapterRegistry& BuiltinAdapters() {

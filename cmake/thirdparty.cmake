@@ -6,9 +6,9 @@
 # Defines the targets dbxb_sqlite3, dbxb_lmdb, dbxb_rocksdb and dbxb_wiredtiger, and DBXB_<ENGINE>_PROVENANCE: the compile
 # definitions (DBXB_LIB_BUILD, DBXB_LIB_SOURCE, DBXB_LIB_FLAGS, DBXB_LIB_RELEASE_DATE) of that engine's
 # adapter sources.
-set(DBXB_RELEASE_ENGINES "sqlite;lmdb;rocksdb;wiredtiger" CACHE STRING
+set(DBXB_RELEASE_ENGINES "sqlite;lmdb;rocksdb;wiredtiger;postgres" CACHE STRING
     "Engines linked at their current release, built by thirdparty/build.sh (the others link Debian's package)")
-set(_dbxb_known_release_engines sqlite lmdb rocksdb wiredtiger)
+set(_dbxb_known_release_engines sqlite lmdb rocksdb wiredtiger postgres)
 foreach(_engine IN LISTS DBXB_RELEASE_ENGINES)
   if(NOT _engine IN_LIST _dbxb_known_release_engines)
     message(FATAL_ERROR "DBXB_RELEASE_ENGINES: '${_engine}' has no release build here (known: ${_dbxb_known_release_engines})")
@@ -100,4 +100,19 @@ else()
   endif()
   set(DBXB_rocksdb_PROVENANCE "DBXB_LIB_BUILD=\"${_build}\"" "DBXB_LIB_SOURCE=\"Debian 12 package librocksdb-dev\""
       "DBXB_LIB_FLAGS=\"without -DNDEBUG\"" "DBXB_LIB_RELEASE_DATE=\"\"")
+endif()
+
+# PostgreSQL: nothing is linked (the adapter links Debian's libpq, which speaks to every server version);
+# the release build is the server programs the `postgres` engine runs, named to its adapter as
+# DBXB_PG_RELEASE_ROOT (the entry) and DBXB_PG_RELEASE_BINDIR. Without it, `postgres` runs Debian's
+# server, and says so; `postgres@debian` runs Debian's in either case.
+if("postgres" IN_LIST DBXB_RELEASE_ENGINES)
+  dbxb_release_provenance(postgres)
+  file(STRINGS "${DBXB_postgres_PREFIX}/BUILD-INFO" _dbxb_pg_bindir REGEX "^bindir=")
+  string(REGEX REPLACE "^bindir=" "" _dbxb_pg_bindir "${_dbxb_pg_bindir}")
+  list(APPEND DBXB_postgres_PROVENANCE "DBXB_PG_RELEASE_ROOT=\"${DBXB_postgres_PREFIX}\""
+       "DBXB_PG_RELEASE_BINDIR=\"${DBXB_postgres_PREFIX}/${_dbxb_pg_bindir}\"")
+else()
+  set(DBXB_postgres_PROVENANCE "DBXB_LIB_BUILD=\"debian-package\"" "DBXB_LIB_SOURCE=\"Debian 12 package postgresql-15\""
+      "DBXB_LIB_FLAGS=\"\"" "DBXB_LIB_RELEASE_DATE=\"\"" "DBXB_PG_RELEASE_ROOT=\"\"" "DBXB_PG_RELEASE_BINDIR=\"\"")
 endif()

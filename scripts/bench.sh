@@ -19,7 +19,7 @@ done
 # The release builds of third-party engines (thirdparty/) that the run needs: all of them by default,
 # only those named in --engines otherwise (the rest link Debian's package and say so).
 release=()
-for e in sqlite lmdb rocksdb wiredtiger; do
+for e in sqlite lmdb rocksdb wiredtiger postgres; do
   if [[ -z "$engines" || ",$engines," == *",$e,"* ]]; then release+=("$e"); fi
 done
 release_list="$(IFS=';'; echo "${release[*]}")"

@@ -13,6 +13,7 @@ PACKAGES=(
   libzstd-dev liblz4-dev zlib1g-dev
   libsnappy-dev libbz2-dev liburing-dev  # the codecs and io_uring the RocksDB release build links (thirdparty/rocksdb.sh)
   python3 libbenchmark-tools python3-scipy
+  python3-pip  # pip download of the registry sources and wheels: thirdparty/lmdb.sh, thirdparty/postgres.sh
   clang-format  # scripts/check-format.sh, run by scripts/test.sh
   clang-tidy  # scripts/check-rooms.sh, run by scripts/test.sh
   valgrind  # run --measure instructions: callgrind, and valgrind/callgrind.h for its client requests

@@ -134,7 +134,7 @@ if want release; then
   begin "release: build (build/) and every test"
   # Every release engine, whatever an earlier `scripts/bench.sh --engines ...` left in build/'s cache:
   # the tests hold the default build.
-  scripts/build.sh "-DDBXB_RELEASE_ENGINES=sqlite;lmdb;rocksdb;wiredtiger"
+  scripts/build.sh "-DDBXB_RELEASE_ENGINES=sqlite;lmdb;rocksdb;wiredtiger;postgres"
   finish release-build "build/ (Release, every target)"
   begin "rooms: includes down CONTRIBUTING.md's order; no file over 500 lines, no function over 60 (scripts/check-rooms.sh)"
   scripts/check-rooms.sh build

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "adapters/postgres/postgres_connection.h"
 #include "adapters/postgres/postgres_kv_session.h"
@@ -12,6 +13,11 @@
 #include "adapters/postgres/postgres_row_session.h"
 #include "adapters/postgres/postgres_schema.h"
 #include "adapters/postgres/postgres_server.h"
+
+#if !defined(DBXB_LIB_BUILD) || !defined(DBXB_LIB_SOURCE) || !defined(DBXB_LIB_FLAGS) || \
+    !defined(DBXB_LIB_RELEASE_DATE) || !defined(DBXB_PG_RELEASE_ROOT) || !defined(DBXB_PG_RELEASE_BINDIR)
+#error "DBXB_LIB_* and DBXB_PG_RELEASE_* must describe the PostgreSQL server build (set by cmake/thirdparty.cmake)"
+#endif
 
 namespace dbxb {
 namespace {
@@ -22,15 +28,39 @@ using postgres_internal::Connection;
 using postgres_internal::PgResult;
 using postgres_internal::PostgresOptions;
 using postgres_internal::Server;
+using postgres_internal::ServerBuild;
 using postgres_internal::ServerConfig;
+
+// The build `postgres` runs: the release build of thirdparty/postgres.sh from the cache entry this
+// dbx-bench was configured with, or Debian's when it was configured without it (DBXB_RELEASE_ENGINES).
+const ServerBuild& ReleaseServerBuild() {
+  static const ServerBuild build = [] {
+    if (std::string_view(DBXB_PG_RELEASE_BINDIR).empty()) return postgres_internal::DebianServerBuild();
+    ServerBuild b;
+    b.bindir = DBXB_PG_RELEASE_BINDIR;
+    b.root = DBXB_PG_RELEASE_ROOT;
+    b.missing = std::string(
+                    "postgres: the PostgreSQL build this dbx-bench was configured with is gone (no "
+                    "initdb and postgres in ") +
+                DBXB_PG_RELEASE_BINDIR +
+                "): configure again (cmake rebuilds it: thirdparty/build.sh postgres), or run postgres@debian "
+                "for Debian's server";
+    return b;
+  }();  // immutable once made
+  return build;
+}
+
+// Which server build a factory runs.
+using BuildOf = const ServerBuild& (*)();
 
 constexpr uint64_t kMinSharedBuffersKiB = 128;  // PostgreSQL refuses fewer than 16 pages of 8 kB
 
 const char* SynchronousCommit(Durability d) { return d == Durability::kFull ? "on" : "off"; }
 
 // The private server's settings for a durability level and cache (see postgres_adapter.h).
-ServerConfig ConfigFor(const AdapterOptions& options, const PostgresOptions& o) {
+ServerConfig ConfigFor(const ServerBuild& build, const AdapterOptions& options, const PostgresOptions& o) {
   ServerConfig config;
+  config.build = build;
   config.dir = options.dir;
   config.start_timeout_seconds = o.start_timeout_seconds;
   config.tcp = o.tcp;
@@ -65,6 +95,8 @@ constexpr const char* kShownSettings[] = {
     "work_mem",
     "max_connections",
     "huge_pages",
+    "data_checksums",  // initdb's default: off in 15, on since 18
+    "io_method",       // 18's asynchronous I/O; not in 15
     "listen_addresses",
     "password_encryption",
     "default_transaction_isolation",
@@ -75,6 +107,8 @@ Settings ShowSettings(Connection& c) {
   for (const char* name : kShownSettings) {
     Result<PgResult> r = c.Query((std::string("SHOW ") + name).c_str(), "SHOW");
     std::string value = r.ok() && PQntuples(r->get()) == 1 ? PQgetvalue(r->get(), 0, 0) : "unavailable";
+    if (!r.ok() && r.status().message().find("unrecognized configuration parameter") != std::string::npos)
+      value = "(not in this version)";
     if (value.empty() && std::string_view(name) == "listen_addresses") value = "'' (Unix socket only)";
     s.emplace_back(name, value);
   }
@@ -83,10 +117,10 @@ Settings ShowSettings(Connection& c) {
 
 class PostgresAdapter final : public Adapter {
  public:
-  static Result<std::unique_ptr<Adapter>> Open(const AdapterOptions& options) {
+  static Result<std::unique_ptr<Adapter>> Open(const ServerBuild& build, const AdapterOptions& options) {
     PostgresOptions o;
     DBXB_RETURN_IF_ERROR(postgres_internal::ParseOptions(options, &o));
-    std::unique_ptr<PostgresAdapter> adapter(new PostgresAdapter(options, o));
+    std::unique_ptr<PostgresAdapter> adapter(new PostgresAdapter(build, options, o));
     // From here the adapter owns what it starts: any failure below is undone by the destructor.
     DBXB_RETURN_IF_ERROR(o.existing_server() ? adapter->OpenExisting() : adapter->OpenPrivate());
     return std::unique_ptr<Adapter>(std::move(adapter));
@@ -122,7 +156,9 @@ class PostgresAdapter final : public Adapter {
     }
     s.emplace_back("table", "kv(k bytea PRIMARY KEY, v bytea)");
     s.emplace_back("statements", "prepared per connection; binary parameters and results");
-    s.emplace_back("batch", "one transaction from Begin to Commit");
+    s.emplace_back("batch",
+                   "one transaction from Begin to Commit, its writes pipelined (libpq pipeline mode: one round "
+                   "trip per batch, and one per 1000 statements)");
     s.emplace_back("settle", kSettle);
     return s;
   }
@@ -147,11 +183,11 @@ class PostgresAdapter final : public Adapter {
   }
 
  private:
-  PostgresAdapter(const AdapterOptions& adapter_options, const PostgresOptions& options)
-      : adapter_options_(adapter_options), options_(options) {}
+  PostgresAdapter(const ServerBuild& build, const AdapterOptions& adapter_options, const PostgresOptions& options)
+      : build_(build), adapter_options_(adapter_options), options_(options) {}
 
   Status OpenPrivate() {
-    Result<std::unique_ptr<Server>> server = Server::Start(ConfigFor(adapter_options_, options_));
+    Result<std::unique_ptr<Server>> server = Server::Start(ConfigFor(build_, adapter_options_, options_));
     if (!server.ok()) return server.status();
     server_ = std::move(*server);
     conninfo_ = server_->conninfo();
@@ -185,6 +221,7 @@ class PostgresAdapter final : public Adapter {
     return Status::Ok();
   }
 
+  const ServerBuild& build_;  // the private server's programs
   AdapterOptions adapter_options_;
   PostgresOptions options_;
   std::unique_ptr<Server> server_;       // the private server, or null with postgres.url
@@ -242,11 +279,11 @@ class PostgresSharedServer final : public SharedServer {
   std::string run_id_;
 };
 
-Result<std::unique_ptr<SharedServer>> StartSharedServer(const AdapterOptions& options) {
+Result<std::unique_ptr<SharedServer>> StartSharedServer(const ServerBuild& build, const AdapterOptions& options) {
   PostgresOptions o;
   DBXB_RETURN_IF_ERROR(postgres_internal::ParseOptions(options, &o));
   if (o.existing_server()) return std::unique_ptr<SharedServer>();
-  Result<std::unique_ptr<Server>> server = Server::Start(ConfigFor(options, o));
+  Result<std::unique_ptr<Server>> server = Server::Start(ConfigFor(build, options, o));
   if (!server.ok()) return server.status();
   Result<std::string> run_id = postgres_internal::RandomRunId();
   if (!run_id.ok()) return run_id.status();
@@ -258,18 +295,16 @@ std::string LibpqVersion() {
   return std::to_string(v / 10000) + "." + std::to_string(v % 100);
 }
 
-}  // namespace
-
-AdapterFactory PostgresAdapterFactory() {
+// What `postgres` and `postgres@debian` share: the adapter, its options and durability, run with the
+// server programs of `build`.
+AdapterFactory FactoryRunning(BuildOf build) {
   AdapterFactory f;
-  f.name = "postgres";
   f.syncs_out_of_process = true;  // the server process syncs its WAL and data files
   f.multi_process = true;         // clients of one server
-  f.description = "PostgreSQL: a private server per database (or postgres.url), one libpq connection per session";
-  f.library_version = [] { return postgres_internal::ServerProgramVersion() + ", libpq " + LibpqVersion(); };
-  f.library_build = [] { return std::string("debian-package"); };
-  f.library_source = "Debian 12 package postgresql-15";
-  f.open = [](const AdapterOptions& options) { return PostgresAdapter::Open(options); };
+  f.library_version = [build] {
+    return postgres_internal::ServerProgramVersion(build()) + ", libpq " + LibpqVersion();
+  };
+  f.open = [build](const AdapterOptions& options) { return PostgresAdapter::Open(build(), options); };
   f.native_options = postgres_internal::kOptions;
   f.durability = {{
       {"`fsync=off`, `synchronous_commit=off`", {{"fsync", "off"}, {"synchronous_commit", "off"}}, 0},
@@ -282,7 +317,30 @@ AdapterFactory PostgresAdapterFactory() {
   f.debian_packages = {"postgresql", "libpq-dev"};
   f.check_native_values = postgres_internal::CheckOptionValues;
   f.preflight = Preflight;
-  f.start_shared_server = StartSharedServer;
+  f.start_shared_server = [build](const AdapterOptions& options) { return StartSharedServer(build(), options); };
+  return f;
+}
+
+}  // namespace
+
+AdapterFactory PostgresAdapterFactory() {
+  AdapterFactory f = FactoryRunning(ReleaseServerBuild);
+  f.name = "postgres";
+  f.description = "PostgreSQL: a private server per database (or postgres.url), one libpq connection per session";
+  f.library_build = [] { return std::string(DBXB_LIB_BUILD); };
+  f.library_source = DBXB_LIB_SOURCE;
+  f.library_flags = DBXB_LIB_FLAGS;
+  f.library_release_date = DBXB_LIB_RELEASE_DATE;
+  return f;
+}
+
+AdapterFactory PostgresDebianAdapterFactory() {
+  AdapterFactory f = FactoryRunning(postgres_internal::DebianServerBuild);
+  f.name = "postgres@debian";
+  f.variant_of = "postgres";
+  f.description = "postgres on Debian 12's PostgreSQL 15 server instead of the release build";
+  f.library_build = [] { return std::string("debian-package"); };
+  f.library_source = "Debian 12 package postgresql-15";
   return f;
 }
 

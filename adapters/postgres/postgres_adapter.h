@@ -37,6 +37,14 @@
 // For `run --clients`, AdapterFactory::start_shared_server starts one private server the client
 // processes reach through postgres.url (its password in their environment, never on a command line).
 //
+// Batches run in libpq's pipeline mode (postgres_connection.h): a batch's Puts, Deletes and InsertRows
+// are sent without waiting, and Commit waits once for them all, so a batch is one round trip (plus one
+// per 1000 statements) instead of one per row. Pipelining rather than a multi-row INSERT or COPY: a
+// batch's writes are upserts and deletes in any mix, COPY cannot upsert, and a multi-row INSERT ... ON
+// CONFLICT refuses a key twice in one statement; pipelining keeps each row's prepared statement and only
+// removes the waiting between them (what pgbench's \startpipeline, psycopg 3's executemany and pgjdbc's
+// executeBatch do). A write's error (a duplicate id) is then Commit's, and nothing of its batch stays.
+//
 // Empty keys, empty values and NUL bytes are all allowed.
 #pragma once
 
@@ -44,6 +52,12 @@
 
 namespace dbxb {
 
+/// `postgres`: the release build of PostgreSQL's server (thirdparty/postgres.sh, from the cache entry
+/// this dbx-bench was configured with; Open fails naming what to do when that entry is gone), or
+/// Debian's when configured without it (-DDBXB_RELEASE_ENGINES without postgres; its provenance says so).
 AdapterFactory PostgresAdapterFactory();
+
+/// `postgres@debian`: the same adapter running Debian 12's PostgreSQL 15 server (DebianServerBuild).
+AdapterFactory PostgresDebianAdapterFactory();
 
 }  // namespace dbxb

@@ -4,6 +4,7 @@
 // existing server (postgres.url) used through a schema of our own and nothing else.
 #include <gtest/gtest.h>
 #include <libpq-fe.h>
+#include <pwd.h>
 #include <sys/stat.h>
 
 #include <cstdlib>
@@ -12,6 +13,7 @@
 #include <iostream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "adapters/adapter.h"
 #include "common/disk_usage.h"
@@ -33,6 +35,20 @@ int ProcessesMentioning(const std::string& text) {
     if (cmdline.str().find(text) != std::string::npos) ++n;
   }
   return n;
+}
+
+// The programs (argv[0]) of the processes whose command line mentions `text`.
+std::vector<std::string> ProgramsMentioning(const std::string& text) {
+  std::vector<std::string> programs;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator("/proc", ec)) {
+    std::ifstream in(entry.path() / "cmdline");
+    std::stringstream cmdline;
+    cmdline << in.rdbuf();
+    const std::string line = cmdline.str();
+    if (line.find(text) != std::string::npos) programs.push_back(line.substr(0, line.find('\0')));
+  }
+  return programs;
 }
 
 std::string Setting(const Settings& settings, const std::string& key) {
@@ -193,6 +209,69 @@ TEST_F(PostgresAdapterTest, TheDatabasesSizeIsItsTablesNotTheCluster) {
   EXPECT_LT(data, 4u << 20) << "kv and rows with their indexes, not the catalog or the WAL";
   EXPECT_GT(cluster, 20u << 20) << "the cluster (catalog, WAL) is there, and left out";
   session->reset();
+  ASSERT_TRUE((*adapter)->Close().ok());
+}
+
+// postgres runs the release build, postgres@debian Debian's: each says which, and the server that answers
+// is that one. As root, the server's account runs no program from root's home (the release build is
+// cached there): it runs a copy.
+TEST_F(PostgresAdapterTest, EachBuildRunsTheServerItNames) {
+  int builds = 0;
+  for (const AdapterFactory& f : BuiltinAdapters().factories()) {
+    if (OptionPrefix(f) != "postgres") continue;
+    SCOPED_TRACE(f.name);
+    ++builds;
+    auto adapter = f.open(Options(f.name));
+    ASSERT_TRUE(adapter.ok()) << adapter.status().ToString();
+    const std::string version = Setting((*adapter)->NativeSettings(), "server_version");
+    EXPECT_EQ(f.library_version().rfind("PostgreSQL " + version + " server", 0), 0u)
+        << f.library_version() << " vs SHOW server_version " << version;
+    const std::vector<std::string> programs = ProgramsMentioning((dir_ / f.name / "server" / "data").string());
+    EXPECT_FALSE(programs.empty()) << "the server of this database";
+    const passwd* root = getpwuid(0);
+    ASSERT_NE(root, nullptr);
+    for (const std::string& program : programs)
+      EXPECT_NE(program.rfind(std::string(root->pw_dir) + "/", 0), 0u) << program << " runs from root's home";
+    if (!f.variant_of.empty()) EXPECT_EQ(f.library_build(), "debian-package");
+    ASSERT_TRUE((*adapter)->Close().ok());
+  }
+  EXPECT_GE(builds, 1);
+}
+
+// A batch is pipelined (postgres_connection.h): more statements than one pipeline holds all commit; a
+// read in the batch sees its writes; a failed statement fails Commit, nothing of its batch stays, and the
+// session goes on.
+TEST_F(PostgresAdapterTest, APipelinedBatchCommitsWhollyOrNotAtAll) {
+  auto adapter = pg_->open(Options());
+  ASSERT_TRUE(adapter.ok()) << adapter.status().ToString();
+  auto kv = (*adapter)->NewSession();
+  ASSERT_TRUE(kv.ok());
+  ASSERT_TRUE((*kv)->Begin().ok());
+  for (int i = 0; i < 2500; ++i) ASSERT_TRUE((*kv)->Put("k" + std::to_string(i), "v").ok());
+  std::string value;
+  ASSERT_TRUE((*kv)->Get("k2499", &value).ok());
+  ASSERT_TRUE((*kv)->Commit().ok());
+  uint64_t count = 0;
+  ASSERT_TRUE((*kv)->Count(&count).ok());
+  EXPECT_EQ(count, 2500u);
+
+  auto rows = (*adapter)->NewRowSession();
+  ASSERT_TRUE(rows.ok());
+  ASSERT_TRUE((*rows)->Begin().ok());
+  ASSERT_TRUE((*rows)->InsertRow({1, 1, 1, "one"}).ok());
+  ASSERT_TRUE((*rows)->Commit().ok());
+  ASSERT_TRUE((*rows)->Begin().ok());
+  for (int64_t id : {2, 1, 3}) ASSERT_TRUE((*rows)->InsertRow({id, id, id, "dup"}).ok()) << "queued, not yet run";
+  EXPECT_TRUE((*rows)->Commit().IsInvalidArgument()) << "row 1 exists: the batch fails at Commit";
+  ASSERT_TRUE((*rows)->Count(&count).ok());
+  EXPECT_EQ(count, 1u) << "nothing of the failed batch stays";
+  ASSERT_TRUE((*rows)->Begin().ok());
+  ASSERT_TRUE((*rows)->InsertRow({4, 4, 4, "four"}).ok());
+  ASSERT_TRUE((*rows)->Commit().ok());
+  ASSERT_TRUE((*rows)->Count(&count).ok());
+  EXPECT_EQ(count, 2u);
+  kv->reset();
+  rows->reset();
   ASSERT_TRUE((*adapter)->Close().ok());
 }
 

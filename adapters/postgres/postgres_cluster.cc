@@ -16,6 +16,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <sstream>
@@ -49,23 +50,28 @@ bool NewerVersion(const fs::path& a, const fs::path& b) {
   return std::strtod(a.filename().c_str(), nullptr) > std::strtod(b.filename().c_str(), nullptr);
 }
 
-Result<std::string> FindBindir() {
+ServerBuild FindDebianBuild() {
+  ServerBuild build;
   std::string from_pg_config = FirstLineOf("pg_config --bindir 2>/dev/null");
-  if (!from_pg_config.empty() && HasServerPrograms(from_pg_config)) return from_pg_config;
   std::vector<fs::path> versions;
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator("/usr/lib/postgresql", ec))
     if (HasServerPrograms(entry.path() / "bin")) versions.push_back(entry.path());
   std::sort(versions.begin(), versions.end(), NewerVersion);
-  if (!versions.empty()) return (versions.front() / "bin").string();
-  if (const char* path = std::getenv("PATH")) {
+  if (!from_pg_config.empty() && HasServerPrograms(from_pg_config)) {
+    build.bindir = from_pg_config;
+  } else if (!versions.empty()) {
+    build.bindir = (versions.front() / "bin").string();
+  } else if (const char* path = std::getenv("PATH")) {
     std::stringstream dirs(path);
-    for (std::string dir; std::getline(dirs, dir, ':');)
-      if (!dir.empty() && HasServerPrograms(dir)) return dir;
+    for (std::string dir; build.bindir.empty() && std::getline(dirs, dir, ':');)
+      if (!dir.empty() && HasServerPrograms(dir)) build.bindir = dir;
   }
-  return Status::NotSupported(
-      "postgres: no PostgreSQL server programs (initdb, postgres) found via pg_config --bindir, "
-      "/usr/lib/postgresql/*/bin or PATH (install the postgresql package)");
+  if (build.bindir.empty())
+    build.missing =
+        "postgres: no PostgreSQL server programs (initdb, postgres) found via pg_config --bindir, "
+        "/usr/lib/postgresql/*/bin or PATH (install the postgresql package)";
+  return build;
 }
 
 // A value of postgresql.conf: single-quoted, quotes doubled.
@@ -85,24 +91,99 @@ Status WriteConfFile(const Identity& id, const fs::path& path, const std::string
   return GiveToServer(id, path.string());
 }
 
-// initdb's output, made once per process and copied into each new cluster: initdb takes most of a
-// server's start-up time (half a second and more), a copy a few tens of milliseconds. The copy is the
-// cluster initdb would make (same program, same options). It lives in an owned directory of the
-// temporary directory, removed at exit, and by its guard if this process is killed.
+// A directory of this process's in the temporary directory: removed when the process ends, and by its
+// guard if it is killed.
+class ProcessTempDir {
+ public:
+  static Result<std::unique_ptr<ProcessTempDir>> Create(const std::string& prefix) {
+    std::error_code ec;
+    const std::string tmp = fs::temp_directory_path(ec).string();
+    (void)RemoveAbandonedDirs(tmp, "dbx-bench-pg-");  // what killed runs left
+    Result<std::string> dir = CreateOwnedDir(tmp, prefix);
+    if (!dir.ok()) return dir.status();
+    std::unique_ptr<ProcessTempDir> made(new ProcessTempDir(*dir));
+    Result<std::unique_ptr<OrphanGuard>> guard = OrphanGuard::Start({*dir});
+    if (!guard.ok()) return guard.status();
+    made->guard_ = std::move(*guard);
+    return made;
+  }
+
+  ~ProcessTempDir() {
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+    guard_.reset();
+  }
+
+  const std::string& path() const { return path_; }
+
+ private:
+  explicit ProcessTempDir(std::string path) : path_(std::move(path)) {}
+
+  std::string path_;
+  std::unique_ptr<OrphanGuard> guard_;
+};
+
+// One T per key (a bindir, an install tree) for the life of the process; destroyed at exit.
+template <typename T>
+T& OnePerProcess(const std::string& key) {
+  static std::mutex mu;
+  static std::map<std::string, std::unique_ptr<T>> made;  // GUARDED_BY(mu)
+  std::lock_guard<std::mutex> lock(mu);
+  std::unique_ptr<T>& t = made[key];
+  if (t == nullptr) t.reset(new T(key));
+  return *t;
+}
+
+// A copy of a server build's install tree the server's account can read, made once per process: a
+// build cached under root's home is out of that account's reach, and root's home stays closed.
+class ProgramsCopy {
+ public:
+  explicit ProgramsCopy(std::string root) : root_(std::move(root)) {}
+
+  // `bindir` (under the build's root) in the copy.
+  Result<std::string> Bindir(const Identity& id, const std::string& bindir) {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (dir_ == nullptr) DBXB_RETURN_IF_ERROR(Create().WithContext("postgres: a copy of " + root_ + " for the server"));
+    const std::string copied = (fs::path(dir_->path()) / "install" / fs::relative(bindir, root_)).string();
+    DBXB_RETURN_IF_ERROR(CheckReachable(id, copied));
+    return copied;
+  }
+
+ private:
+  // Root keeps the copy (the server's account reads and runs it, and cannot change it); cp -a keeps the
+  // build's modes. A child copies, so that its writes are not counted as this process's (common/spawn.h).
+  Status Create() {
+    Result<std::unique_ptr<ProcessTempDir>> dir = ProcessTempDir::Create("dbx-bench-pg-programs-");
+    if (!dir.ok()) return dir.status();
+    if (chmod((*dir)->path().c_str(), 0755) != 0) return Status::IOError(std::string("chmod: ") + std::strerror(errno));
+    const std::string log = (*dir)->path() + "/copy.log";
+    Result<int> rc = RunServerProgram(Identity{}, {"/bin/cp", "-a", "--", root_, (*dir)->path() + "/install"},
+                                      (*dir)->path(), log, 300);
+    if (rc.ok() && *rc != 0) return Status::IOError("cp exit " + std::to_string(*rc) + ": " + LastLine(log));
+    if (!rc.ok()) return rc.status();
+    dir_ = std::move(*dir);
+    return Status::Ok();
+  }
+
+  const std::string root_;
+  std::mutex mu_;
+  std::unique_ptr<ProcessTempDir> dir_;  // GUARDED_BY(mu_)
+};
+
+// initdb's output, made once per process and server build and copied into each new cluster: initdb
+// takes most of a server's start-up time (half a second and more), a copy a few tens of milliseconds.
+// The copy is the cluster initdb would make (same program, same options).
 class TemplateCluster {
  public:
-  static TemplateCluster& Instance() {
-    static TemplateCluster instance;
-    return instance;
-  }
+  explicit TemplateCluster(std::string bindir) : bindir_(std::move(bindir)) {}
 
   // The copy is made by `cp -a` as the server's account: a child process, so that its writes (the
   // cluster's catalog, not the database's data) are not counted as this process's (common/spawn.h).
-  Status CopyTo(const Identity& id, const std::string& bindir, const fs::path& data) {
+  Status CopyTo(const Identity& id, const fs::path& data) {
     std::lock_guard<std::mutex> lock(mu_);
-    if (path_.empty()) DBXB_RETURN_IF_ERROR(Create(id, bindir));
+    if (dir_ == nullptr) DBXB_RETURN_IF_ERROR(Create(id));
     const std::string log = data.parent_path().string() + "/copy.log";
-    Result<int> rc = RunServerProgram(id, {"/bin/cp", "-a", "--", path_ + "/data", data.string()},
+    Result<int> rc = RunServerProgram(id, {"/bin/cp", "-a", "--", dir_->path() + "/data", data.string()},
                                       data.parent_path().string(), log, 300);
     if (rc.ok() && *rc != 0) rc = Status::IOError("exit " + std::to_string(*rc) + ": " + LastLine(log));
     std::error_code ec;
@@ -110,46 +191,29 @@ class TemplateCluster {
     return rc.status().WithContext("postgres: copy the initdb template into " + data.string());
   }
 
-  ~TemplateCluster() {
-    std::error_code ec;
-    if (!path_.empty()) fs::remove_all(path_, ec);
-    guard_.reset();
-  }
-
  private:
-  Status Create(const Identity& id, const std::string& bindir) {
-    std::error_code ec;
-    const std::string tmp = fs::temp_directory_path(ec).string();
-    (void)RemoveAbandonedDirs(tmp, "dbx-bench-pg-");  // what killed runs left
-    Result<std::string> dir = CreateOwnedDir(tmp, "dbx-bench-pg-template-");
+  Status Create(const Identity& id) {
+    Result<std::unique_ptr<ProcessTempDir>> dir = ProcessTempDir::Create("dbx-bench-pg-template-");
     if (!dir.ok()) return dir.status().WithContext("postgres: the initdb template");
-    Result<std::unique_ptr<OrphanGuard>> guard = OrphanGuard::Start({*dir});
-    Status s = guard.status();
-    if (s.ok()) s = GiveToServer(id, *dir);
-    if (s.ok()) s = CheckReachable(id, *dir);
-    const std::string log = *dir + "/initdb.log";
-    if (s.ok()) {
-      // Authentication is written by every start (WriteStartFiles); initdb's own is replaced.
-      Result<int> rc = RunServerProgram(id,
-                                        {bindir + "/initdb", "-D", *dir + "/data", "-U", kRole, "-A", "trust", "-E",
-                                         "UTF8", "--locale=C", "--no-sync", "--no-instructions"},
-                                        *dir, log, 300);
-      s = rc.status();
-      if (rc.ok() && *rc != 0)
-        s = Status::IOError("postgres: initdb failed (exit " + std::to_string(*rc) + "): " + LastLine(log));
-    }
-    if (!s.ok()) {
-      fs::remove_all(*dir, ec);
-      return s;
-    }
-    path_ = *dir;
-    guard_ = std::move(guard.value());
+    const std::string path = (*dir)->path();
+    DBXB_RETURN_IF_ERROR(GiveToServer(id, path));
+    DBXB_RETURN_IF_ERROR(CheckReachable(id, path));
+    const std::string log = path + "/initdb.log";
+    // Authentication is written by every start (WriteStartFiles); initdb's own is replaced.
+    Result<int> rc = RunServerProgram(id,
+                                      {bindir_ + "/initdb", "-D", path + "/data", "-U", kRole, "-A", "trust", "-E",
+                                       "UTF8", "--locale=C", "--no-sync", "--no-instructions"},
+                                      path, log, 300);
+    if (!rc.ok()) return rc.status();
+    if (*rc != 0)
+      return Status::IOError("postgres: initdb failed (exit " + std::to_string(*rc) + "): " + LastLine(log));
+    dir_ = std::move(*dir);
     return Status::Ok();
   }
 
+  const std::string bindir_;
   std::mutex mu_;
-  std::string path_;                    // GUARDED_BY(mu_)
-  std::unique_ptr<OrphanGuard> guard_;  // GUARDED_BY(mu_)
+  std::unique_ptr<ProcessTempDir> dir_;  // GUARDED_BY(mu_)
 };
 
 }  // namespace
@@ -168,19 +232,31 @@ Result<Identity> ServerIdentity() {
   return id;
 }
 
-const Result<std::string>& Bindir() {
-  static const Result<std::string> bindir = FindBindir();  // immutable once found
-  return bindir;
+const ServerBuild& DebianServerBuild() {
+  static const ServerBuild build = FindDebianBuild();  // immutable once found
+  return build;
 }
 
-std::string ServerProgramVersion() {
-  const Result<std::string>& bindir = Bindir();
-  if (!bindir.ok()) return "no PostgreSQL server found";
-  std::string line = FirstLineOf(("'" + bindir.value() + "/postgres' --version 2>/dev/null").c_str());
+std::string ServerProgramVersion(const ServerBuild& build) {
+  if (build.bindir.empty()) return "no PostgreSQL server found";
+  if (!HasServerPrograms(build.bindir)) return "PostgreSQL server programs missing from " + build.bindir;
+  std::string line = FirstLineOf(("'" + build.bindir + "/postgres' --version 2>/dev/null").c_str());
   // "postgres (PostgreSQL) 15.20 (Debian 15.20-0+deb12u1)"
   const std::string prefix = "postgres (PostgreSQL) ";
   if (line.rfind(prefix, 0) == 0) return "PostgreSQL " + line.substr(prefix.size()) + " server";
   return line.empty() ? "PostgreSQL server (version unknown)" : line;
+}
+
+Status CheckServerBuild(const ServerBuild& build) {
+  if (!build.bindir.empty() && HasServerPrograms(build.bindir)) return Status::Ok();
+  return Status::NotSupported(build.missing.empty() ? "postgres: no initdb and postgres in " + build.bindir
+                                                    : build.missing);
+}
+
+Result<std::string> ServerBindir(const Identity& id, const ServerBuild& build) {
+  DBXB_RETURN_IF_ERROR(CheckServerBuild(build));
+  if (build.root.empty() || CheckReachable(id, build.bindir).ok()) return build.bindir;
+  return OnePerProcess<ProgramsCopy>(build.root).Bindir(id, build.bindir);
 }
 
 Result<int> RunServerProgram(const Identity& id, const std::vector<std::string>& argv, const std::string& cwd,
@@ -237,10 +313,8 @@ Status CheckReachable(const Identity& id, const std::string& dir) {
   return Status::Ok();
 }
 
-Status CopyTemplateCluster(const Identity& id, const std::string& data) {
-  const Result<std::string>& bindir = Bindir();
-  if (!bindir.ok()) return bindir.status();
-  return TemplateCluster::Instance().CopyTo(id, bindir.value(), data);
+Status CopyTemplateCluster(const Identity& id, const std::string& bindir, const std::string& data) {
+  return OnePerProcess<TemplateCluster>(bindir).CopyTo(id, data);
 }
 
 Status WriteStartFiles(const Identity& id, const std::string& data, const StartFiles& files) {

@@ -28,12 +28,33 @@ struct Identity {
 /// The identity for this process. InvalidArgument when root and kServerUser does not exist.
 Result<Identity> ServerIdentity();
 
-/// The directory of initdb and postgres: `pg_config --bindir`, else the newest /usr/lib/postgresql/*/bin,
-/// else PATH. NotSupported when none has them. Found once per process.
-const Result<std::string>& Bindir();
+/// A build of PostgreSQL's server programs the adapter can run.
+struct ServerBuild {
+  /// The directory of initdb and postgres; empty when there is none (`missing` says why).
+  std::string bindir;
+  /// The install tree holding `bindir` (its lib/ and share/ found from it), copied for the server's
+  /// account when that account cannot reach it (a build cached under root's home); empty: never copied.
+  std::string root;
+  /// Why there is no `bindir`: one line naming what to do.
+  std::string missing;
+};
 
-/// "PostgreSQL 15.20 (Debian 15.20-0+deb12u1) server", from `postgres --version`, or an explanation.
-std::string ServerProgramVersion();
+/// Debian's server programs: `pg_config --bindir`, else the newest /usr/lib/postgresql/*/bin, else PATH.
+/// Found once per process.
+const ServerBuild& DebianServerBuild();
+
+/// "PostgreSQL 15.20 (Debian 15.20-0+deb12u1) server", from `postgres --version` of `build`, or an
+/// explanation.
+std::string ServerProgramVersion(const ServerBuild& build);
+
+/// NotSupported (`build.missing`) when `build` has no initdb and postgres.
+Status CheckServerBuild(const ServerBuild& build);
+
+/// The directory of `build`'s programs as the server's account can run them: `build.bindir` itself when
+/// that account can reach it, else the same place in a copy of `build.root` made once per process in an
+/// owned directory of the temporary directory (the account reads it, root owns it; removed at exit, and
+/// by its guard if this process is killed). NotSupported when `build` has no programs.
+Result<std::string> ServerBindir(const Identity& id, const ServerBuild& build);
 
 /// Runs a program of `bindir` as `id` with `args`, output appended to `log`, waiting at most
 /// `timeout_seconds`. Returns its exit code; IOError when it cannot run or did not finish in time.
@@ -47,9 +68,10 @@ Status GiveToServer(const Identity& id, const std::string& path, bool recursive 
 /// InvalidArgument naming the first directory from / down to `dir` the server's account cannot enter.
 Status CheckReachable(const Identity& id, const std::string& dir);
 
-/// Fills the new cluster directory `data` with a copy of this process's initdb template (made on first
-/// use in the temporary directory, guarded so that it is removed even if this process is killed).
-Status CopyTemplateCluster(const Identity& id, const std::string& data);
+/// Fills the new cluster directory `data` with a copy of this process's initdb template of the programs
+/// in `bindir` (made on first use in the temporary directory, guarded so that it is removed even if this
+/// process is killed). REQUIRES: the server's account can run the programs of `bindir` (ServerBindir).
+Status CopyTemplateCluster(const Identity& id, const std::string& bindir, const std::string& data);
 
 /// What every start writes into the cluster before the server starts.
 struct StartFiles {

@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <string_view>
 
 namespace dbxb::postgres_internal {
 namespace {
@@ -74,34 +75,122 @@ Result<PgResult> Connection::Check(PGresult* r, const char* what) {
   return ResultError(conn_, r, what);
 }
 
-Result<PgResult> Connection::Exec(const char* name, const std::vector<Param>& params, const char* what) {
-  constexpr int kMaxParams = 8;
-  const char* values[kMaxParams];
-  int lengths[kMaxParams];
-  int formats[kMaxParams];
-  const int n = static_cast<int>(params.size());
-  if (n > kMaxParams) return Status::Internal("postgres: too many parameters");
-  for (int i = 0; i < n; ++i) {
-    values[i] = params[i].data();
-    lengths[i] = params[i].size();
-    formats[i] = 1;
+namespace {
+
+// The parameters of a prepared statement, in binary format.
+struct BinaryParams {
+  static constexpr int kMax = 8;
+  const char* values[kMax];
+  int lengths[kMax];
+  int formats[kMax];
+  int n = 0;
+};
+
+Status Fill(const std::vector<Param>& params, BinaryParams* p) {
+  p->n = static_cast<int>(params.size());
+  if (p->n > BinaryParams::kMax) return Status::Internal("postgres: too many parameters");
+  for (int i = 0; i < p->n; ++i) {
+    p->values[i] = params[i].data();
+    p->lengths[i] = params[i].size();
+    p->formats[i] = 1;
   }
-  return Check(PQexecPrepared(conn_, name, n, values, lengths, formats, /*resultFormat=*/1), what);
+  return Status::Ok();
 }
 
-Result<PgResult> Connection::Query(const char* sql, const char* what) { return Check(PQexec(conn_, sql), what); }
+}  // namespace
 
-Status Connection::Begin() { return Query("BEGIN", "BEGIN").status(); }
+Result<PgResult> Connection::Exec(const char* name, const std::vector<Param>& params, const char* what) {
+  if (pipelined_) {
+    DBXB_RETURN_IF_ERROR(Send(name, params, what));
+    return Wait();
+  }
+  BinaryParams p;
+  DBXB_RETURN_IF_ERROR(Fill(params, &p));
+  return Check(PQexecPrepared(conn_, name, p.n, p.values, p.lengths, p.formats, /*resultFormat=*/1), what);
+}
 
-Status Connection::Commit() {
-  Result<PgResult> r = Query("COMMIT", "COMMIT");
+Result<PgResult> Connection::Query(const char* sql, const char* what) {
+  if (!pipelined_) return Check(PQexec(conn_, sql), what);
+  if (PQsendQueryParams(conn_, sql, 0, nullptr, nullptr, nullptr, nullptr, 0) != 1)
+    return ResultError(conn_, nullptr, what);
+  sent_.push_back(what);
+  return Wait();
+}
+
+Status Connection::Send(const char* name, const std::vector<Param>& params, const char* what) {
+  if (!pipelined_) return Exec(name, params, what).status();
+  BinaryParams p;
+  DBXB_RETURN_IF_ERROR(Fill(params, &p));
+  if (PQsendQueryPrepared(conn_, name, p.n, p.values, p.lengths, p.formats, /*resultFormat=*/1) != 1)
+    return ResultError(conn_, nullptr, what);
+  sent_.push_back(what);
+  if (static_cast<int>(sent_.size()) >= kPipelineDepth) return Wait().status();
+  return Status::Ok();
+}
+
+Result<PgResult> Connection::Wait() {
+  if (PQpipelineSync(conn_) != 1) return ResultError(conn_, nullptr, "pipeline sync");
+  PgResult last;
+  for (size_t i = 0; i < sent_.size(); ++i) {
+    // Each statement's results end with a null; a statement the server skipped after an error is
+    // PGRES_PIPELINE_ABORTED.
+    for (PGresult* r; (r = PQgetResult(conn_)) != nullptr;) {
+      const ExecStatusType st = PQresultStatus(r);
+      if (st == PGRES_PIPELINE_ABORTED) {
+        PQclear(r);
+        continue;
+      }
+      Result<PgResult> checked = Check(r, sent_[i]);
+      if (!checked.ok() && failed_.ok()) failed_ = checked.status();
+      if (checked.ok()) last = std::move(*checked);
+    }
+  }
+  sent_.clear();
+  PgResult sync(PQgetResult(conn_));
+  if (sync == nullptr || PQresultStatus(sync.get()) != PGRES_PIPELINE_SYNC) {
+    if (failed_.ok()) failed_ = ResultError(conn_, sync.get(), "pipeline sync");
+  }
+  if (!failed_.ok()) return failed_;
+  return last;
+}
+
+Status Connection::Begin() {
+  if (PQenterPipelineMode(conn_) != 1) return ResultError(conn_, nullptr, "BEGIN: pipeline mode");
+  pipelined_ = true;
+  failed_ = Status::Ok();
+  if (PQsendQueryParams(conn_, "BEGIN", 0, nullptr, nullptr, nullptr, nullptr, 1) != 1) {
+    Status s = ResultError(conn_, nullptr, "BEGIN");
+    (void)EndPipeline("ROLLBACK", "ROLLBACK");
+    return s;
+  }
+  sent_.push_back("BEGIN");
+  return Status::Ok();
+}
+
+// Queues the batch's last statement, waits for every result, and leaves pipeline mode; a transaction
+// the server left failed (its COMMIT skipped after an error) is rolled back.
+Status Connection::EndPipeline(const char* sql, const char* what) {
+  Result<PgResult> r = Query(sql, what);
+  pipelined_ = false;
+  (void)PQexitPipelineMode(conn_);
+  if (PQtransactionStatus(conn_) == PQTRANS_INERROR) (void)Check(PQexec(conn_, "ROLLBACK"), "ROLLBACK");
   if (!r.ok()) return r.status();
-  if (std::string_view(PQcmdStatus(r->get())) == "ROLLBACK")
+  if (std::string_view(PQcmdStatus(r->get())) == "ROLLBACK" && std::string_view(sql) == "COMMIT")
     return Status::Conflict("COMMIT: the transaction had failed and was rolled back");
   return Status::Ok();
 }
 
-Status Connection::Rollback() { return Query("ROLLBACK", "ROLLBACK").status(); }
+Status Connection::Commit() {
+  if (!pipelined_) return Status::InvalidArgument("COMMIT: no batch is open");
+  return EndPipeline("COMMIT", "COMMIT");
+}
+
+Status Connection::Rollback() {
+  if (!pipelined_) return Query("ROLLBACK", "ROLLBACK").status();
+  Status s = EndPipeline("ROLLBACK", "ROLLBACK");
+  // The batch's own errors are what Rollback drops: only a failure to roll back is its error.
+  return failed_.ok() ? s : Status::Ok();
+}
 
 uint64_t Connection::Changed(const PGresult* r) {
   return std::strtoull(PQcmdTuples(const_cast<PGresult*>(r)), nullptr, 10);

@@ -50,6 +50,13 @@ class Param {
 int64_t ColumnInt8(const PGresult* r, int row, int column);
 std::string_view ColumnBytes(const PGresult* r, int row, int column);
 
+/// A batch (Begin..Commit or Rollback) runs in libpq's pipeline mode: Begin queues BEGIN, Send queues a
+/// statement without waiting for its result, and Commit queues COMMIT and waits once for every result,
+/// so that a batch of writes is one round trip (one more per kPipelineDepth statements, which bounds
+/// what the server writes back before it is read). Exec and Query inside a batch send their statement,
+/// then wait for it and everything queued before it: a read sees the batch's writes. The first failed
+/// statement of a batch is the error of whichever call waits next (Exec, Query, Commit); the server
+/// skips the rest of the batch, and Commit rolls it back.
 class Connection {
  public:
   /// Connects and prepares each (name, SQL, parameter type OIDs) statement.
@@ -68,11 +75,16 @@ class Connection {
   Result<PgResult> Exec(const char* name, const std::vector<Param>& params, const char* what);
   /// Runs SQL text without parameters (BEGIN, COMMIT, SHOW ...).
   Result<PgResult> Query(const char* sql, const char* what);
-  /// BEGIN, COMMIT and ROLLBACK. A COMMIT of a transaction that had failed (which PostgreSQL answers
-  /// as a ROLLBACK) is Conflict.
+  /// Queues a prepared statement of the open batch; its error comes from the next call that waits.
+  /// Outside a batch, Exec's.
+  Status Send(const char* name, const std::vector<Param>& params, const char* what);
+  /// BEGIN (queued: no round trip), COMMIT and ROLLBACK. A COMMIT of a transaction that had failed
+  /// (which PostgreSQL answers as a ROLLBACK) is Conflict; a failed statement of the batch is its error.
   Status Begin();
   Status Commit();
   Status Rollback();
+  /// Statements queued in a batch before the connection waits for their results.
+  static constexpr int kPipelineDepth = 1000;
   /// Rows a statement changed (PQcmdTuples), 0 when it reports none.
   static uint64_t Changed(const PGresult* r);
 
@@ -81,8 +93,15 @@ class Connection {
  private:
   explicit Connection(PGconn* conn) : conn_(conn) {}
   Result<PgResult> Check(PGresult* r, const char* what);
+  // Sends a sync and reads every result up to it: the last statement's, or the first error since the
+  // batch began (kept in failed_ until the batch ends).
+  Result<PgResult> Wait();
+  Status EndPipeline(const char* sql, const char* what);
 
   PGconn* conn_;
+  bool pipelined_ = false;         // a batch is open: libpq's pipeline mode
+  std::vector<const char*> sent_;  // what each statement sent since the last sync is, for its error
+  Status failed_;                  // the batch's first failed statement
 };
 
 /// bytea, int8 and text OIDs (pg_type.h is a server header; these are fixed).

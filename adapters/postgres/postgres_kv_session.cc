@@ -31,7 +31,7 @@ class PostgresSession final : public Session {
   }
 
   Status Put(std::string_view key, std::string_view value) override {
-    return conn_->Exec("put", {Param::Bytes(key), Param::Bytes(value)}, "Put").status();
+    return conn_->Send("put", {Param::Bytes(key), Param::Bytes(value)}, "Put");
   }
 
   Status Get(std::string_view key, std::string* value) override {
@@ -42,7 +42,7 @@ class PostgresSession final : public Session {
     return Status::Ok();
   }
 
-  Status Delete(std::string_view key) override { return conn_->Exec("del", {Param::Bytes(key)}, "Delete").status(); }
+  Status Delete(std::string_view key) override { return conn_->Send("del", {Param::Bytes(key)}, "Delete"); }
 
   Status Scan(std::string_view start, uint64_t limit, ScanVisitor visitor) override {
     const bool own_txn = !in_batch() && (limit == 0 || limit > kScanChunkRows);

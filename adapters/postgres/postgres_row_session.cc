@@ -32,7 +32,7 @@ class PostgresRowSession final : public RowSession {
   Status DoCommit() override { return conn_->Commit(); }
   Status DoAbort() override { return conn_->Rollback(); }
 
-  Status InsertRow(const Row& row) override { return conn_->Exec("insert", RowParams(row), "INSERT").status(); }
+  Status InsertRow(const Row& row) override { return conn_->Send("insert", RowParams(row), "INSERT"); }
 
   Status GetById(int64_t id, Row* row) override {
     Result<PgResult> r = conn_->Exec("get", {Param::Int8(id)}, "SELECT by id");

@@ -57,10 +57,10 @@ std::optional<uint64_t> ParseLsn(const char* text) {
 Result<std::unique_ptr<Server>> Server::Start(const ServerConfig& config) {
   Result<Identity> id = ServerIdentity();
   if (!id.ok()) return id.status();
-  const Result<std::string>& bindir = Bindir();
+  Result<std::string> bindir = ServerBindir(*id, config.build);
   if (!bindir.ok()) return bindir.status();
   std::unique_ptr<Server> server(new Server(config));
-  server->bindir_ = bindir.value();
+  server->bindir_ = *bindir;
   DBXB_RETURN_IF_ERROR(server->PrepareFiles(*id));
   DBXB_RETURN_IF_ERROR(server->Launch(*id));
   DBXB_RETURN_IF_ERROR(server->Configure());
@@ -80,7 +80,8 @@ Status Server::PrepareFiles(const Identity& id) {
   DBXB_RETURN_IF_ERROR(MakeDir(id, dir / "tables"));
   data_dir_ = server_dir_ + "/data";
   log_path_ = server_dir_ + "/server.log";
-  if (!fs::exists(fs::path(data_dir_) / "PG_VERSION", ec)) DBXB_RETURN_IF_ERROR(CopyTemplateCluster(id, data_dir_));
+  if (!fs::exists(fs::path(data_dir_) / "PG_VERSION", ec))
+    DBXB_RETURN_IF_ERROR(CopyTemplateCluster(id, bindir_, data_dir_));
   socket_dir_ = data_dir_;
   if (data_dir_.size() > kMaxSocketPath || data_dir_.find(',') != std::string::npos) {
     Result<std::string> own = CreateOwnedDir(fs::temp_directory_path(ec).string(), "dbx-bench-pg-");

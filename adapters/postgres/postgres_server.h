@@ -39,6 +39,8 @@ namespace dbxb::postgres_internal {
 class Connection;
 
 struct ServerConfig {
+  /// The server programs to run.
+  ServerBuild build;
   /// The database's directory (AdapterOptions::dir).
   std::string dir;
   /// postgresql.auto.conf lines, ("shared_buffers", "8192kB"), written before every start.
