@@ -26,7 +26,10 @@ std::vector<std::string> EnginesWithReplica() {
 TEST(SeedSuiteTest, ReplicasAreTheSeedsEngines) {
   std::vector<std::string> expected = {"sqlite"};
   if (BuiltinAdapters().Find("dbx-core") != nullptr) expected = {"dbx-core", "sled", "redb", "sqlite"};
-  EXPECT_EQ(EnginesWithReplica(), expected);
+  std::vector<std::string> engines;  // a build variant (sqlite@debian) has its engine's replica too
+  for (const std::string& name : EnginesWithReplica())
+    if (InDefaultEngines(*BuiltinAdapters().Find(name))) engines.push_back(name);
+  EXPECT_EQ(engines, expected);
   EXPECT_EQ(SeedWorkloadNames(), (std::vector<std::string>{"insert", "get", "scan"}));
 }
 
