@@ -7,7 +7,7 @@
 #include "adapters/wiredtiger/wiredtiger_adapter.h"
 
 extern "C" __attribute__((visibility("default"))) bool dbxb_debian_engines(int abi, size_t factory_bytes,
-                                                                          std::vector<dbxb::AdapterFactory>* out) {
+                                                                           std::vector<dbxb::AdapterFactory>* out) {
   if (abi != dbxb::kVariantsAbi || factory_bytes != sizeof(dbxb::AdapterFactory)) return false;
   out->push_back(dbxb::SqliteAdapterFactory());
   out->push_back(dbxb::LmdbAdapterFactory());
