@@ -165,7 +165,8 @@ std::vector<BadInputRow> BadInputRows() {
       {"UnknownEngine", Run("--engines nosuch"), "nosuch"},
       // A build variant the engine does not have: the line names the variant and the variants there are.
       {"UnknownVariant", Run("--engines sqlite@nosuch"), "no variant 'nosuch'"},
-      {"VariantSettingUnderItsOwnName", Run("--engines sqlite@debian --engine-option sqlite@debian.page_size=8192"),
+      // (without variants in the build, as the sanitizer builds are: an unknown engine, named the same way)
+      {"VariantSettingUnderItsOwnName", Run("--engines sqlite --engine-option sqlite@debian.page_size=8192"),
        "sqlite@debian.page_size"},
       {"EngineTwice", Run("--engines sqlite,sqlite"), "sqlite"},
       {"EngineListOnlyComma", Run("--engines ,"), "--engines"},
