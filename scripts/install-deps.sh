@@ -6,6 +6,7 @@ set -euo pipefail
 
 PACKAGES=(
   build-essential cmake ninja-build pkg-config git
+  ccache  # the compile cache outside the clone (cmake/compile_cache.cmake)
   libsqlite3-dev liblmdb-dev librocksdb-dev libleveldb-dev libwiredtiger-dev
   postgresql libpq-dev
   libfmt-dev nlohmann-json3-dev libcli11-dev
