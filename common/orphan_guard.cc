@@ -13,9 +13,9 @@ namespace dbxb {
 namespace {
 
 // $1: the watched process's working directory ("" = none); $2...: the paths. Reads lines on fd 3:
-// "watch <pid>" and "done". At end of file without "done", this process is gone: stop the watched
-// process while it still works in $1 (readlink fails once it has exited), then remove the paths (again
-// for up to 10 s while files appear in them, as a server another guard is stopping may still write).
+// "watch <pid>", "remove <path>" (one more path) and "done". At end of file without "done", this process is gone: stop
+// the watched process while it still works in $1 (readlink fails once it has exited), then remove the paths (again for
+// up to 10 s while files appear in them, as a server another guard is stopping may still write).
 constexpr char kWatcherScript[] = R"sh(
 trap '' HUP INT QUIT TERM PIPE USR1 USR2 ALRM
 cwd=$1
@@ -25,6 +25,7 @@ while IFS= read -r line <&3; do
   case $line in
     done) exit 0 ;;
     "watch "*) pid=${line#watch } ;;
+    "remove "*) set -- "$@" "${line#remove }" ;;
   esac
 done
 alive() { [ -n "$pid" ] && [ -n "$cwd" ] && [ "$(readlink "/proc/$pid/cwd" 2>/dev/null)" = "$cwd" ]; }
@@ -75,6 +76,14 @@ OrphanGuard::~OrphanGuard() { Dismiss(); }
 
 Status OrphanGuard::Watch(pid_t pid) {
   if (write_fd_ < 0 || !WriteLine(write_fd_, "watch " + std::to_string(pid)))
+    return Status::IOError("orphan guard: the watcher is gone");
+  return Status::Ok();
+}
+
+Status OrphanGuard::Add(const std::string& path) {
+  if (path.empty() || path.find('\n') != std::string::npos)
+    return Status::InvalidArgument("orphan guard: a path the watcher cannot be told: " + path);
+  if (write_fd_ < 0 || !WriteLine(write_fd_, "remove " + path))
     return Status::IOError("orphan guard: the watcher is gone");
   return Status::Ok();
 }

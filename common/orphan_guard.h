@@ -36,6 +36,11 @@ class OrphanGuard {
   /// REQUIRES: Start was given the process's working directory.
   Status Watch(pid_t pid);
 
+  /// Adds `path` to those removed if this process ends before Dismiss. Start the guard before making
+  /// what it guards, then Add it: a kill in between leaves nothing a slow watcher start could miss.
+  /// InvalidArgument for a path with a newline (the watcher reads lines); IOError when the watcher is gone.
+  Status Add(const std::string& path);
+
   /// The normal end: the watcher exits without touching anything, and is reaped. Idempotent.
   void Dismiss();
 

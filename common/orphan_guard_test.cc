@@ -70,6 +70,32 @@ TEST_F(OrphanGuardTest, AKilledOwnersPathsAreRemovedAndItsServerStopped) {
   EXPECT_TRUE(WaitUntil([&] { return !fs::exists(dir_ / "made"); }, 10)) << "the guarded path is removed";
 }
 
+// A guard started before what it guards (the order that leaves no unguarded moment): the paths it is
+// told later, one with a space too, are removed as the ones given at the start.
+TEST_F(OrphanGuardTest, PathsAddedAfterTheStartAreRemovedToo) {
+  fs::create_directories(dir_ / "later one");
+  int ready[2];
+  ASSERT_EQ(pipe(ready), 0);
+  pid_t owner = fork();
+  if (owner == 0) {
+    close(ready[0]);
+    auto guard = OrphanGuard::Start({(dir_ / "made").string()});
+    if (!guard.ok() || !(*guard)->Add((dir_ / "later one").string()).ok()) _exit(1);
+    if (!(*guard)->Add("two\nlines").IsInvalidArgument()) _exit(1);
+    (void)!write(ready[1], "x", 1);
+    pause();
+    _exit(0);
+  }
+  close(ready[1]);
+  char c = 0;
+  ASSERT_EQ(read(ready[0], &c, 1), 1);
+  close(ready[0]);
+  ASSERT_EQ(kill(owner, SIGKILL), 0);
+  ASSERT_EQ(waitpid(owner, nullptr, 0), owner);
+  EXPECT_TRUE(WaitUntil([&] { return !fs::exists(dir_ / "made"); }, 10));
+  EXPECT_TRUE(WaitUntil([&] { return !fs::exists(dir_ / "later one"); }, 10)) << "the added path is removed";
+}
+
 TEST_F(OrphanGuardTest, ADismissedGuardTouchesNothingAndIsReaped) {
   auto guard = OrphanGuard::Start({(dir_ / "made").string()});
   ASSERT_TRUE(guard.ok()) << guard.status().ToString();

@@ -1,6 +1,7 @@
 #include "common/owned_dir.h"
 
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -37,6 +38,22 @@ bool MarkerOwner(const fs::path& dir, pid_t* pid, uint64_t* start_time) {
 }
 
 }  // namespace
+
+Result<std::string> TempDirectory() {
+  const char* env = std::getenv("TMPDIR");
+  const bool from_env = env != nullptr && *env != '\0';
+  const std::string dir = from_env ? env : "/tmp";
+  const std::string name = from_env ? "TMPDIR " + dir : dir + " (the temporary directory, TMPDIR unset)";
+  struct stat st {};
+  if (stat(dir.c_str(), &st) != 0) return Status::InvalidArgument(name + ": " + std::strerror(errno));
+  if (!S_ISDIR(st.st_mode)) return Status::InvalidArgument(name + ": not a directory");
+  std::string probe = dir + "/.dbx-bench-probe-XXXXXX";
+  const int fd = mkstemp(probe.data());
+  if (fd < 0) return Status::InvalidArgument(name + ": cannot create a file: " + std::strerror(errno));
+  close(fd);
+  unlink(probe.c_str());
+  return dir;
+}
 
 Result<std::string> CreateOwnedDir(const std::string& base, const std::string& prefix) {
   std::string dir = (fs::path(base) / (prefix + "XXXXXX")).string();

@@ -11,6 +11,10 @@
 
 namespace dbxb {
 
+/// The temporary directory: $TMPDIR when set and not empty, else /tmp. InvalidArgument naming TMPDIR when
+/// it is missing, not a directory, or cannot take a new file (a probe file is created and removed).
+Result<std::string> TempDirectory();
+
 /// The marker file every owned directory holds.
 inline constexpr char kOwnedMarker[] = ".dbx-bench-owned";
 

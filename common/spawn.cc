@@ -19,7 +19,8 @@ std::mutex g_reaped_mu;
 ProcessUsage g_reaped;  // GUARDED_BY(g_reaped_mu)
 
 // What the child does between fork and exec: async-signal-safe calls only.
-[[noreturn]] void ExecChild(const SpawnOptions& o, char* const* argv, char* const* env, int out, int devnull) {
+[[noreturn]] void ExecChild(const SpawnOptions& o, char* const* argv, char* const* env, int out, int devnull,
+                            pid_t parent) {
   setpgid(0, 0);
   struct sigaction dfl {};
   dfl.sa_handler = SIG_DFL;
@@ -27,10 +28,14 @@ ProcessUsage g_reaped;  // GUARDED_BY(g_reaped_mu)
   sigset_t none;
   sigemptyset(&none);
   sigprocmask(SIG_SETMASK, &none, nullptr);
-  if (o.parent_death_signal != 0) prctl(PR_SET_PDEATHSIG, o.parent_death_signal);
+  // The parent may have ended before the request: the child is then already another process's.
+  if (o.parent_death_signal != 0 && (prctl(PR_SET_PDEATHSIG, o.parent_death_signal) != 0 || getppid() != parent))
+    _exit(126);
   // 0..2, then fd3 as 3 (its close-on-exec flag cleared), then every other descriptor closed.
-  if (devnull >= 0 && dup2(devnull, STDIN_FILENO) < 0) _exit(126);
-  if (dup2(out, STDOUT_FILENO) < 0 || dup2(out, STDERR_FILENO) < 0) _exit(126);
+  if (!o.inherit_stdio) {
+    if (devnull >= 0 && dup2(devnull, STDIN_FILENO) < 0) _exit(126);
+    if (dup2(out, STDOUT_FILENO) < 0 || dup2(out, STDERR_FILENO) < 0) _exit(126);
+  }
   if (o.fd3 >= 0 && ((o.fd3 != 3 && dup2(o.fd3, 3) < 0) || fcntl(3, F_SETFD, 0) < 0)) _exit(126);
   const int keep = o.fd3 >= 0 ? 3 : 2;
   if (close_range(static_cast<unsigned>(keep) + 1, ~0u, 0) != 0) {
@@ -51,12 +56,13 @@ Result<pid_t> Spawn(const SpawnOptions& o) {
   argv.push_back(nullptr);
   for (const std::string& e : o.env) env.push_back(const_cast<char*>(e.c_str()));
   env.push_back(nullptr);
-  const char* out_path = o.output_file.empty() ? "/dev/null" : o.output_file.c_str();
+  const char* out_path = o.output_file.empty() || o.inherit_stdio ? "/dev/null" : o.output_file.c_str();
   int out = open(out_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
   if (out < 0) return Status::IOError(std::string("cannot open ") + out_path + ": " + std::strerror(errno));
   int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
+  const pid_t parent = getpid();
   pid_t pid = fork();
-  if (pid == 0) ExecChild(o, argv.data(), env.data(), out, devnull);
+  if (pid == 0) ExecChild(o, argv.data(), env.data(), out, devnull, parent);
   const int fork_errno = errno;
   close(out);
   if (devnull >= 0) close(devnull);

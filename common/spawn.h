@@ -27,12 +27,15 @@ struct SpawnOptions {
   std::string cwd;
   /// stdout and stderr are appended to this file (created 0644); empty = /dev/null. stdin is /dev/null.
   std::string output_file;
+  /// Keep this process's stdin, stdout and stderr instead (output_file is then unused).
+  bool inherit_stdio = false;
   /// Passed to the child as its descriptor 3 (e.g. a pipe's read end); -1 = none. No other descriptor
   /// of this process is inherited.
   int fd3 = -1;
   /// Run as this user and group (this process must be root); nullopt = as this process.
   std::optional<std::pair<uid_t, gid_t>> user;
-  /// The signal the child gets when the thread that started it ends (PR_SET_PDEATHSIG); 0 = none.
+  /// The signal the child gets when the thread that started it ends (PR_SET_PDEATHSIG); 0 = none. A
+  /// parent that ended before the child could ask for it is found too: the child then exits 126 unstarted.
   int parent_death_signal = 0;
 };
 

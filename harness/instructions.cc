@@ -2,10 +2,9 @@
 
 #include <fcntl.h>
 #include <fmt/format.h>
-#include <spawn.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <sys/syscall.h>
-#include <sys/wait.h>
 #include <unistd.h>
 #include <valgrind/callgrind.h>
 
@@ -15,9 +14,14 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <string>
 
+#include "common/interrupt.h"
+#include "common/orphan_guard.h"
+#include "common/owned_dir.h"
 #include "common/sanitized_build.h"
+#include "common/spawn.h"
 
 extern char** environ;
 
@@ -25,6 +29,8 @@ namespace dbxb {
 namespace {
 
 namespace fs = std::filesystem;
+
+constexpr int kInterruptedExitCode = 128 + SIGINT;  // as a run the user interrupted exits
 
 // Set by RunSelfUnderCallgrind for the child: where callgrind writes its dumps, and the valgrind version.
 constexpr char kOutEnv[] = "DBXB_CALLGRIND_OUT";
@@ -41,6 +47,50 @@ Result<uint64_t> SummaryOf(const std::string& path) {
     if (line.rfind("summary:", 0) == 0) return static_cast<uint64_t>(std::strtoull(line.c_str() + 8, nullptr, 10));
   }
   return Status::IOError(fmt::format("the callgrind dump {} has no summary line", path));
+}
+
+// The directories of the dumps, in the temporary directory (common/owned_dir.h).
+constexpr char kDirPrefix[] = "dbx-bench-callgrind-";
+
+void RemoveDir(const std::string& dir) {
+  std::error_code ec;
+  fs::remove_all(dir, ec);
+}
+
+// The program `name` in $PATH, or "".
+std::string FindInPath(const std::string& name) {
+  const char* path = std::getenv("PATH");
+  std::string dirs = path != nullptr ? path : "/usr/bin:/bin";
+  for (size_t begin = 0; begin <= dirs.size();) {
+    size_t end = std::min(dirs.find(':', begin), dirs.size());
+    const std::string candidate = (end > begin ? dirs.substr(begin, end - begin) : ".") + "/" + name;
+    if (access(candidate.c_str(), X_OK) == 0) return candidate;
+    begin = end + 1;
+  }
+  return "";
+}
+
+// This process's environment with `set` added or replacing.
+std::vector<std::string> ChildEnvironment(const std::map<std::string, std::string>& set) {
+  std::vector<std::string> env;
+  for (char** e = environ; *e != nullptr; ++e) {
+    const std::string entry = *e;
+    if (set.count(entry.substr(0, entry.find('='))) == 0) env.push_back(entry);
+  }
+  for (const auto& [key, value] : set) env.push_back(key + "=" + value);
+  return env;
+}
+
+// Waits for the child, passing it a Ctrl-C, SIGTERM or SIGHUP this process gets (as SIGTERM, once: it stops
+// as a run does, writing what finished). 130 once interrupted, whatever the child's code.
+Result<int> WaitForwardingInterrupt(pid_t pid) {
+  bool forwarded = false;
+  for (;;) {
+    Result<std::optional<ChildExit>> ended = WaitChild(pid, std::chrono::milliseconds(100));
+    if (!ended.ok()) return ended.status();
+    if (ended->has_value()) return forwarded ? kInterruptedExitCode : (*ended)->code;
+    if (InterruptRequested() && !forwarded) forwarded = kill(pid, SIGTERM) == 0;
+  }
 }
 
 std::string SelfPath() {
@@ -72,36 +122,41 @@ Result<int> RunSelfUnderCallgrind(const std::vector<std::string>& args) {
       "cannot run; count instructions with a Release build");
 #endif
   const std::string version = ValgrindVersion();
-  if (version.empty())
+  const std::string valgrind = FindInPath("valgrind");
+  if (version.empty() || valgrind.empty())
     return Status::InvalidArgument("--measure instructions: valgrind is not installed (Debian's package valgrind)");
-  std::string dir = (fs::temp_directory_path() / "dbx-bench-callgrind-XXXXXX").string();
-  if (mkdtemp(dir.data()) == nullptr)
-    return Status::IOError(fmt::format("cannot create a directory for callgrind: {}", std::strerror(errno)));
-  const std::string out = dir + "/callgrind.out";
-  std::vector<std::string> argv = {"valgrind",
-                                   "--tool=callgrind",
-                                   "--instr-atstart=no",
-                                   "--collect-atstart=no",
-                                   "--separate-threads=yes",
-                                   "-q",
-                                   "--callgrind-out-file=" + out,
-                                   SelfPath()};
-  argv.insert(argv.end(), args.begin(), args.end());
-  std::vector<char*> cargv;
-  for (std::string& a : argv) cargv.push_back(a.data());
-  cargv.push_back(nullptr);
-  setenv(kOutEnv, out.c_str(), 1);
-  setenv(kVersionEnv, version.c_str(), 1);
-  pid_t pid = 0;
-  const int rc = posix_spawnp(&pid, "valgrind", nullptr, nullptr, cargv.data(), environ);
-  int status = 0;
-  while (rc == 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  auto tmp = TempDirectory();
+  if (!tmp.ok()) return tmp.status();
+  RemoveAbandonedDirs(*tmp, kDirPrefix);  // what a run killed together with its guard left
+  auto guard = OrphanGuard::Start({});    // before the directory, which is never there unguarded
+  if (!guard.ok()) return guard.status();
+  auto dir = CreateOwnedDir(*tmp, kDirPrefix);
+  if (!dir.ok()) return Status::IOError("cannot create a directory for callgrind: " + dir.status().message());
+  if (Status added = (*guard)->Add(*dir); !added.ok()) {
+    RemoveDir(*dir);
+    return added;
   }
-  std::error_code ec;
-  fs::remove_all(dir, ec);
-  if (rc != 0) return Status::IOError(fmt::format("cannot start valgrind: {}", std::strerror(rc)));
-  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
-  return WEXITSTATUS(status);
+  const std::string out = *dir + "/callgrind.out";
+  SpawnOptions o;
+  // No gdbserver: its FIFOs in the temporary directory would outlive a killed valgrind.
+  o.argv = {valgrind,
+            "--tool=callgrind",
+            "--instr-atstart=no",
+            "--collect-atstart=no",
+            "--separate-threads=yes",
+            "--vgdb=no",
+            "-q",
+            "--callgrind-out-file=" + out,
+            SelfPath()};
+  o.argv.insert(o.argv.end(), args.begin(), args.end());
+  o.env = ChildEnvironment({{kOutEnv, out}, {kVersionEnv, version}});
+  o.inherit_stdio = true;
+  o.parent_death_signal = SIGKILL;  // however this process ends, the run it started ends with it
+  Result<pid_t> pid = Spawn(o);
+  Result<int> code = pid.ok() ? WaitForwardingInterrupt(*pid) : Result<int>(pid.status().WithContext("valgrind"));
+  RemoveDir(*dir);
+  (*guard)->Dismiss();
+  return code;
 }
 
 void InstructionCounter::Start() {

@@ -41,8 +41,11 @@ std::string ValgrindVersion();
 
 /// Runs this executable again with `args` (the arguments after the program name, e.g. {"run", ...})
 /// under callgrind, with its output files in a private directory removed afterwards, and waits for it.
+/// The child is tied to this process: a Ctrl-C, SIGTERM or SIGHUP here stops it as it would stop a run
+/// (SIGTERM, forwarded once), and it is SIGKILLed when this process ends otherwise (PR_SET_PDEATHSIG);
+/// the directory has an orphan guard, and a later run removes one a killed run and guard left.
 /// Returns the child's exit code (130 when it was interrupted); InvalidArgument when valgrind is not
-/// installed.
+/// installed or the temporary directory is unusable.
 [[nodiscard]] Result<int> RunSelfUnderCallgrind(const std::vector<std::string>& args);
 
 /// How long the threads of the process have run on a CPU so far, in nanoseconds

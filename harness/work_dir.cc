@@ -23,13 +23,15 @@ Status WorkDir::Create(const std::string& base_option) {
       return Status::InvalidArgument(fmt::format("--data-dir: cannot create '{}': {}", base_option, ec.message()));
   }
   (void)RemoveAbandonedDirs(base.string(), "dbx-bench-");
+  // The guard first: the directory is never there without one that knows it (a later run removes what
+  // a kill leaves when there is no guard).
+  Result<std::unique_ptr<OrphanGuard>> guard = OrphanGuard::Start({});
   Result<std::string> dir = CreateOwnedDir(base.string(), "dbx-bench-");
   if (!dir.ok()) return Status::InvalidArgument("--data-dir: " + dir.status().message());
+  if (guard.ok() && (*guard)->Add(*dir).ok()) guard_ = std::move(*guard);
   // Searchable, not readable, by others: postgres's server runs as another account when we are root.
   (void)chmod(dir->c_str(), 0711);
   path_ = *dir;
-  Result<std::unique_ptr<OrphanGuard>> guard = OrphanGuard::Start({path_});
-  if (guard.ok()) guard_ = std::move(*guard);  // without one, a later run removes what a kill leaves
   return Status::Ok();
 }
 

@@ -2,8 +2,11 @@
 // valgrind's callgrind, counts each benchmark's instructions per operation over a fixed number of
 // iterations, and `compare` / `ab` gate them against --max-instruction-regression. The null engine's
 // test-only spin (adapters/null/null_faults.h) is the code change. Skipped without valgrind; a sanitizer
-// build, which valgrind cannot run, checks only that the tool refuses the mode with its reason.
+// build, which valgrind cannot run, checks only that the tool refuses the mode with its reason. The
+// valgrind child is tied to the tool: whatever signal ends the tool, no process and no file is left.
 #include <gtest/gtest.h>
+#include <signal.h>
+#include <stdlib.h>
 
 #include <algorithm>
 #include <cmath>
@@ -109,6 +112,43 @@ TEST_F(InstructionsTest, ACountThatCannotApplyIsRefusedWithItsReason) {
   const nlohmann::json i = Results("synced")["benchmarks"][0]["instructions"];
   EXPECT_NE(i["refused"].get<std::string>().find("synced"), std::string::npos) << i;
 }
+
+// The tool signalled while its valgrind child builds a data set (under valgrind, 5M rows take minutes): it
+// ends as the signal says (130 for the ones that interrupt a run; SIGKILL kills it), and soon after no
+// process of the run runs and its temporary directory (TMPDIR, the callgrind dumps' and the run's
+// databases' directories, valgrind's own files) is empty; nothing was written.
+class InstructionsSignalTest : public InstructionsTest, public ::testing::WithParamInterface<int> {};
+
+TEST_P(InstructionsSignalTest, NothingOfTheRunIsLeft) {
+  const fs::path tmp = dir_ / "tmp";
+  fs::create_directories(tmp);
+  const char* old_tmp = std::getenv("TMPDIR");
+  const std::string saved = old_tmp != nullptr ? old_tmp : "";
+  setenv("TMPDIR", tmp.c_str(), 1);  // the child inherits it
+  const pid_t pid = StartTool(DBXB_TOOL,
+                              SplitWords("run --engines null --workloads get --records 5M --measure instructions "
+                                         "--out " +
+                                         (dir_ / "out").string()),
+                              dir_ / "stdout", dir_ / "stderr");
+  old_tmp != nullptr ? setenv("TMPDIR", saved.c_str(), 1) : unsetenv("TMPDIR");
+  auto entries = [&] { return std::distance(fs::directory_iterator(tmp), fs::directory_iterator()); };
+  // The callgrind directory and the run's work directory: the run under valgrind has begun.
+  ASSERT_TRUE(WaitUntil([&] { return entries() >= 2; }, 60)) << ReadFile(dir_ / "stderr");
+  ASSERT_EQ(kill(pid, GetParam()), 0);
+  const ToolResult r = WaitTool(pid, 60);
+  if (GetParam() == SIGKILL)
+    EXPECT_EQ(r.term_signal, SIGKILL) << r.Describe();
+  else
+    EXPECT_EQ(r.exit_code, 130) << r.Describe() << ReadFile(dir_ / "stderr");
+  EXPECT_TRUE(WaitUntil([&] { return ProcessesMentioning(tmp.string()) == 0; }, 10)) << "valgrind still runs";
+  EXPECT_TRUE(WaitUntil([&] { return entries() == 0; }, 10)) << Fingerprint(tmp);
+  EXPECT_FALSE(fs::exists(dir_ / "out" / "results.json"));
+}
+
+INSTANTIATE_TEST_SUITE_P(Signals, InstructionsSignalTest, ::testing::Values(SIGKILL, SIGTERM, SIGINT, SIGHUP),
+                         [](const ::testing::TestParamInfo<int>& info) {
+                           return std::string(sigabbrev_np(info.param));
+                         });
 
 }  // namespace
 }  // namespace dbxb::test
