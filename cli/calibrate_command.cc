@@ -9,6 +9,7 @@
 #include "cli/command_options.h"
 #include "cli/units.h"
 #include "common/file_policy.h"
+#include "common/owned_dir.h"
 #include "harness/calibrate.h"
 #include "harness/signal_handlers.h"
 #include "records/json_results.h"
@@ -52,10 +53,12 @@ CommandResult RunCalibrate(const CalibrateArgs& args, std::ostream& console) {
   if (!args.out_path.empty()) {
     if (Status s = files.CheckOutputFile("--out", args.out_path); !s.ok()) return BadInput(s.message());
   }
-  std::error_code ec;
-  const fs::path base = args.data_dir.empty() ? fs::temp_directory_path(ec) : fs::path(args.data_dir);
+  Result<std::string> tmp = TempDirectory();
+  if (!tmp.ok()) return BadInput(tmp.status().message());
+  const fs::path base = args.data_dir.empty() ? fs::path(*tmp) : fs::path(args.data_dir);
   std::string tmpl = (base / "dbx-bench-calibrate-XXXXXX").string();
-  if (ec || mkdtemp(tmpl.data()) == nullptr)
+  std::error_code ec;
+  if (mkdtemp(tmpl.data()) == nullptr)
     return BadInput(fmt::format("--data-dir: cannot create a directory in {}", base.string()));
 
   std::vector<CalibrationResult> rows;

@@ -9,6 +9,7 @@
 #include "cli/command_options.h"
 #include "cli/compare_command.h"
 #include "cli/run_limits.h"
+#include "common/owned_dir.h"
 #include "common/redact.h"
 #include "harness/clients.h"
 #include "harness/instructions.h"
@@ -119,6 +120,7 @@ namespace {
 // Everything known before the run starts: its size against the machine, and every file it will write.
 Status CheckBeforeRun(const RunCommandArgs& args, const RunPlan& plan, FilePolicy* files) {
   for (const std::string& input : plan.work->input_files) files->NoteInput(input);
+  DBXB_RETURN_IF_ERROR(TempDirectory().status());  // databases, servers' sockets, callgrind's dumps
   DBXB_RETURN_IF_ERROR(CheckRunFits(plan));
   DBXB_RETURN_IF_ERROR(CheckRunOutputs(plan, *files));
   if (!args.save_baseline.empty()) DBXB_RETURN_IF_ERROR(CheckSaveBaseline(*files, plan.out_dir, args.save_baseline));

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 
+#include "common/owned_dir.h"
 #include "writers/format.h"
 
 namespace dbxb {
@@ -16,7 +17,10 @@ namespace fs = std::filesystem;
 // created when the run starts), or the system temp directory.
 fs::path DataParent(const std::string& data_dir) {
   std::error_code ec;
-  if (data_dir.empty()) return fs::temp_directory_path(ec);
+  if (data_dir.empty()) {
+    Result<std::string> tmp = TempDirectory();  // checked before (CheckBeforeRun)
+    return tmp.ok() ? fs::path(*tmp) : fs::path();
+  }
   fs::path p = fs::absolute(data_dir, ec);
   while (!p.empty() && !fs::is_directory(p, ec) && p.has_parent_path() && p != p.parent_path()) p = p.parent_path();
   return p;

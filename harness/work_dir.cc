@@ -13,8 +13,9 @@ namespace fs = std::filesystem;
 
 Status WorkDir::Create(const std::string& base_option) {
   std::error_code ec;
-  fs::path base = base_option.empty() ? fs::temp_directory_path(ec) : fs::path(base_option);
-  if (ec) return Status::IOError("no temporary directory: " + ec.message());
+  Result<std::string> tmp = base_option.empty() ? TempDirectory() : Result<std::string>(base_option);
+  if (!tmp.ok()) return tmp.status();
+  fs::path base = *tmp;
   if (!base_option.empty()) {
     if (fs::exists(base, ec) && !fs::is_directory(base, ec))
       return Status::InvalidArgument(fmt::format("--data-dir: '{}' is not a directory", base_option));

@@ -576,6 +576,15 @@ std::vector<BadInputRow> BadInputRows() {
        "lmdb.map_size: 1125899906842624 bytes is more address space"},
       {"LmdbMapSizeBytesBeyondAddressSpace", Run("--engines lmdb --engine-option lmdb.map_size=1125899906842624"),
        "lmdb.map_size"},
+
+      // Reliability round 3 (issue 44): a bad TMPDIR (item 14)
+      {"TmpdirMissing", Run(""), "TMPDIR", "TMPDIR={tmp}/nowhere"},
+      {"TmpdirIsAFile", Ycsb(""), "TMPDIR", "TMPDIR={file}"},
+      {"TmpdirCannotTakeAFile", Run(""), "TMPDIR", "TMPDIR=/proc"},
+      {"TmpdirIsAFileWithPostgres", Ycsb("--engines postgres"), "TMPDIR", "TMPDIR={file}"},
+      {"TmpdirIsAFileWithInstructions", Run("--measure instructions"), "TMPDIR", "TMPDIR={file}"},
+      {"TmpdirMissingForCalibrate", "calibrate --engines sqlite --records 100 --rounds 3", "TMPDIR",
+       "TMPDIR={tmp}/nowhere"},
   };
   return rows;
 }

@@ -11,6 +11,7 @@ struct BadInputRow {
   std::string name;   ///< the test's name: letters, digits and underscores
   std::string args;   ///< the command line after `dbx-bench`, with placeholders
   std::string names;  ///< what the one line on stderr must contain (the input it is about)
+  std::string env;    ///< "NAME=VALUE" (with placeholders) set for the tool only; "" = none
 };
 
 /// For GoogleTest's messages.

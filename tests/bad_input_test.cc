@@ -30,6 +30,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -97,6 +98,18 @@ class BadInputTest : public ::testing::TestWithParam<BadInputRow> {
     return args;
   }
 
+  // The tool run with the row's environment variable set (the child inherits it), then restored.
+  ToolResult RunWithEnv(const BadInputRow& row, const fs::path& scratch) const {
+    if (row.env.empty()) return RunTool(DBXB_TOOL, Args(row.args), scratch, 60, tmp_ / "cwd");
+    const std::string name = row.env.substr(0, row.env.find('='));
+    const char* old = std::getenv(name.c_str());
+    const std::string saved = old != nullptr ? old : "";
+    setenv(name.c_str(), Args(row.env.substr(name.size() + 1)).at(0).c_str(), 1);
+    ToolResult r = RunTool(DBXB_TOOL, Args(row.args), scratch, 60, tmp_ / "cwd");
+    old != nullptr ? setenv(name.c_str(), saved.c_str(), 1) : unsetenv(name.c_str());
+    return r;
+  }
+
   fs::path tmp_;
   bool have_dev_ = false;
 };
@@ -120,7 +133,7 @@ TEST_P(BadInputTest, ExitTwoWithOneLineAndNothingWritten) {
 
   fs::path scratch = tmp_ / "scratch";
   fs::create_directories(scratch);
-  ToolResult r = RunTool(DBXB_TOOL, Args(row.args), scratch, 60, tmp_ / "cwd");
+  ToolResult r = RunWithEnv(row, scratch);
 
   SCOPED_TRACE("dbx-bench " + row.args);
   ASSERT_FALSE(r.timed_out) << "hung";

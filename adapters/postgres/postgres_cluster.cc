@@ -96,8 +96,9 @@ Status WriteConfFile(const Identity& id, const fs::path& path, const std::string
 class ProcessTempDir {
  public:
   static Result<std::unique_ptr<ProcessTempDir>> Create(const std::string& prefix) {
-    std::error_code ec;
-    const std::string tmp = fs::temp_directory_path(ec).string();
+    Result<std::string> temp = TempDirectory();  // never "": a template in the working directory
+    if (!temp.ok()) return temp.status();
+    const std::string tmp = *temp;
     (void)RemoveAbandonedDirs(tmp, "dbx-bench-pg-");  // what killed runs left
     Result<std::string> dir = CreateOwnedDir(tmp, prefix);
     if (!dir.ok()) return dir.status();

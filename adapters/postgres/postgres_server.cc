@@ -84,7 +84,9 @@ Status Server::PrepareFiles(const Identity& id) {
     DBXB_RETURN_IF_ERROR(CopyTemplateCluster(id, bindir_, data_dir_));
   socket_dir_ = data_dir_;
   if (data_dir_.size() > kMaxSocketPath || data_dir_.find(',') != std::string::npos) {
-    Result<std::string> own = CreateOwnedDir(fs::temp_directory_path(ec).string(), "dbx-bench-pg-");
+    Result<std::string> tmp = TempDirectory();
+    if (!tmp.ok()) return tmp.status();
+    Result<std::string> own = CreateOwnedDir(*tmp, "dbx-bench-pg-");
     if (!own.ok()) return own.status().WithContext("postgres: a socket directory");
     socket_dir_ = own_socket_dir_ = *own;
     DBXB_RETURN_IF_ERROR(GiveToServer(id, socket_dir_));
