@@ -254,7 +254,7 @@ Status StartSharedServers(const RunPlan& plan, const std::string& work_dir, Shar
     o.native_options = plan.common.native_options;
     Result<std::unique_ptr<SharedServer>> server = engine->start_shared_server(o);
     if (!server.ok()) return server.status().WithContext("--clients: the shared " + engine->name + " server");
-    if (*server == nullptr) continue;  // the options name a server the clients reach themselves
+    if (*server == nullptr) continue;  // nothing to share
     for (auto& kv : (*server)->ClientOptions()) out->options.push_back(kv);
     for (auto& k : (*server)->ReplacedOptionKeys()) out->replaced.push_back(k);
     for (auto& e : (*server)->ClientEnvironment()) out->environment.push_back(e);

@@ -2,7 +2,8 @@
 // one result. This process (the parent) runs no phase itself:
 //
 //   1. makes the run's work directory and output directory, and starts each engine's shared server
-//      (AdapterFactory::start_shared_server: PostgreSQL's private server, on TCP with postgres.listen=tcp);
+//      (AdapterFactory::start_shared_server: PostgreSQL's private server, on TCP with postgres.listen=tcp,
+//      or with postgres.url the run id of the run's schemas on that server, which it drops at the end);
 //      engines without one share their database files in the work directory (SQLite in WAL mode, LMDB);
 //   2. starts N copies of this executable as `run <the same arguments> --client I/N --client-work-dir DIR
 //      --out OUT/client-I --hdr-log OUT/client-I/hdr --format json --seed SEED+I-1` (each client its own

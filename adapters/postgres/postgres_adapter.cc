@@ -170,8 +170,7 @@ class PostgresAdapter final : public Adapter {
 
   Status Close() override {
     Status st;
-    if (control_ != nullptr && created_schema_)
-      st = postgres_internal::DropSchemaIfOurs(*control_, options_.schema, run_id_);
+    if (created_schema_) st = DropSchema();
     created_schema_ = false;
     control_.reset();
     if (server_ != nullptr) {
@@ -196,6 +195,17 @@ class PostgresAdapter final : public Adapter {
     control_ = std::move(*control);
     for (const char* sql : CreateTables()) DBXB_RETURN_IF_ERROR(control_->Query(sql, "create the tables").status());
     return Status::Ok();
+  }
+
+  // postgres.url: drops the schema this adapter created, over the control connection or, when that
+  // fails (the connection was lost: its backend terminated, the server restarted), over a new one.
+  Status DropSchema() {
+    Status st = control_ != nullptr ? postgres_internal::DropSchemaIfOurs(*control_, options_.schema, run_id_)
+                                    : Status::IOError("postgres: no connection");
+    if (st.ok()) return st;
+    Result<std::unique_ptr<Connection>> fresh = Connection::Open(conninfo_, {});
+    if (!fresh.ok()) return st.WithContext("drop the schema " + options_.schema);
+    return postgres_internal::DropSchemaIfOurs(**fresh, options_.schema, run_id_);
   }
 
   Status OpenExisting() {
@@ -279,10 +289,49 @@ class PostgresSharedServer final : public SharedServer {
   std::string run_id_;
 };
 
+// `run --clients` on a server the user runs (postgres.url): the run id its clients share, so that they
+// create and join one schema per database; what they leave there (a client killed, a connection lost)
+// is dropped when the run ends, over a connection of its own.
+class PostgresRunOnServer final : public SharedServer {
+ public:
+  PostgresRunOnServer(std::string conninfo, std::string run_id)
+      : conninfo_(std::move(conninfo)), run_id_(std::move(run_id)) {}
+  ~PostgresRunOnServer() override {
+    Result<std::unique_ptr<Connection>> c = Connection::Open(conninfo_, {});
+    if (c.ok()) (void)postgres_internal::DropRunSchemas(**c, run_id_);
+  }
+  std::vector<std::pair<std::string, std::string>> ClientOptions() const override {
+    return {{"postgres.run_id", run_id_}};
+  }
+  std::vector<std::string> ReplacedOptionKeys() const override { return {"postgres.run_id"}; }
+  std::vector<std::string> ClientEnvironment() const override { return {}; }
+  Settings NativeSettings() override {
+    Result<std::unique_ptr<Connection>> c = Connection::Open(conninfo_, {});
+    return c.ok() ? ShowSettings(**c) : Settings{};
+  }
+
+ private:
+  std::string conninfo_;  // may hold a password: never recorded
+  std::string run_id_;
+};
+
+Result<std::unique_ptr<SharedServer>> RunOnServer(PostgresOptions o) {
+  std::string run_id = o.run_id;
+  if (run_id.empty()) {
+    Result<std::string> id = postgres_internal::RandomRunId();
+    if (!id.ok()) return id.status();
+    run_id = *id;
+  }
+  o.schema = postgres_internal::SchemaName(o, run_id);
+  Result<std::string> conninfo = postgres_internal::ExistingServerConninfo(o, "off");
+  if (!conninfo.ok()) return conninfo.status();
+  return std::unique_ptr<SharedServer>(new PostgresRunOnServer(*conninfo, run_id));
+}
+
 Result<std::unique_ptr<SharedServer>> StartSharedServer(const ServerBuild& build, const AdapterOptions& options) {
   PostgresOptions o;
   DBXB_RETURN_IF_ERROR(postgres_internal::ParseOptions(options, &o));
-  if (o.existing_server()) return std::unique_ptr<SharedServer>();
+  if (o.existing_server()) return RunOnServer(o);
   Result<std::unique_ptr<Server>> server = Server::Start(ConfigFor(build, options, o));
   if (!server.ok()) return server.status();
   Result<std::string> run_id = postgres_internal::RandomRunId();
