@@ -576,6 +576,14 @@ std::vector<BadInputRow> BadInputRows() {
        "lmdb.map_size: 1125899906842624 bytes is more address space"},
       {"LmdbMapSizeBytesBeyondAddressSpace", Run("--engines lmdb --engine-option lmdb.map_size=1125899906842624"),
        "lmdb.map_size"},
+
+      // Reliability round 3 (issue 44): clients, postgres.url
+      {"ClientsWithSla",
+       "run --workload {ycsb}/workloadc --engines sqlite --records 100 --clients 2 --sla p99<=10ms --out {out} "
+       "--data-dir {data}",
+       "--sla: not with --clients"},
+      {"ClientsWithHdrLog", Ycsb("--engines sqlite --clients 2 --hdr-log {tmp}/hdr"), "--hdr-log: not with --clients"},
+      {"ClientsMoreThanRecords", Ycsb("--engines sqlite --clients 4 --records 3"), "--records"},
   };
   return rows;
 }
