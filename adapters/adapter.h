@@ -170,6 +170,9 @@ class SharedServer {
   virtual std::vector<std::string> ClientEnvironment() const = 0;
   /// The server's native settings, as the engine reports them (recorded with the merged result).
   virtual Settings NativeSettings() = 0;
+  /// Called when every client closed a database of this engine (they met at the barrier after their
+  /// Close): removes what they shared of it on the server and makes the next database's ready.
+  virtual Status ClientsClosedDatabase() { return Status::Ok(); }
 };
 
 /// How an engine honours one durability level, as its adapter declares it. `dbx-bench list --engine NAME`

@@ -155,8 +155,7 @@ class ExistingServerInputTest : public ClientsTest {
     auto server = BuiltinAdapters().Find("postgres")->start_shared_server(o);
     ASSERT_TRUE(server.ok()) << server.status().ToString();
     server_ = std::move(*server);
-    for (const auto& [k, v] : server_->ClientOptions())
-      if (k == "postgres.url") url_ = v;
+    for (const auto& [k, v] : server_->ClientOptions()) (k == "postgres.url" ? url_ : run_id_) = v;
     for (const std::string& e : server_->ClientEnvironment())
       if (e.rfind("PGPASSWORD=", 0) == 0) password_ = e.substr(11);
   }
@@ -204,9 +203,13 @@ class ExistingServerInputTest : public ClientsTest {
     EXPECT_EQ(r.err.find(password_), std::string::npos) << "never the password";
   }
 
-  static constexpr char kOurSchemas[] = "SELECT count(*) FROM pg_namespace WHERE nspname LIKE 'dbx\\_bench\\_%'";
+  // The runs' schemas on the server, not the one it keeps for a run of its own.
+  std::string OurSchemas() const {
+    return "SELECT count(*) FROM pg_namespace WHERE nspname LIKE 'dbx\\_bench\\_%' AND nspname <> 'dbx_bench_" +
+           run_id_ + "'";
+  }
   std::unique_ptr<SharedServer> server_;
-  std::string url_, password_;
+  std::string url_, run_id_, password_;
 };
 
 TEST_F(ExistingServerInputTest, AWrongPasswordIsBadInput) {
@@ -246,7 +249,7 @@ TEST_F(ExistingServerInputTest, ClientsOnAServerTheUserRunsShareOneSchemaAndLeav
   const ToolResult r = RunTool(kTool, args, dir_, 300);
   ASSERT_EQ(r.exit_code, 0) << r.Describe() << r.err;
   ExpectMergedSum(2);
-  EXPECT_EQ(Sql(kOurSchemas), "0");
+  EXPECT_EQ(Sql(OurSchemas()), "0");
 }
 
 // SIGTERM, SIGINT and SIGHUP of a run on a server the user runs, alone or as clients: the run stops
@@ -262,11 +265,14 @@ TEST_F(ExistingServerInputTest, ASignalledRunLeavesNoSchemaOnTheServer) {
       args.insert(args.end(), {"--duration", "60s", "--engine-option", "postgres.url=" + url_});
       fs::remove_all(dir_ / "out");
       const pid_t pid = StartTool(kTool, args, dir_ / "stdout", dir_ / "stderr");
-      ASSERT_TRUE(WaitUntil([&] { return Sql(kOurSchemas) == "1"; }, 60)) << ReadFile(dir_ / "stderr");
+      // Signalled while the sessions work: the run's schema is there and a client's sessions are connected.
+      const std::string sessions = "SELECT count(*) >= 3 FROM pg_stat_activity WHERE application_name = 'dbx-bench'";
+      ASSERT_TRUE(WaitUntil([&] { return Sql(OurSchemas()) == "1" && Sql(sessions) == "t"; }, 60))
+          << ReadFile(dir_ / "stderr");
       kill(pid, sig);
       const ToolResult r = WaitTool(pid, 60);
       EXPECT_EQ(r.exit_code, 130) << r.Describe() << ReadFile(dir_ / "stderr");
-      EXPECT_EQ(Sql(kOurSchemas), "0") << "dropped before the tool ended";
+      EXPECT_EQ(Sql(OurSchemas()), "0") << "dropped before the tool ended";
     }
   }
 }

@@ -36,9 +36,9 @@
 //
 // For `run --clients`, AdapterFactory::start_shared_server starts one private server the client
 // processes reach through postgres.url (its password in their environment, never on a command line).
-// With postgres.url it decides the run id instead, so that the clients create and join one schema per
-// database (the one that created it drops it at Close); when the run ends it drops, over a connection of
-// its own, every schema of the run still there (a client killed, a connection lost). An adapter whose
+// Either way it decides the run id and owns the run's schema: made before the clients start (they join
+// it, never drop it), made anew when every client closed a database (ClientsClosedDatabase), and at the
+// end every schema of the run still there dropped over a connection of its own (a client killed). An adapter whose
 // connection was lost drops its schema over a new one.
 //
 // Batches run in libpq's pipeline mode (postgres_connection.h): a batch's Puts, Deletes and InsertRows
