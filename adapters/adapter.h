@@ -154,8 +154,10 @@ class Adapter {
   virtual Status Close() = 0;
 };
 
-/// A server the client processes of `run --clients` share (AdapterFactory::start_shared_server). The
-/// destructor stops it.
+/// What the client processes of `run --clients` share on an engine's server (AdapterFactory::start_shared_server):
+/// a server the run starts, or, on a server the user runs, the run's identity there (postgres.url: the
+/// run id of its schema). The run owns it and destroys it after every client ended; the destructor stops
+/// the server, or removes what the clients left there (the run's schemas), over a connection of its own.
 class SharedServer {
  public:
   virtual ~SharedServer() = default;
@@ -168,6 +170,9 @@ class SharedServer {
   virtual std::vector<std::string> ClientEnvironment() const = 0;
   /// The server's native settings, as the engine reports them (recorded with the merged result).
   virtual Settings NativeSettings() = 0;
+  /// Called when every client closed a database of this engine (they met at the barrier after their
+  /// Close): removes what they shared of it on the server and makes the next database's ready.
+  virtual Status ClientsClosedDatabase() { return Status::Ok(); }
 };
 
 /// How an engine honours one durability level, as its adapter declares it. `dbx-bench list --engine NAME`
@@ -239,9 +244,9 @@ struct AdapterFactory {
   /// address and credentials, a schema of its own), e.g. by connecting. InvalidArgument, naming the
   /// option, when the run cannot work. Unset for an engine with nothing outside.
   std::function<Status(const AdapterOptions&)> preflight;
-  /// For `run --clients`: starts the server the client processes of one run share, when the engine is a
-  /// server the tool itself starts (unset: the clients share the database directory instead; nullptr
-  /// result: the options already name a server the clients reach).
+  /// For `run --clients`: what the client processes of one run share on a server engine — the server
+  /// itself when the tool starts it, the run's identity on a server the options name (unset: the clients
+  /// share the database directory instead; nullptr result: nothing to share).
   std::function<Result<std::unique_ptr<SharedServer>>(const AdapterOptions&)> start_shared_server;
   /// True when the engine's Adapter implements NewNativeLoop (calibrated by `dbx-bench calibrate`).
   bool native_loop = false;

@@ -211,6 +211,7 @@ Status ParseClients(const RunArgs& args, const AdapterRegistry& registry, const 
                         f->name, JoinList(able)));
     if (!args.client.empty()) return Status::InvalidArgument("--clients: not in a client process (--client)");
     p->clients = static_cast<uint32_t>(n);
+    c.client_count = p->clients;  // the work is planned (and checked) as the clients split it
   }
   if (args.client.empty() != args.client_work_dir.empty())
     return Status::InvalidArgument("--client and --client-work-dir are given together, by a --clients run");
@@ -332,14 +333,31 @@ Status ChooseBaseline(const std::string& given, const std::vector<const AdapterF
   return Status::Ok();
 }
 
+// The options that do not go with --clients: InvalidArgument naming the first one given.
+Status CheckNotWithClients(const RunArgs& args, const RunPlan& p) {
+  if (p.clients == 0) return Status::Ok();
+  const struct {
+    bool given;
+    const char* option;
+    const char* why;
+  } refused[] = {
+      {!p.work->raw_latencies.empty(), "--raw-latencies", "each client keeps HdrHistogram logs instead"},
+      {!p.work->hdr_log.empty(), "--hdr-log", "each client writes its HdrHistogram logs to OUT/client-N/hdr"},
+      {args.calibrate, "--calibrate", ""},
+  };
+  for (const auto& r : refused)
+    if (r.given)
+      return Status::InvalidArgument(
+          fmt::format("{}: not with --clients{}", r.option, *r.why == '\0' ? "" : fmt::format(" ({})", r.why)));
+  return Status::Ok();
+}
+
 // The suite's plan of work, the options that do not go with --clients, and the engines' preflight.
 Status PlanWork(const RunArgs& args, const SuiteArgs& suite_args, RunPlan* p) {
   auto work = p->suite->Plan(suite_args, p->common);
   if (!work.ok()) return work.status();
   p->work = std::move(work.value());
-  if (p->clients > 0 && !p->work->raw_latencies.empty())
-    return Status::InvalidArgument("--raw-latencies: not with --clients (each client keeps HdrHistogram logs instead)");
-  if (p->clients > 0 && args.calibrate) return Status::InvalidArgument("--calibrate: not with --clients");
+  DBXB_RETURN_IF_ERROR(CheckNotWithClients(args, *p));
   DBXB_RETURN_IF_ERROR(PreflightEngines(p->common));
   p->warnings.insert(p->warnings.end(), p->work->warnings.begin(), p->work->warnings.end());
   return Status::Ok();

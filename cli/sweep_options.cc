@@ -214,6 +214,10 @@ Status ApplyCapacityArgs(const CapacityArgs& capacity, const RunArgs& args, RunP
     return Status::InvalidArgument(fmt::format(
         "--sla: suite {} samples whole iterations, not operations one by one: give a phase suite (ycsb, sqlite-vps)",
         plan->common.suite));
+  if (plan->clients > 0)
+    return Status::InvalidArgument(
+        "--sla: not with --clients: a capacity search paces the steps of one process, and the clients' would each "
+        "search alone");
   for (const char* option : {"target-rate", "operations", "duration", "raw-latencies", "hdr-log"}) {
     if (args.suite_options.count(option) != 0)
       return Status::InvalidArgument(fmt::format(

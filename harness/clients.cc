@@ -11,6 +11,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -68,13 +69,16 @@ struct Client {
   bool ended = false;
   int exit_code = 0;
   std::string log;
-  std::string failure;  // what it said failed ("fail ..."), if anything
+  std::string failure;     // what it said failed ("fail ..."), if anything
+  uint64_t failed_at = 0;  // the order its failure came in (ClientEnd::failed_at)
 };
 
 // The client processes of one run and the barrier between them.
 class ClientGroup {
  public:
-  explicit ClientGroup(std::string work_dir) : work_dir_(std::move(work_dir)) {}
+  // `closed` is called with the engine's name when every client closed a database of it.
+  ClientGroup(std::string work_dir, std::function<Status(const std::string& engine)> closed)
+      : work_dir_(std::move(work_dir)), closed_(std::move(closed)) {}
   ~ClientGroup() { StopAll(); }
 
   Status Start(const std::vector<std::string>& argv, const std::vector<std::string>& env, const std::string& log) {
@@ -145,6 +149,7 @@ class ClientGroup {
         if (c.buffer.compare(0, 5, "wait ") == 0) c.waiting = c.buffer.substr(5, nl - 5);
         if (c.buffer.compare(0, 5, "fail ") == 0 && c.failure.empty()) {
           c.failure = c.buffer.substr(5, nl - 5);
+          if (c.failed_at == 0) c.failed_at = ++failures_;
           Abort(fmt::format("client {}: {}", &c - clients_.data() + 1, c.failure));
         }
       }
@@ -158,6 +163,7 @@ class ClientGroup {
       if (!exit.ok() || !exit->has_value()) continue;
       c.ended = true;
       c.exit_code = (*exit)->code;
+      if (c.exit_code != 0 && c.exit_code != 130 && c.failed_at == 0) c.failed_at = ++failures_;
       if (c.exit_code != 0) Abort(fmt::format("client {} ended (exit {})", &c - clients_.data() + 1, c.exit_code));
     }
   }
@@ -209,8 +215,14 @@ class ClientGroup {
       if (!c.ended) kill(c.pid, SIGINT);
   }
 
-  // The shared server's figures at the barriers around each phase's measured part.
+  // The shared server's figures at the barriers around each phase's measured part; a database every
+  // client closed is cleared on its shared server.
   void Measure(const std::string& tag) {
+    if (tag.rfind("closed ", 0) == 0) {
+      Status st = closed_(tag.substr(tag.rfind('/') + 1));
+      if (!st.ok()) Abort(st.ToString());
+      return;
+    }
     if (tag.rfind("measure ", 0) == 0) spans_[tag.substr(8)].at_start = ReadServerTotals(false);
     if (tag.rfind("end ", 0) != 0) return;
     PhaseSpan& span = spans_[tag.substr(4)];
@@ -229,9 +241,11 @@ class ClientGroup {
   }
 
   std::string work_dir_;
+  std::function<Status(const std::string& engine)> closed_;
   std::vector<Client> clients_;
   bool aborted_ = false;
   std::string abort_reason_;
+  uint64_t failures_ = 0;  // failures seen so far, in the order they came
   std::chrono::steady_clock::time_point abort_deadline_;
   std::map<std::string, PhaseSpan> spans_;
 };
@@ -239,6 +253,7 @@ class ClientGroup {
 // The shared servers of the run's engines (AdapterFactory::start_shared_server), in engine order.
 struct SharedServers {
   std::vector<std::unique_ptr<SharedServer>> servers;
+  std::vector<std::string> engines;                          // servers[i] is engines[i]'s
   std::vector<std::pair<std::string, std::string>> options;  // for every client
   std::vector<std::string> replaced;                         // options of the run they replace
   std::vector<std::string> environment;                      // for every client
@@ -254,11 +269,12 @@ Status StartSharedServers(const RunPlan& plan, const std::string& work_dir, Shar
     o.native_options = plan.common.native_options;
     Result<std::unique_ptr<SharedServer>> server = engine->start_shared_server(o);
     if (!server.ok()) return server.status().WithContext("--clients: the shared " + engine->name + " server");
-    if (*server == nullptr) continue;  // the options name a server the clients reach themselves
+    if (*server == nullptr) continue;  // nothing to share
     for (auto& kv : (*server)->ClientOptions()) out->options.push_back(kv);
     for (auto& k : (*server)->ReplacedOptionKeys()) out->replaced.push_back(k);
     for (auto& e : (*server)->ClientEnvironment()) out->environment.push_back(e);
     out->servers.push_back(std::move(*server));
+    out->engines.push_back(engine->name);
   }
   return Status::Ok();
 }
@@ -342,22 +358,12 @@ Status MergeClients(const RunPlan& plan, const ClientGroup& group, RunResults* r
   return Status::Ok();
 }
 
-// The run's error when a client failed: the first failing client's exit code and last console line.
+// The run's error when a client failed (FirstClientFailure), or when the clients were aborted.
 Status ClientFailure(const ClientGroup& group) {
-  for (size_t i = 0; i < group.clients().size(); ++i) {
-    const Client& c = group.clients()[i];
-    if (!c.failure.empty())
-      return Status::IOError(fmt::format("client {} of {}: {}", i + 1, group.clients().size(), c.failure));
-  }
-  for (size_t i = 0; i < group.clients().size(); ++i) {
-    const Client& c = group.clients()[i];
-    if (c.exit_code == 0 || c.exit_code == 130) continue;
-    std::string line = LastLine(c.log);
-    if (line.rfind("dbx-bench: ", 0) == 0) line.erase(0, 11);
-    const std::string msg =
-        fmt::format("client {} of {} failed (exit {}): {}", i + 1, group.clients().size(), c.exit_code, line);
-    return c.exit_code == 2 ? Status::InvalidArgument(msg) : Status::IOError(msg);
-  }
+  std::vector<ClientEnd> ends;
+  for (const Client& c : group.clients())
+    ends.push_back(ClientEnd{c.failure, c.exit_code, c.failure.empty() ? LastLine(c.log) : "", c.failed_at});
+  DBXB_RETURN_IF_ERROR(FirstClientFailure(ends));
   if (!group.abort_reason().empty() && !InterruptRequested())
     return Status::IOError("--clients: " + group.abort_reason());
   return Status::Ok();
@@ -376,7 +382,12 @@ Status RunClients(const RunPlan& plan, const std::vector<std::string>& run_argum
   std::vector<std::string> environment;
   for (char** e = environ; *e != nullptr; ++e) environment.emplace_back(*e);
   for (const std::string& e : shared.environment) environment.push_back(e);
-  ClientGroup group(work.path());
+  ClientGroup group(work.path(), [&shared](const std::string& engine) {
+    for (size_t i = 0; i < shared.servers.size(); ++i)
+      if (shared.engines[i] == engine)
+        DBXB_RETURN_IF_ERROR(shared.servers[i]->ClientsClosedDatabase().WithContext("--clients: " + engine));
+    return Status::Ok();
+  });
   for (uint32_t i = 0; i < plan.clients; ++i) {
     const std::string log = (fs::path(plan.out_dir) / fmt::format("client-{}.log", i + 1)).string();
     DBXB_RETURN_IF_ERROR(group.Start(ClientCommand(plan, run_arguments, shared, work.path(), i), environment, log));
@@ -393,6 +404,19 @@ Status RunClients(const RunPlan& plan, const std::vector<std::string>& run_argum
   if (env.console) (void)ConsoleReporter(plan.baseline).Write(*results, *env.console);
   out.Keep();
   return Status::Ok();
+}
+
+Status FirstClientFailure(const std::vector<ClientEnd>& ends) {
+  const ClientEnd* first = nullptr;
+  for (const ClientEnd& e : ends)
+    if (e.failed_at != 0 && (first == nullptr || e.failed_at < first->failed_at)) first = &e;
+  if (first == nullptr) return Status::Ok();
+  const std::string client = fmt::format("client {} of {}", first - ends.data() + 1, ends.size());
+  if (!first->failure.empty()) return Status::IOError(client + ": " + first->failure);
+  std::string line = first->last_line;
+  if (line.rfind("dbx-bench: ", 0) == 0) line.erase(0, 11);
+  const std::string msg = fmt::format("{} failed (exit {}): {}", client, first->exit_code, line);
+  return first->exit_code == 2 ? Status::InvalidArgument(msg) : Status::IOError(msg);
 }
 
 std::vector<std::string> ClientArguments(const std::vector<std::string>& run_arguments,

@@ -2,7 +2,8 @@
 // one result. This process (the parent) runs no phase itself:
 //
 //   1. makes the run's work directory and output directory, and starts each engine's shared server
-//      (AdapterFactory::start_shared_server: PostgreSQL's private server, on TCP with postgres.listen=tcp);
+//      (AdapterFactory::start_shared_server: PostgreSQL's private server, on TCP with postgres.listen=tcp,
+//      or with postgres.url the run id of the run's schemas on that server, which it drops at the end);
 //      engines without one share their database files in the work directory (SQLite in WAL mode, LMDB);
 //   2. starts N copies of this executable as `run <the same arguments> --client I/N --client-work-dir DIR
 //      --out OUT/client-I --hdr-log OUT/client-I/hdr --format json --seed SEED+I-1` (each client its own
@@ -33,6 +34,20 @@ namespace dbxb {
 /// naming the client, when a client failed (its results stay in OUT/client-I).
 [[nodiscard]] Status RunClients(const RunPlan& plan, const std::vector<std::string>& run_arguments,
                                 const RunEnvironment& env, RunResults* results);
+
+/// How one client of a run ended, as the parent saw it.
+struct ClientEnd {
+  std::string failure;     ///< what it said failed on the barrier ("fail ..."), "" if nothing
+  int exit_code = 0;       ///< 130: interrupted (by the parent, or with it), not a failure
+  std::string last_line;   ///< its console's last line
+  uint64_t failed_at = 0;  ///< the order in which its failure (message or failing exit) came; 0 = none
+};
+
+/// The run's error from how its clients ended: the failure that came first, as "client I of N: ...";
+/// OK when none failed. Later failures may only follow from the first (a client that created a shared
+/// schema and failed drops it under the others: "relation does not exist"), so they are not the cause.
+/// A first failure that is an exit code 2 (bad input) is InvalidArgument, any other IOError.
+Status FirstClientFailure(const std::vector<ClientEnd>& ends);
 
 /// The arguments of a client: `run_arguments` without the options the parent keeps to itself (--clients,
 /// --out, --format, --hdr-log, --data-dir, --seed, --save-baseline) or that a shared server replaces

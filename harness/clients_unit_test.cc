@@ -1,5 +1,5 @@
-// harness/clients.h and harness/client_barrier.h without processes: the clients' arguments, and the
-// barrier's answers (go, abort, a parent gone, an interrupt).
+// harness/clients.h and harness/client_barrier.h without processes: the clients' arguments, the run's
+// error from how its clients ended, and the barrier's answers (go, abort, a parent gone, an interrupt).
 #include <gtest/gtest.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -12,6 +12,28 @@
 
 namespace dbxb {
 namespace {
+
+// With many clients on one server, the first to fail (too many connections) can take the others with it
+// (the schema it created is dropped): the run reports the failure that came first, not the lowest client's.
+TEST(FirstClientFailureTest, TheFailureThatCameFirstIsTheCause) {
+  std::vector<ClientEnd> ends(3);
+  ends[0] = {"ycsb/workloadc/run/postgres failed: relation \"kv\" does not exist", 1, "", 2};
+  ends[1] = {"", 130, "dbx-bench: interrupted", 0};
+  ends[2] = {"ycsb/workloadc/load/postgres failed: sorry, too many clients already", 1, "", 1};
+  const Status st = FirstClientFailure(ends);
+  EXPECT_TRUE(st.IsIOError()) << st.ToString();
+  EXPECT_EQ(st.message(), "client 3 of 3: ycsb/workloadc/load/postgres failed: sorry, too many clients already");
+}
+
+TEST(FirstClientFailureTest, AnExitIsAFailureUnlessInterruptedAndBadInputStaysBadInput) {
+  std::vector<ClientEnd> ends(2);
+  ends[0] = {"", 130, "dbx-bench: interrupted", 0};
+  EXPECT_TRUE(FirstClientFailure(ends).ok());
+  ends[1] = {"", 2, "dbx-bench: --records: too few", 1};
+  const Status st = FirstClientFailure(ends);
+  EXPECT_TRUE(st.IsInvalidArgument()) << st.ToString();
+  EXPECT_EQ(st.message(), "client 2 of 2 failed (exit 2): --records: too few");
+}
 
 TEST(ClientArgumentsTest, TheParentsOptionsAndReplacedEngineOptionsAreLeftOut) {
   const std::vector<std::string> given = {"--workload",

@@ -265,6 +265,7 @@ Status RunSequence(const PhaseRunContext& c, PhaseSequence& seq, const AdapterFa
   (void)Meet(c, "close " + where);  // no client closes a shared database while another uses it
   st = seq.Close();
   if (!st.ok()) Report(c, FailedStep(suite, &seq, engine, "close", st));
+  (void)Meet(c, "closed " + where);  // the run clears what the clients shared of the database on a server
   return written;
 }
 

@@ -585,6 +585,14 @@ std::vector<BadInputRow> BadInputRows() {
       {"TmpdirIsAFileWithInstructions", Run("--measure instructions"), "TMPDIR", "TMPDIR={file}"},
       {"TmpdirMissingForCalibrate", "calibrate --engines sqlite --records 100 --rounds 3", "TMPDIR",
        "TMPDIR={tmp}/nowhere"},
+
+      // Reliability round 3 (issue 44): clients, postgres.url
+      {"ClientsWithSla",
+       "run --workload {ycsb}/workloadc --engines sqlite --records 100 --clients 2 --sla p99<=10ms --out {out} "
+       "--data-dir {data}",
+       "--sla: not with --clients"},
+      {"ClientsWithHdrLog", Ycsb("--engines sqlite --clients 2 --hdr-log {tmp}/hdr"), "--hdr-log: not with --clients"},
+      {"ClientsMoreThanRecords", Ycsb("--engines sqlite --clients 4 --records 3"), "--records"},
   };
   return rows;
 }

@@ -150,13 +150,12 @@ class ExistingServerInputTest : public ClientsTest {
     ClientsTest::SetUp();
     if (!PostgresInstalled()) GTEST_SKIP() << "PostgreSQL's server programs are not installed";
     AdapterOptions o;
-    o.dir = (dir_ / "data" / "server").string();
+    o.dir = (dir_ / "server").string();
     o.native_options = {{"postgres.listen", "tcp"}};
     auto server = BuiltinAdapters().Find("postgres")->start_shared_server(o);
     ASSERT_TRUE(server.ok()) << server.status().ToString();
     server_ = std::move(*server);
-    for (const auto& [k, v] : server_->ClientOptions())
-      if (k == "postgres.url") url_ = v;
+    for (const auto& [k, v] : server_->ClientOptions()) (k == "postgres.url" ? url_ : run_id_) = v;
     for (const std::string& e : server_->ClientEnvironment())
       if (e.rfind("PGPASSWORD=", 0) == 0) password_ = e.substr(11);
   }
@@ -204,8 +203,13 @@ class ExistingServerInputTest : public ClientsTest {
     EXPECT_EQ(r.err.find(password_), std::string::npos) << "never the password";
   }
 
+  // The runs' schemas on the server, not the one it keeps for a run of its own.
+  std::string OurSchemas() const {
+    return "SELECT count(*) FROM pg_namespace WHERE nspname LIKE 'dbx\\_bench\\_%' AND nspname <> 'dbx_bench_" +
+           run_id_ + "'";
+  }
   std::unique_ptr<SharedServer> server_;
-  std::string url_, password_;
+  std::string url_, run_id_, password_;
 };
 
 TEST_F(ExistingServerInputTest, AWrongPasswordIsBadInput) {
@@ -234,6 +238,43 @@ TEST_F(ExistingServerInputTest, TheRightPasswordRunsInASchemaOfItsOwnAndDropsIt)
   EXPECT_EQ(results.find(password_), std::string::npos) << "never recorded";
   EXPECT_NE(results.find("existing server (postgres.url): "), std::string::npos);
   EXPECT_NE(results.find("host=127.0.0.1"), std::string::npos);
+}
+
+// The clients of one run on a server the user runs share one schema (the run decides its id, issue
+// 44): each reads what the others loaded, and none is left behind.
+TEST_F(ExistingServerInputTest, ClientsOnAServerTheUserRunsShareOneSchemaAndLeaveNone) {
+  setenv("PGPASSWORD", password_.c_str(), 1);
+  std::vector<std::string> args = YcsbArgs("postgres", "2");
+  args.insert(args.end(), {"--engine-option", "postgres.url=" + url_});
+  const ToolResult r = RunTool(kTool, args, dir_, 300);
+  ASSERT_EQ(r.exit_code, 0) << r.Describe() << r.err;
+  ExpectMergedSum(2);
+  EXPECT_EQ(Sql(OurSchemas()), "0");
+}
+
+// SIGTERM, SIGINT and SIGHUP of a run on a server the user runs, alone or as clients: the run stops
+// and leaves no schema there.
+TEST_F(ExistingServerInputTest, ASignalledRunLeavesNoSchemaOnTheServer) {
+  setenv("PGPASSWORD", password_.c_str(), 1);
+  for (const char* clients : {"", "2"}) {
+    for (int sig : {SIGTERM, SIGINT, SIGHUP}) {
+      SCOPED_TRACE(std::string("--clients ") + clients + ", signal " + std::to_string(sig));
+      std::vector<std::string> args = YcsbArgs("postgres", clients);
+      if (*clients == '\0') args.erase(std::find(args.begin(), args.end(), "--clients"), args.end() - 4);
+      *(std::find(args.begin(), args.end(), "--operations") + 1) = "100000000";
+      args.insert(args.end(), {"--duration", "60s", "--engine-option", "postgres.url=" + url_});
+      fs::remove_all(dir_ / "out");
+      const pid_t pid = StartTool(kTool, args, dir_ / "stdout", dir_ / "stderr");
+      // Signalled while the sessions work: the run's schema is there and a client's sessions are connected.
+      const std::string sessions = "SELECT count(*) >= 3 FROM pg_stat_activity WHERE application_name = 'dbx-bench'";
+      ASSERT_TRUE(WaitUntil([&] { return Sql(OurSchemas()) == "1" && Sql(sessions) == "t"; }, 60))
+          << ReadFile(dir_ / "stderr");
+      kill(pid, sig);
+      const ToolResult r = WaitTool(pid, 60);
+      EXPECT_EQ(r.exit_code, 130) << r.Describe() << ReadFile(dir_ / "stderr");
+      EXPECT_EQ(Sql(OurSchemas()), "0") << "dropped before the tool ended";
+    }
+  }
 }
 
 TEST_F(ExistingServerInputTest, AServerThatNeverAnswersIsBadInputWithinTheTimeout) {

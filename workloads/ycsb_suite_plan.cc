@@ -124,6 +124,11 @@ class YcsbSuite final : public Suite {
       if (common.quick && o.operations == 0 && many_operations) file_options.operations = kQuickOperations;
       auto applied = ApplyYcsbOverrides(loaded.value(), file_options);
       if (!applied.ok()) return Status::InvalidArgument(applied.status().message());
+      // Client i of n loads the i-th n-th of the records (MakeYcsbSequence): every client at least one.
+      if (common.client_count > 1 && applied->insert_count < common.client_count)
+        return Status::InvalidArgument(fmt::format(
+            "--records: {} loads {} record{}, fewer than --clients {}: each client loads a share, at least one", path,
+            applied->insert_count, applied->insert_count == 1 ? "" : "s", common.client_count));
       double file_seconds = 0;
       DBXB_RETURN_IF_ERROR(PlanFileLimits(applied.value(), path, file_options, plan.get(), &file_seconds));
       seconds += file_seconds * static_cast<double>(common.engines.size());

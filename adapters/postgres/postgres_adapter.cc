@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -170,8 +171,7 @@ class PostgresAdapter final : public Adapter {
 
   Status Close() override {
     Status st;
-    if (control_ != nullptr && created_schema_)
-      st = postgres_internal::DropSchemaIfOurs(*control_, options_.schema, run_id_);
+    if (created_schema_) st = DropSchema();
     created_schema_ = false;
     control_.reset();
     if (server_ != nullptr) {
@@ -196,6 +196,17 @@ class PostgresAdapter final : public Adapter {
     control_ = std::move(*control);
     for (const char* sql : CreateTables()) DBXB_RETURN_IF_ERROR(control_->Query(sql, "create the tables").status());
     return Status::Ok();
+  }
+
+  // postgres.url: drops the schema this adapter created, over the control connection or, when that
+  // fails (the connection was lost: its backend terminated, the server restarted), over a new one.
+  Status DropSchema() {
+    Status st = control_ != nullptr ? postgres_internal::DropSchemaIfOurs(*control_, options_.schema, run_id_)
+                                    : Status::IOError("postgres: no connection");
+    if (st.ok()) return st;
+    Result<std::unique_ptr<Connection>> fresh = Connection::Open(conninfo_, {});
+    if (!fresh.ok()) return st.WithContext("drop the schema " + options_.schema);
+    return postgres_internal::DropSchemaIfOurs(**fresh, options_.schema, run_id_);
   }
 
   Status OpenExisting() {
@@ -251,43 +262,108 @@ Status Preflight(const AdapterOptions& options) {
   return postgres_internal::CheckSchemaIsOurs(**c, o.schema, run_id);
 }
 
-// `run --clients`: one private server for every client process, reached through postgres.url.
+// The schema the clients of one run share on a server: made before they start, so that every client
+// joins it and none drops it under the others; dropped and made again each time every client closed
+// its database (ClientsClosedDatabase), and dropped when the run ends, however it ended. Each step
+// over a connection of its own.
+class RunSchema {
+ public:
+  RunSchema(std::string conninfo, std::string schema, std::string run_id)
+      : conninfo_(std::move(conninfo)), schema_(std::move(schema)), run_id_(std::move(run_id)) {}
+  RunSchema(const RunSchema&) = delete;
+  RunSchema& operator=(const RunSchema&) = delete;
+  ~RunSchema() { (void)Drop(); }
+
+  Status Create() {
+    Result<std::unique_ptr<Connection>> c = Connection::Open(conninfo_, {});
+    if (!c.ok()) return c.status();
+    return postgres_internal::CreateOrJoinSchema(**c, schema_, run_id_, CreateTables()).status();
+  }
+  // Every schema marked with the run: its own, and any a client made.
+  Status Drop() {
+    Result<std::unique_ptr<Connection>> c = Connection::Open(conninfo_, {});
+    if (!c.ok()) return c.status();
+    return postgres_internal::DropRunSchemas(**c, run_id_);
+  }
+  const std::string& run_id() const { return run_id_; }
+
+ private:
+  std::string conninfo_;  // may hold a password: never recorded
+  std::string schema_;
+  std::string run_id_;
+};
+
+// `run --clients`: what its client processes share on a PostgreSQL server — one private server the run
+// starts, reached through postgres.url (`server` set), or the server postgres.url names — and the run's
+// schema there (RunSchema).
 class PostgresSharedServer final : public SharedServer {
  public:
-  explicit PostgresSharedServer(std::unique_ptr<Server> server, std::string run_id)
-      : server_(std::move(server)), run_id_(std::move(run_id)) {}
+  PostgresSharedServer(std::unique_ptr<Server> server, std::string conninfo, std::string schema, std::string run_id)
+      : server_(std::move(server)), conninfo_(conninfo), schema_(std::in_place, conninfo, schema, run_id) {}
+  ~PostgresSharedServer() override {
+    schema_.reset();  // before the server stops
+  }
+  Status Start() { return schema_->Create(); }
+
   std::vector<std::pair<std::string, std::string>> ClientOptions() const override {
+    if (server_ == nullptr) return {{"postgres.run_id", schema_->run_id()}};
     // Over TCP the URL has no password (ClientEnvironment has it); over the socket, trust needs none.
     std::string url = server_->url();
     if (url.empty()) url = server_->conninfo();
-    return {{"postgres.url", url}, {"postgres.run_id", run_id_}};
+    return {{"postgres.url", url}, {"postgres.run_id", schema_->run_id()}};
   }
   std::vector<std::string> ReplacedOptionKeys() const override {
+    if (server_ == nullptr) return {"postgres.run_id"};
     return {"postgres.listen", "postgres.start_timeout_s", "postgres.url", "postgres.run_id"};
   }
   std::vector<std::string> ClientEnvironment() const override {
-    if (server_->password().empty()) return {};
+    if (server_ == nullptr || server_->password().empty()) return {};
     return {"PGPASSWORD=" + server_->password()};
   }
   Settings NativeSettings() override {
-    Result<std::unique_ptr<Connection>> c = Connection::Open(server_->conninfo(), {});
+    Result<std::unique_ptr<Connection>> c = Connection::Open(ControlConninfo(), {});
     return c.ok() ? ShowSettings(**c) : Settings{};
+  }
+  Status ClientsClosedDatabase() override {
+    DBXB_RETURN_IF_ERROR(schema_->Drop());
+    return schema_->Create();
   }
 
  private:
-  std::unique_ptr<Server> server_;
-  std::string run_id_;
+  std::string ControlConninfo() const { return server_ != nullptr ? server_->conninfo() : conninfo_; }
+
+  std::unique_ptr<Server> server_;  // null on a server postgres.url names
+  std::string conninfo_;
+  std::optional<RunSchema> schema_;
 };
 
 Result<std::unique_ptr<SharedServer>> StartSharedServer(const ServerBuild& build, const AdapterOptions& options) {
   PostgresOptions o;
   DBXB_RETURN_IF_ERROR(postgres_internal::ParseOptions(options, &o));
-  if (o.existing_server()) return std::unique_ptr<SharedServer>();
-  Result<std::unique_ptr<Server>> server = Server::Start(ConfigFor(build, options, o));
-  if (!server.ok()) return server.status();
-  Result<std::string> run_id = postgres_internal::RandomRunId();
-  if (!run_id.ok()) return run_id.status();
-  return std::unique_ptr<SharedServer>(new PostgresSharedServer(std::move(*server), *run_id));
+  std::unique_ptr<Server> server;
+  if (!o.existing_server()) {
+    Result<std::unique_ptr<Server>> started = Server::Start(ConfigFor(build, options, o));
+    if (!started.ok()) return started.status();
+    server = std::move(*started);
+  }
+  std::string run_id = o.run_id;
+  if (run_id.empty()) {
+    Result<std::string> id = postgres_internal::RandomRunId();
+    if (!id.ok()) return id.status();
+    run_id = *id;
+  }
+  o.schema = postgres_internal::SchemaName(o, run_id);
+  std::string conninfo;
+  if (server != nullptr) {
+    conninfo = server->conninfo();
+  } else {
+    Result<std::string> c = postgres_internal::ExistingServerConninfo(o, "off");
+    if (!c.ok()) return c.status();
+    conninfo = *c;
+  }
+  auto shared = std::make_unique<PostgresSharedServer>(std::move(server), conninfo, o.schema, run_id);
+  DBXB_RETURN_IF_ERROR(shared->Start());
+  return std::unique_ptr<SharedServer>(std::move(shared));
 }
 
 std::string LibpqVersion() {

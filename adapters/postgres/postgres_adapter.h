@@ -36,6 +36,10 @@
 //
 // For `run --clients`, AdapterFactory::start_shared_server starts one private server the client
 // processes reach through postgres.url (its password in their environment, never on a command line).
+// Either way it decides the run id and owns the run's schema: made before the clients start (they join
+// it, never drop it), made anew when every client closed a database (ClientsClosedDatabase), and at the
+// end every schema of the run still there dropped over a connection of its own (a client killed). An adapter whose
+// connection was lost drops its schema over a new one.
 //
 // Batches run in libpq's pipeline mode (postgres_connection.h): a batch's Puts, Deletes and InsertRows
 // are sent without waiting, and Commit waits once for them all, so a batch is one round trip (plus one

@@ -13,6 +13,7 @@
 #include <iostream>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "adapters/adapter.h"
@@ -303,6 +304,14 @@ class ExistingServerTest : public PostgresAdapterTest {
     for (auto& kv : extra) o.native_options.push_back(std::move(kv));
     return o;
   }
+  // True once the server has no backend of ours left (pg_terminate_backend only signals them).
+  bool WaitForNoBackend() const {
+    for (int i = 0; i < 100; ++i) {
+      if (Sql(url_, "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'dbx-bench'") == "0") return true;
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    return false;
+  }
   std::unique_ptr<SharedServer> server_;
   std::string url_, run_id_, password_;
 };
@@ -325,6 +334,7 @@ TEST_F(ExistingServerTest, ASchemaOfOurOwnIsCreatedJoinedByTheRunAndDropped) {
   StartServer(true);
   setenv("PGPASSWORD", password_.c_str(), 1);
   const std::string admin = url_;
+  const std::string run_id_ = "byhand";  // not the shared server's run, whose schema that server owns
   auto first = pg_->open(Client({{"postgres.run_id", run_id_}}));
   ASSERT_TRUE(first.ok()) << first.status().ToString();
   const std::string schema = "dbx_bench_" + run_id_;
@@ -350,6 +360,64 @@ TEST_F(ExistingServerTest, ASchemaOfOurOwnIsCreatedJoinedByTheRunAndDropped) {
   ASSERT_TRUE((*first)->Close().ok());
   EXPECT_EQ(Sql(admin, "SELECT count(*) FROM pg_namespace WHERE nspname = '" + schema + "'"), "0")
       << "the creator drops it";
+}
+
+// A fault: the server ends the run's connections (pg_terminate_backend, as an administrator or a
+// restart would). The schema is still dropped at Close, over a new connection.
+TEST_F(ExistingServerTest, ALostConnectionStillDropsTheSchemaOverANewOne) {
+  StartServer(false);  // over the private socket: trust for the server's own account
+  auto adapter = pg_->open(Client());
+  ASSERT_TRUE(adapter.ok()) << adapter.status().ToString();
+  // The adapter's schema, not the one the shared server keeps for its own run.
+  const std::string ours =
+      "SELECT count(*) FROM pg_namespace WHERE nspname LIKE 'dbx\\_bench\\_%' AND nspname <> "
+      "'dbx_bench_" +
+      run_id_ + "'";
+  ASSERT_EQ(Sql(url_, ours), "1");
+  ASSERT_NE(Sql(url_,
+                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                "WHERE application_name = 'dbx-bench'"),
+            "0");
+  ASSERT_TRUE(WaitForNoBackend());
+  EXPECT_TRUE((*adapter)->Close().ok());
+  EXPECT_EQ(Sql(url_, ours), "0") << "dropped over a new connection";
+}
+
+// run --clients with postgres.url: the run decides the id its clients share and owns their schema: it
+// makes it before they start (each client joins it and never drops it under the others), makes it
+// anew when every client closed its database, and at its end drops every schema of the run still
+// there (one a client made when it was killed too), and nothing else.
+TEST_F(ExistingServerTest, ARunOnAServerTheUserRunsOwnsTheSchemaItsClientsShare) {
+  StartServer(false);
+  auto run = pg_->start_shared_server(Client());
+  ASSERT_TRUE(run.ok()) << run.status().ToString();
+  ASSERT_NE(*run, nullptr);
+  std::string run_id;
+  for (const auto& [k, v] : (*run)->ClientOptions()) {
+    EXPECT_EQ(k, "postgres.run_id") << "nothing else: the clients reach the server themselves";
+    run_id = v;
+  }
+  ASSERT_FALSE(run_id.empty());
+  const std::string schema = "dbx_bench_" + run_id;
+  const std::string runs = "SELECT count(*) FROM pg_namespace WHERE nspname = '" + schema + "'";
+  ASSERT_EQ(Sql(url_, runs), "1") << "made before the clients start";
+  auto client = pg_->open(Client({{"postgres.run_id", run_id}}));
+  ASSERT_TRUE(client.ok()) << client.status().ToString();
+  auto session = (*client)->NewSession();
+  ASSERT_TRUE(session.ok() && (*session)->Put("k", "v").ok());
+  session->reset();
+  ASSERT_TRUE((*client)->Close().ok());
+  EXPECT_EQ(Sql(url_, "SELECT count(*) FROM " + schema + ".kv"), "1") << "a client never drops the run's schema";
+  ASSERT_TRUE((*run)->ClientsClosedDatabase().ok());
+  EXPECT_EQ(Sql(url_, "SELECT count(*) FROM " + schema + ".kv"), "0") << "the next database starts empty";
+  // What a client killed after it made a schema of the run leaves, and a schema of another run.
+  ASSERT_EQ(Sql(url_, "CREATE SCHEMA left_behind; COMMENT ON SCHEMA left_behind IS 'dbx-bench run " + run_id + "'"),
+            "OK");
+  ASSERT_EQ(Sql(url_, "CREATE SCHEMA users_own; COMMENT ON SCHEMA users_own IS 'dbx-bench run other'"), "OK");
+  run->reset();
+  EXPECT_EQ(Sql(url_, runs), "0") << "the run's schema is dropped when the run ends";
+  EXPECT_EQ(Sql(url_, "SELECT count(*) FROM pg_namespace WHERE nspname = 'left_behind'"), "0");
+  EXPECT_EQ(Sql(url_, "SELECT count(*) FROM pg_namespace WHERE nspname = 'users_own'"), "1") << "untouched";
 }
 
 TEST_F(ExistingServerTest, ASchemaThatIsNotOursIsRefusedAndUntouched) {

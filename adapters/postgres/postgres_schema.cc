@@ -80,4 +80,17 @@ Status DropSchemaIfOurs(Connection& c, const std::string& schema, const std::str
   });
 }
 
+Status DropRunSchemas(Connection& c, const std::string& run_id) {
+  const std::string sql =
+      "SELECT nspname FROM pg_namespace WHERE obj_description(oid, 'pg_namespace') = '" + SchemaMarker(run_id) + "'";
+  Result<PgResult> r = c.Query(sql.c_str(), "look for the run's schemas");
+  if (!r.ok()) return r.status();
+  Status st;
+  for (int i = 0; i < PQntuples(r->get()); ++i) {
+    Status dropped = DropSchemaIfOurs(c, PQgetvalue(r->get(), i, 0), run_id);
+    if (st.ok()) st = dropped;
+  }
+  return st;
+}
+
 }  // namespace dbxb::postgres_internal

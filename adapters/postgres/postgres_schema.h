@@ -34,4 +34,8 @@ Result<bool> CreateOrJoinSchema(Connection& c, const std::string& schema, const 
 /// Drops `schema` with everything in it, if it still carries the marker; otherwise leaves it.
 Status DropSchemaIfOurs(Connection& c, const std::string& schema, const std::string& run_id);
 
+/// Drops every schema that carries `run_id`'s marker (what the clients of a run left). REQUIRES: run_id
+/// is a valid postgres.run_id (letters and digits).
+Status DropRunSchemas(Connection& c, const std::string& run_id);
+
 }  // namespace dbxb::postgres_internal
