@@ -576,6 +576,10 @@ std::vector<BadInputRow> BadInputRows() {
        "lmdb.map_size: 1125899906842624 bytes is more address space"},
       {"LmdbMapSizeBytesBeyondAddressSpace", Run("--engines lmdb --engine-option lmdb.map_size=1125899906842624"),
        "lmdb.map_size"},
+
+      // Reliability round 3 (issue 44): compare, merge, report, ab, sweeps
+      {"ReportCapacityTheStepsNeverPassed", Report("{fx}/capacity_never_passed.json -o {out}"), "capacity_ops_per_sec"},
+      {"ReportNegativeThroughput", Report("{fx}/negative_throughput.json -o {out}"), "throughput"},
   };
   return rows;
 }
