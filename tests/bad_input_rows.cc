@@ -580,6 +580,14 @@ std::vector<BadInputRow> BadInputRows() {
       // Reliability round 3 (issue 44): compare, merge, report, ab, sweeps
       {"ReportCapacityTheStepsNeverPassed", Report("{fx}/capacity_never_passed.json -o {out}"), "capacity_ops_per_sec"},
       {"ReportNegativeThroughput", Report("{fx}/negative_throughput.json -o {out}"), "throughput"},
+      {"MergeInputsWithCapacitySearches", "merge {fx}/ycsb_capacity.json {fx}/ycsb_capacity_b.json -o {out}",
+       "ycsb_capacity.json holds 1 capacity search"},
+      {"CompareRunsWithCapacitySearches", Compare("{fx}/ycsb_capacity.json {fx}/ycsb_capacity_b.json"),
+       "ycsb_capacity.json: holds 1 capacity search"},
+      {"ComparePairedRunsWithCapacitySearches",
+       Compare("--paired {fx}/ycsb_capacity.json {fx}/ycsb_capacity_b.json -- {fx}/ycsb_capacity_b.json "
+               "{fx}/ycsb_capacity.json"),
+       "capacity search"},
   };
   return rows;
 }
