@@ -588,6 +588,7 @@ std::vector<BadInputRow> BadInputRows() {
        Compare("--paired {fx}/ycsb_capacity.json {fx}/ycsb_capacity_b.json -- {fx}/ycsb_capacity_b.json "
                "{fx}/ycsb_capacity.json"),
        "capacity search"},
+      {"SweepLaterPointLargerThanTheDisk", Ycsb("--records 100,10000000000"), "sweep point records=10000000000"},
   };
   return rows;
 }
