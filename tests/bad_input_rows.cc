@@ -588,6 +588,8 @@ std::vector<BadInputRow> BadInputRows() {
        Compare("--paired {fx}/ycsb_capacity.json {fx}/ycsb_capacity_b.json -- {fx}/ycsb_capacity_b.json "
                "{fx}/ycsb_capacity.json"),
        "capacity search"},
+      {"CompareBootstrapPastItsBound", CompareWith("{fx}/thousand_samples.json --resamples 10000000"),
+       "thousand_samples.json"},
       {"SweepLaterPointLargerThanTheDisk", Ycsb("--records 100,10000000000"), "sweep point records=10000000000"},
   };
   return rows;
