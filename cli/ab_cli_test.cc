@@ -108,7 +108,32 @@ TEST_F(AbCliTest, ABinaryFailingARoundEndsTheRunNamingIt) {
   EXPECT_NE(r.err.find("exited with status 1: disk on fire"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("the rounds so far are in ab"), std::string::npos) << r.err;
   EXPECT_TRUE(fs::exists(dir_ / "ab/round-01/current/results.json"));
+  EXPECT_FALSE(fs::exists(dir_ / "ab/round-02")) << "the failed round is removed";
   EXPECT_FALSE(fs::exists(dir_ / "ab/comparison.json"));
+}
+
+// Issue 44, item 15: a side that fails after the other side of its round finished leaves no half
+// round, so that `compare --paired DIR/round-*/baseline -- DIR/round-*/current` pairs every round.
+TEST_F(AbCliTest, AFailedRoundLeavesNoHalfRound) {
+  // The current side fails from its third run on: round 3, where the baseline runs first.
+  const std::string count = (dir_ / "count").string();
+  const std::string cur =
+      Wrapper("cur.sh", "echo x >> " + count + "; if [ $(wc -l < " + count +
+                            ") -ge 3 ]; then echo 'dbx-bench: disk on fire' >&2; exit 1; fi; exec " +
+                            std::string(DBXB_TOOL) + " \"$@\"");
+  ToolResult r =
+      Run("ab --baseline-bin " + std::string(DBXB_TOOL) + " --current-bin " + cur + " --rounds 4 --out ab -- " + kRun);
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("round 3/4: current binary"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(dir_ / "ab/round-03")) << "the half round is removed";
+  for (const char* round : {"round-01", "round-02"}) {
+    EXPECT_TRUE(fs::exists(dir_ / "ab" / round / "baseline/results.json")) << round;
+    EXPECT_TRUE(fs::exists(dir_ / "ab" / round / "current/results.json")) << round;
+  }
+  ToolResult paired =
+      Run("compare --paired ab/round-01/baseline ab/round-02/baseline -- ab/round-01/current "
+          "ab/round-02/current");
+  EXPECT_NE(paired.exit_code, 2) << paired.err;
 }
 
 TEST_F(AbCliTest, SidesWithNothingInCommonAreBadInput) {

@@ -67,14 +67,10 @@ CommandResult Rounds::RunSide(size_t r, int k, std::string* line) {
   const fs::path log = round_dir / (std::string(side) + ".log");
   const ChildExit exit = RunChildProcess(argv, log, NextRunTimeout(plan_.round_timeout, slowest_));
   const std::string where = fmt::format("round {}/{}", r + 1, plan_.rounds);
-  std::error_code ec;
-  if (exit.interrupted || InterruptRequested() || exit.exit_code == kExitCodeInterrupted) {
-    fs::remove_all(round_dir, ec);
+  if (exit.interrupted || InterruptRequested() || exit.exit_code == kExitCodeInterrupted)
     return CommandResult::Failed(kExitCodeInterrupted, fmt::format("interrupted in {}; {}", where, Kept()));
-  }
   if (!exit.ok()) {
     const std::string why = LastLine(log);
-    if (exit.timed_out) fs::remove_all(round_dir, ec);
     if (r == 0 && k == 0 && exit.exit_code == kExitCodeBadInput)
       return BadInput(
           fmt::format("{} binary {} rejected the run arguments: {}", side, bin, why.empty() ? exit.Describe() : why));
@@ -99,7 +95,10 @@ CommandResult Rounds::RunRound(size_t r) {
   std::string line = fmt::format("ab: round {}/{}{}:", r + 1, plan_.rounds, plan_.sequential ? " at most" : "");
   for (int k = 0; k < 2; ++k) {
     CommandResult side = RunSide(r, k, &line);
-    if (side.exit_code != kExitCodeSuccess) return side;
+    if (side.exit_code == kExitCodeSuccess) continue;
+    // Every round left in plan_.dir has both sides: `compare --paired DIR/round-*/baseline -- ...` pairs them.
+    fs::remove_all(fs::path(plan_.dir) / RoundName(r), ec);
+    return side;
   }
   if (r == 0) {
     Status st = CheckCommonRecords(baseline_.runs[0], current_.runs[0]);

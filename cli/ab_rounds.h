@@ -46,7 +46,7 @@ double NextRunTimeout(double flag_seconds, double slowest_finished_seconds);
 
 /// Runs the rounds of `plan`, one progress line per round (and per look) on `progress`, and compares
 /// them into *report. A non-OK result (exit 2 or 130, one line) when a run fails, times out or is
-/// interrupted — the round it was in is removed when it timed out or was interrupted, the finished
+/// interrupted — the round it was in is removed (every round left has both sides), the finished
 /// rounds stay — when the first round shows that the builds share no benchmark (that round is removed:
 /// nothing in it can be compared), or when the rounds cannot be compared.
 /// *kept: the rounds left in plan.dir (0: nothing worth keeping, the caller removes what it created).

@@ -117,12 +117,20 @@ CLI::App* AddRunCommand(CLI::App* app, const SuiteRegistry& suites, RunCommandAr
 
 namespace {
 
-// Everything known before the run starts: its size against the machine, and every file it will write.
-Status CheckBeforeRun(const RunCommandArgs& args, const RunPlan& plan, FilePolicy* files) {
-  for (const std::string& input : plan.work->input_files) files->NoteInput(input);
+// Everything known before the run starts, for every point of a sweep (a later point may load more data
+// or write other files than the first): its size against the machine, and every file it will write.
+Status CheckBeforeRun(const RunCommandArgs& args, const std::vector<SweepPointPlan>& points, FilePolicy* files) {
+  for (const SweepPointPlan& point : points)
+    for (const std::string& input : point.plan.work->input_files) files->NoteInput(input);
   DBXB_RETURN_IF_ERROR(TempDirectory().status());  // databases, servers' sockets, callgrind's dumps
-  DBXB_RETURN_IF_ERROR(CheckRunFits(plan));
-  DBXB_RETURN_IF_ERROR(CheckRunOutputs(plan, *files));
+  for (const SweepPointPlan& point : points) {
+    Status st = CheckRunFits(point.plan);
+    if (st.ok()) st = CheckRunOutputs(point.plan, *files);
+    if (!st.ok() && !point.values.empty())
+      return Status::InvalidArgument(fmt::format("sweep point {}: {}", SweepPointName(point.values), st.message()));
+    DBXB_RETURN_IF_ERROR(st);
+  }
+  const RunPlan& plan = points.front().plan;
   if (!args.save_baseline.empty()) DBXB_RETURN_IF_ERROR(CheckSaveBaseline(*files, plan.out_dir, args.save_baseline));
   return Status::Ok();
 }
@@ -186,7 +194,7 @@ CommandResult RunRun(const RunCommandArgs& args, const std::string& command_line
   if (plan.clients > 0 && !sweep.dimensions.empty())
     return BadInput("--clients: a sweep runs one process per point; give one value to each swept option");
   FilePolicy files("run", args.force);
-  if (!(st = CheckBeforeRun(args, plan, &files)).ok()) return BadInput(st.message());
+  if (!(st = CheckBeforeRun(args, points, &files)).ok()) return BadInput(st.message());
   if (plan.measure_instructions && !UnderCallgrind()) {  // the run itself happens under callgrind
     auto code = RunSelfUnderCallgrind(args.argv);
     if (!code.ok()) return BadInput(code.status().message());

@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -64,19 +65,38 @@ Status ReadAll(int fd, const std::string& path, uint64_t size, uint64_t max_byte
   return Status::Ok();
 }
 
-// Creating a file beside the target is the first step of every write: a directory that refuses it
-// (/proc, a read-only file system, no permission) is known before anything runs or is printed.
+// Creating and writing a file beside the target is the first step of every write: a directory that
+// refuses it (/proc, a read-only file system, no permission, a full disk) is known before anything
+// runs or is printed.
 Status ProbeDirectory(std::string_view option, const std::string& dir) {
-  std::string probe = dir + "/.dbx-bench-probe-XXXXXX";
-  const int fd = ::mkstemp(probe.data());
-  if (fd < 0)
-    return Status::InvalidArgument(fmt::format("{}: cannot write into '{}': {}", option, dir, std::strerror(errno)));
-  ::close(fd);
-  ::unlink(probe.c_str());
+  if (const int err = WriteProbeFile(dir, kOutputProbeBytes); err != 0)
+    return Status::InvalidArgument(fmt::format("{}: cannot write into '{}': {}", option, dir, std::strerror(err)));
   return Status::Ok();
 }
 
 }  // namespace
+
+int WriteProbeFile(const std::string& dir, size_t bytes) {
+  std::string path = dir + "/.dbx-bench-probe-XXXXXX";
+  const int fd = ::mkstemp(path.data());
+  if (fd < 0) return errno;
+  const std::string block(4096, '\0');
+  int err = 0;
+  for (size_t done = 0; done < bytes && err == 0;) {
+    const ssize_t n = ::write(fd, block.data(), std::min(block.size(), bytes - done));
+    if (n > 0)
+      done += static_cast<size_t>(n);
+    else if (n == 0)
+      err = EIO;
+    else if (errno != EINTR)
+      err = errno;
+  }
+  // tmpfs and some network file systems report a full disk only here.
+  if (err == 0 && ::fsync(fd) != 0) err = errno;
+  if (::close(fd) != 0 && err == 0) err = errno;
+  ::unlink(path.c_str());
+  return err;
+}
 
 std::string_view FileTypeName(mode_t mode) {
   if (S_ISREG(mode)) return "a regular file";

@@ -49,6 +49,14 @@ std::string_view FileTypeName(mode_t mode);
 /// '/nowhere/x')" or "--out: 'f' is a regular file, not a directory".
 [[nodiscard]] Status CheckOutputDirectory(std::string_view option, const std::string& dir);
 
+/// The size of the probe file an output's checks write: more than a typical output (results.json of
+/// dbx-micro on four engines is ~40 KiB), so that a disk too full for it is found before the work.
+inline constexpr size_t kOutputProbeBytes = 64 << 10;
+
+/// Writes `bytes` into a fresh file in `dir`, fsyncs it and removes it: what writing an output will
+/// need, short of the rename. Returns 0 or the errno of the first failing step.
+int WriteProbeFile(const std::string& dir, size_t bytes);
+
 /// One command's inputs and outputs. Not thread-safe.
 class FilePolicy {
  public:

@@ -18,30 +18,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Writes `bytes` into a fresh file in `dir`, fsyncs it and removes it: what writing the results will
-// need, short of the rename. Returns 0 or the errno of the first failing step.
-int WriteProbe(const std::string& dir, size_t bytes) {
-  std::string path = (fs::path(dir) / ".dbx-bench-probe-XXXXXX").string();
-  int fd = mkstemp(path.data());
-  if (fd < 0) return errno;
-  const std::string block(4096, '\0');
-  int err = 0;
-  for (size_t done = 0; done < bytes && err == 0;) {
-    ssize_t n = write(fd, block.data(), std::min(block.size(), bytes - done));
-    if (n > 0)
-      done += static_cast<size_t>(n);
-    else if (n == 0)
-      err = EIO;
-    else if (errno != EINTR)
-      err = errno;
-  }
-  // tmpfs and some network file systems report a full disk only here.
-  if (err == 0 && fsync(fd) != 0) err = errno;
-  if (close(fd) != 0 && err == 0) err = errno;
-  unlink(path.c_str());
-  return err;
-}
-
 bool Exists(const fs::path& p) {
   struct stat st;
   return ::lstat(p.c_str(), &st) == 0;  // a dangling link exists too: it is never created over
@@ -61,7 +37,7 @@ Status OutputDir::Prepare(const std::string& dir, size_t probe_bytes) {
   DBXB_RETURN_IF_ERROR(CreateMissing(dir));
   // A directory that cannot take the outputs (full, read-only, immutable, no permission) is bad input
   // now, before a run whose results could not be kept.
-  if (int err = WriteProbe(dir_, probe_bytes); err != 0) {
+  if (int err = WriteProbeFile(dir_, probe_bytes); err != 0) {
     RemoveCreated();
     return Status::InvalidArgument(fmt::format("{}: cannot write to '{}': {}", option_, dir, std::strerror(err)));
   }

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "common/file_policy.h"
 #include "common/status.h"
 
 namespace dbxb {
@@ -19,9 +20,8 @@ namespace dbxb {
 /// Not thread-safe.
 class OutputDir {
  public:
-  /// The size of the probe file: more than the outputs of a typical run (results.json of dbx-micro on
-  /// four engines is ~40 KiB), so that a disk too full for them is found before the run, not after.
-  static constexpr size_t kProbeBytes = 64 << 10;
+  /// The size of the probe file (kOutputProbeBytes, common/file_policy.h).
+  static constexpr size_t kProbeBytes = kOutputProbeBytes;
 
   /// `option` starts every message ("--out", "-o", "--hdr-log").
   explicit OutputDir(std::string option = "--out") : option_(std::move(option)) {}

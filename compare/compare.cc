@@ -204,6 +204,29 @@ std::vector<Planned> Plan(const std::vector<RunRecord>& base, const std::vector<
   return planned;
 }
 
+// The values the bootstraps of the planned rows resample, each once per resample: every bootstrapped
+// row's samples or seconds, both sides (a median and a ratio of sums alike).
+double BootstrapValues(const std::vector<Planned>& planned) {
+  double values = 0;
+  for (const Planned& p : planned) {
+    if (p.row.outcome != Outcome::kCompared || !p.in_family || p.row.metric->within_run == WithinRun::kNone) continue;
+    values += static_cast<double>(p.row.baseline.count + p.row.current.count);
+  }
+  return values;
+}
+
+// InvalidArgument naming `runs`, the draws, the bound and the --resamples that fit, when `values` (samples
+// and seconds) resampled `resamples` times exceed kMaxBootstrapDraws.
+Status CheckBootstrapBound(double values, uint64_t resamples, const std::string& runs) {
+  const double draws = values * static_cast<double>(resamples);
+  if (draws <= kMaxBootstrapDraws) return Status::Ok();
+  const double fits = std::floor(kMaxBootstrapDraws / values);
+  return Status::InvalidArgument(fmt::format(
+      "{}: {:.0f} values (each bootstrapped row's samples or seconds, both sides) resampled {} times is {:.3g} "
+      "bootstrap draws, more than the bound of {:.3g}; give --resamples {:.0f} or fewer",
+      runs, values, resamples, draws, kMaxBootstrapDraws, fits));
+}
+
 }  // namespace
 
 double RatioChange(double baseline, double current) {
@@ -225,6 +248,9 @@ Status CompareRuns(const RunResults& baseline, const RunResults& current, const 
   DBXB_RETURN_IF_ERROR(RunRecordsOf(baseline, side_name("baseline", out.baseline.source), &base));
   DBXB_RETURN_IF_ERROR(RunRecordsOf(current, side_name("current", out.current.source), &cur));
   std::vector<Planned> planned = Plan(base, cur);
+  DBXB_RETURN_IF_ERROR(CheckBootstrapBound(
+      BootstrapValues(planned), options.resamples,
+      fmt::format("{} and {}", side_name("baseline", out.baseline.source), side_name("current", out.current.source))));
   std::vector<std::string> warnings = CompareWarnings(baseline, current);
   CompareOptions effective = options;
   if (std::string why = CalibrationMisses(options, baseline, current); !why.empty()) {

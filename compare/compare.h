@@ -24,9 +24,15 @@ namespace dbxb {
 /// Whole seconds a phase needs on each side for a verdict from one run per side.
 inline constexpr size_t kMinFullSeconds = 10;
 
+/// The most values the bootstraps of one comparison of one run per side may draw (each compared row's
+/// samples or seconds, both sides, times --resamples; about a minute of work): past it, CompareRuns
+/// refuses rather than run for hours on a large file.
+inline constexpr double kMaxBootstrapDraws = 1.6e10;
+
 /// Compares `current` with `baseline`. The caller may set report->baseline.source and
 /// report->current.source first (they are kept and used in messages); everything else in *report is
-/// replaced. InvalidArgument for unusable options, a run that cannot be compared (RunRecordsOf), or when
+/// replaced. InvalidArgument for unusable options, a run that cannot be compared (RunRecordsOf), more
+/// bootstrap draws than kMaxBootstrapDraws, or when
 /// the runs have no benchmark in common (nothing to gate on is an input error, not a pass).
 [[nodiscard]] Status CompareRuns(const RunResults& baseline, const RunResults& current, const CompareOptions& options,
                                  ComparisonReport* report);

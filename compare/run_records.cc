@@ -59,6 +59,14 @@ CounterKind RunRecord::counter_kind() const {
 
 Status RunRecordsOf(const RunResults& run, const std::string& side, std::vector<RunRecord>* out) {
   out->clear();
+  // Refused rather than left out: a comparison that skipped them would pass the gate unseen.
+  if (!run.capacity.empty()) {
+    return Status::InvalidArgument(
+        fmt::format("{}: holds {} capacity search{} (run --sla), which compare does not compare: a search brackets "
+                    "its capacity between a passing and a failing rate, with no spread to test; read them side by "
+                    "side with dbx-bench report",
+                    side, run.capacity.size(), run.capacity.size() == 1 ? "" : "es"));
+  }
   for (const BenchmarkResult& b : run.benchmarks) {
     if (!b.error_occurred) DBXB_RETURN_IF_ERROR(CheckSamples(side, b));
     DBXB_RETURN_IF_ERROR(Add(side, {BenchmarkKey::Of(b), &b, nullptr, b.error_occurred, b.error_message}, out));

@@ -33,7 +33,8 @@ struct RunRecord {
 
 /// The records of `run`: its benchmarks, then its phases, in run order. InvalidArgument starting with
 /// `side` when a record appears twice with the same key, or a successful benchmark has unusable samples
-/// (fewer than 2, zero iterations, a time that is not finite and positive).
+/// (fewer than 2, zero iterations, a time that is not finite and positive), or the run holds capacity
+/// searches (which no comparison compares).
 [[nodiscard]] Status RunRecordsOf(const RunResults& run, const std::string& side, std::vector<RunRecord>* out);
 
 /// Where `key` is in `records`, or -1.

@@ -1,6 +1,7 @@
 // Writes the DBX part of the seed corpus (fuzz/corpus/dbx_wal, dbx_segment, dbx_open) with the
-// engine's own writers, so that the fuzzers start from well-formed files. Run by hand when the
-// formats change:  build/fuzz/make_seed_corpus fuzz/corpus
+// engine's own writers, and results.json files with sweeps and capacity searches
+// (fuzz/corpus/results_records, from the writers' sample records), so that the fuzzers start from
+// well-formed files. Run by hand when the formats change:  build/fuzz/make_seed_corpus fuzz/corpus
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -9,12 +10,14 @@
 
 #include "dbx/options.h"
 #include "dbx/write_batch.h"
+#include "records/json_results.h"
 #include "src/env.h"
 #include "src/manifest.h"
 #include "src/mem_table.h"
 #include "src/segment_writer.h"
 #include "src/wal.h"
 #include "src/write_batch_internal.h"
+#include "tests/fixtures/sample_capacity.h"
 
 namespace fs = std::filesystem;
 
@@ -92,6 +95,17 @@ int main(int argc, char** argv) {
   m.next_file_number = 2;
   std::string manifest = dbx::EncodeManifest(m);
   Save(corpus / "dbx_open/empty_manifest_and_wal", std::string(1, static_cast<char>(manifest.size())) + manifest + wal);
+
+  // results_records: a capacity sweep cut to two searches (one with a failing step above its capacity,
+  // one whose search found none), and a dbx-micro sweep with a failed point.
+  dbxb::RunResults capacity = dbxb::testdata::SampleCapacityRuns()[0];
+  capacity.phases.clear();
+  if (capacity.capacity.size() > 2) capacity.capacity.resize(2);
+  capacity.capacity[1].capacity_ops_per_sec = 0;
+  capacity.capacity[1].lower_step = -1;
+  for (dbxb::CapacityStep& step : capacity.capacity[1].steps) step.met_sla = false;
+  Save(corpus / "results_records/capacity_sweep.json", dbxb::SerializeResults(capacity));
+  Save(corpus / "results_records/micro_sweep.json", dbxb::SerializeResults(dbxb::testdata::SampleSweepRun()));
   fs::remove_all(scratch);
   return 0;
 }

@@ -228,6 +228,12 @@ Result<RunResults> MergeRuns(const std::vector<MergeInput>& inputs) {
           fmt::format("{} holds dbx-micro benchmarks (sampled, no histograms); merge combines the phase "
                       "suites (ycsb, sqlite-vps)",
                       inputs[i].file));
+    // A search is one run's finding (its steps at the rates it chose): there is nothing to add up.
+    if (!r.capacity.empty())
+      return Mismatch(fmt::format(
+          "{} holds {} capacity search{} (run --sla), which cannot be merged: each run's steps ran at rates of "
+          "its own; merge the runs' phases without --sla",
+          inputs[i].file, r.capacity.size(), r.capacity.size() == 1 ? "" : "es"));
     if (r.phases.empty()) return Mismatch(fmt::format("{} holds no phases", inputs[i].file));
     if (i > 0) DBXB_RETURN_IF_ERROR(CheckRuns(inputs[0], inputs[i]));
     for (const PhaseResult& p : r.phases) {

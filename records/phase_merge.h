@@ -30,7 +30,8 @@ struct MergeInput {
 /// per_second is left empty (the inputs' seconds do not line up). The context is the first input's, with
 /// host_name the inputs' distinct hosts joined by '+', date_utc the earliest and merged_files the inputs.
 /// InvalidArgument, naming the file and phase, for any mismatch, a failed phase, a missing or corrupt
-/// histogram, or dbx-micro benchmarks (which have no histograms to merge).
+/// histogram, dbx-micro benchmarks (which have no histograms to merge) or capacity searches (each run's
+/// own steps, at rates of its own: nothing to add).
 Result<RunResults> MergeRuns(const std::vector<MergeInput>& inputs);
 
 }  // namespace dbxb

@@ -82,6 +82,7 @@ void Fields(V& v, json_fields::Record<BenchmarkResult> auto& b) {
     w("total_ns", b.warmup_ns);
   });
   DBXB_JSON_FIELDS(v, b, elements_per_iteration, samples, sampling_notes, estimates, outliers, throughput, checksum);
+  v.Check(!(b.throughput.point < 0), "throughput.point", "a throughput cannot be negative");
   v("resources", b.resources, kMayBeAbsent);
   v("settle_ns", b.settle_ns, kMayBeAbsent);
   DBXB_JSON_FIELDS(v, b, error_occurred, error_message);
@@ -98,6 +99,7 @@ void Fields(V& v, json_fields::Record<LatencySummary> auto& l) {
 template <class V>
 void Fields(V& v, json_fields::Record<OpTypeResult> auto& o) {
   DBXB_JSON_FIELDS(v, o, name, count, throughput_ops_per_sec, service_time);
+  v.Check(!(o.throughput_ops_per_sec < 0), "throughput_ops_per_sec", "a throughput cannot be negative");
   v("latency_from_intended_start", o.latency_from_intended_start, json_fields::kMayBeAbsent);
 }
 
@@ -113,6 +115,8 @@ void Fields(V& v, json_fields::Record<PhaseResult> auto& p) {
                    rows_per_operation, warmup_operations, duration_ns);
   v("start_unix_s", p.start_unix_s, kMayBeAbsent);
   DBXB_JSON_FIELDS(v, p, operations, throughput_ops_per_sec, service_time);
+  v.Check(!(p.duration_ns < 0), "duration_ns", "a duration cannot be negative");
+  v.Check(!(p.throughput_ops_per_sec < 0), "throughput_ops_per_sec", "a throughput cannot be negative");
   v("latency_from_intended_start", p.latency_from_intended_start, kMayBeAbsent);
   v("late_operations", p.late_operations, kOmitIfEmpty);  // open loop only: closed-loop files are unchanged
   DBXB_JSON_FIELDS(v, p, per_op, per_second);

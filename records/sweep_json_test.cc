@@ -96,6 +96,32 @@ TEST(SweepJson, InconsistentRecordsAreRefused) {
   EXPECT_EQ(FromJson(j, &out).message(), "phases[0].late_operations: expected unsigned integer, got negative integer");
 }
 
+// A capacity is the rate of the passing step lower_step names; the reader refuses figures that
+// contradict the steps (issue 44, item 17), which `report` would print otherwise.
+TEST(SweepJson, ACapacityThatContradictsItsStepsIsRefused) {
+  const Json good = ToJson(Sample());
+  const Json& c = good["capacity"][0];
+  ASSERT_GE(c["lower_step"].get<int>(), 0);
+  RunResults out;
+  ASSERT_TRUE(FromJson(good, &out).ok());
+  Json j = good;
+  j["capacity"][0]["capacity_ops_per_sec"] = c["capacity_ops_per_sec"].get<double>() * 10;
+  EXPECT_NE(FromJson(j, &out).message().find("capacity[0].capacity_ops_per_sec: "), std::string::npos)
+      << FromJson(j, &out).message();
+  j = good;
+  j["capacity"][0]["lower_step"] = -1;
+  EXPECT_NE(FromJson(j, &out).message().find("no step passed"), std::string::npos) << FromJson(j, &out).message();
+  j = good;
+  j["capacity"][0]["steps"][c["lower_step"].get<int>()]["met_sla"] = false;
+  EXPECT_NE(FromJson(j, &out).message().find("did not pass"), std::string::npos) << FromJson(j, &out).message();
+  j = good;
+  j["capacity"][0]["steps"][0]["achieved_ops_per_sec"] = -5;
+  EXPECT_EQ(FromJson(j, &out).message(), "capacity[0].steps[0].achieved_ops_per_sec: a throughput cannot be negative");
+  j = good;
+  j["phases"][0]["throughput_ops_per_sec"] = -5;
+  EXPECT_EQ(FromJson(j, &out).message(), "phases[0].throughput_ops_per_sec: a throughput cannot be negative");
+}
+
 TEST(SweepJson, AnEarlierFilesMemoryMethodParameterIsMovedToItsField) {
   Json j = ToJson(Sample());
   j["capacity"][0].erase("memory_method");

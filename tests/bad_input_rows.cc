@@ -593,6 +593,21 @@ std::vector<BadInputRow> BadInputRows() {
        "--sla: not with --clients"},
       {"ClientsWithHdrLog", Ycsb("--engines sqlite --clients 2 --hdr-log {tmp}/hdr"), "--hdr-log: not with --clients"},
       {"ClientsMoreThanRecords", Ycsb("--engines sqlite --clients 4 --records 3"), "--records"},
+
+      // Reliability round 3 (issue 44): compare, merge, report, ab, sweeps
+      {"ReportCapacityTheStepsNeverPassed", Report("{fx}/capacity_never_passed.json -o {out}"), "capacity_ops_per_sec"},
+      {"ReportNegativeThroughput", Report("{fx}/negative_throughput.json -o {out}"), "throughput"},
+      {"MergeInputsWithCapacitySearches", "merge {fx}/ycsb_capacity.json {fx}/ycsb_capacity_b.json -o {out}",
+       "ycsb_capacity.json holds 1 capacity search"},
+      {"CompareRunsWithCapacitySearches", Compare("{fx}/ycsb_capacity.json {fx}/ycsb_capacity_b.json"),
+       "ycsb_capacity.json: holds 1 capacity search"},
+      {"ComparePairedRunsWithCapacitySearches",
+       Compare("--paired {fx}/ycsb_capacity.json {fx}/ycsb_capacity_b.json -- {fx}/ycsb_capacity_b.json "
+               "{fx}/ycsb_capacity.json"),
+       "capacity search"},
+      {"CompareBootstrapPastItsBound", CompareWith("{fx}/thousand_samples.json --resamples 10000000"),
+       "thousand_samples.json"},
+      {"SweepLaterPointLargerThanTheDisk", Ycsb("--records 100,10000000000"), "sweep point records=10000000000"},
   };
   return rows;
 }

@@ -210,6 +210,30 @@ TEST_F(NothingLostTest, FullDiskUnderOutIsRefusedUpFrontAndUntouched) {
   EXPECT_FALSE(fs::exists(out / "new")) << "the directories the run created are removed again";
 }
 
+// Issue 44, item 16: the outputs of compare and calibrate on a full disk are refused before the work, as
+// --out's: the check writes a probe of the size of an output, not only an empty file (which a full tmpfs
+// still takes), so nothing is printed and exit 2 comes first.
+TEST_F(NothingLostTest, FullDiskUnderAnOutputFileIsRefusedBeforeTheWork) {
+  fs::path tiny = dir_ / "tiny";
+  if (!MountTmpfs(tiny, 64 << 10)) GTEST_SKIP() << "cannot mount a tmpfs here (needs root / CAP_SYS_ADMIN)";
+  Fill(tiny);
+  const std::string before = Fingerprint(tiny);
+  const std::string fx = std::string(DBXB_SOURCE_DIR) + "/tests/testdata/bad_input/";
+  const std::vector<std::vector<std::string>> commands = {
+      {"compare", fx + "valid_results.json", fx + "valid_results.json", "--json", (tiny / "cmp.json").string()},
+      {"compare", fx + "valid_results.json", fx + "valid_results.json", "--markdown", (tiny / "cmp.md").string()},
+      {"calibrate", "--engines", "sqlite", "--records", "100", "--rounds", "3", "--out", (tiny / "cal.json").string()}};
+  for (const std::vector<std::string>& args : commands) {
+    ToolResult r = RunTool(DBXB_TOOL, args, dir_);
+    ASSERT_EQ(r.term_signal, 0) << r.Describe() << "\n" << r.err;
+    EXPECT_EQ(r.exit_code, 2) << args[0] << ": " << r.err;
+    EXPECT_EQ(r.out, "") << args[0] << ": refused before any work or output";
+    EXPECT_EQ(CountLines(r.err), 1) << r.err;
+    EXPECT_NE(r.err.find("No space left"), std::string::npos) << "says the disk is full: " << r.err;
+    EXPECT_EQ(Fingerprint(tiny), before) << "no partial, temporary or probe file";
+  }
+}
+
 // The disk may still fill during the run: writing the results then fails with one line (exit 1), and
 // no partial or temporary file is left.
 TEST_F(NothingLostTest, DiskFillingDuringTheRunEndsWithOneLineAndNoPartialFile) {
