@@ -576,6 +576,14 @@ std::vector<BadInputRow> BadInputRows() {
        "lmdb.map_size: 1125899906842624 bytes is more address space"},
       {"LmdbMapSizeBytesBeyondAddressSpace", Run("--engines lmdb --engine-option lmdb.map_size=1125899906842624"),
        "lmdb.map_size"},
+
+      // Reliability round 3 (issue 44): seed suite
+      {"SeedSuiteWithDurability", Seed("--durability full"), "--durability: suite seed"},
+      {"SeedSuiteWithDurabilitySweep", Seed("--durability none,full"), "--durability: suite seed"},
+      {"SeedSuiteWithCacheSize", Seed("--cache-size 128MiB"), "--cache-size: suite seed"},
+      {"SeedSuiteWithCacheSizeSweep", Seed("--cache-size 1MiB,64MiB"), "--cache-size: suite seed"},
+      {"SeedSuiteWithEngineOption", Seed("--engine-option sqlite.layout=without-rowid"), "--engine-option: suite seed"},
+      {"SeedSuiteWithNoSettle", Seed("--no-settle"), "--no-settle: suite seed"},
   };
   return rows;
 }
