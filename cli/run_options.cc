@@ -269,6 +269,21 @@ Status ParseMeasure(const RunArgs& args, RunPlan* p, std::vector<std::string>* a
   return Status::Ok();
 }
 
+// The engine settings given to a suite that does not apply them (Suite::AppliesEngineSettings): bad input,
+// so that no result records a setting that was not run.
+Status RefuseUnappliedEngineSettings(const RunArgs& args, const Suite& suite) {
+  if (suite.AppliesEngineSettings()) return Status::Ok();
+  const char* given = !args.durability.empty()       ? "--durability"
+                      : !args.cache_size.empty()     ? "--cache-size"
+                      : !args.engine_options.empty() ? "--engine-option"
+                      : args.no_settle               ? "--no-settle"
+                                                     : nullptr;
+  if (given == nullptr) return Status::Ok();
+  return Status::InvalidArgument(
+      fmt::format("{}: suite {} runs each engine as the code it replicates opens it and applies no engine setting",
+                  given, suite.name()));
+}
+
 // --suite, --engines and --durability: the suite, and the engines that can run it with that durability.
 Status ChooseSuiteAndEngines(const RunArgs& args, const SuiteArgs& suite_args, const AdapterRegistry& registry,
                              const SuiteRegistry& suites, RunPlan* p) {
@@ -280,6 +295,7 @@ Status ChooseSuiteAndEngines(const RunArgs& args, const SuiteArgs& suite_args, c
   c.suite = std::string(p->suite->name());
   DBXB_RETURN_IF_ERROR(ChooseEngines(args.engines, registry, &c.engines));
   DBXB_RETURN_IF_ERROR(RefuseForeignOptions(args, *p->suite, suites));
+  DBXB_RETURN_IF_ERROR(RefuseUnappliedEngineSettings(args, *p->suite));
   c.durability = p->suite->default_durability();
   if (!args.durability.empty() && !ParseDurability(args.durability, &c.durability))
     return Status::InvalidArgument(fmt::format("--durability: '{}' is not one of none, normal, full", args.durability));
@@ -370,10 +386,11 @@ void RecordConfiguration(const RunArgs& args, const std::vector<std::string>& va
   for (const auto* f : c.engines) engine_names.push_back(f->name);
   p->configuration = {{"suite", c.suite}, {"engines", JoinList(engine_names)}};
   for (const auto& kv : p->work->configuration) p->configuration.push_back(kv);
-  p->configuration.emplace_back("durability", std::string(DurabilityName(c.durability)));
+  const bool applied = p->suite->AppliesEngineSettings();  // else none is recorded: none was run
+  if (applied) p->configuration.emplace_back("durability", std::string(DurabilityName(c.durability)));
   p->configuration.emplace_back("seed", std::to_string(c.seed));
   p->configuration.emplace_back("formats", JoinList(p->formats));
-  p->configuration.emplace_back("settle", c.settle ? "on" : "off");
+  if (applied) p->configuration.emplace_back("settle", c.settle ? "on" : "off");
   if (!args.engine_options.empty())
     p->configuration.emplace_back("engine_options", RedactPasswords(JoinList(args.engine_options)));
   if (p->clients > 0) p->configuration.emplace_back("clients", std::to_string(p->clients));

@@ -608,6 +608,14 @@ std::vector<BadInputRow> BadInputRows() {
       {"CompareBootstrapPastItsBound", CompareWith("{fx}/thousand_samples.json --resamples 10000000"),
        "thousand_samples.json"},
       {"SweepLaterPointLargerThanTheDisk", Ycsb("--records 100,10000000000"), "sweep point records=10000000000"},
+
+      // Reliability round 3 (issue 44): seed suite
+      {"SeedSuiteWithDurability", Seed("--durability full"), "--durability: suite seed"},
+      {"SeedSuiteWithDurabilitySweep", Seed("--durability none,full"), "--durability: suite seed"},
+      {"SeedSuiteWithCacheSize", Seed("--cache-size 128MiB"), "--cache-size: suite seed"},
+      {"SeedSuiteWithCacheSizeSweep", Seed("--cache-size 1MiB,64MiB"), "--cache-size: suite seed"},
+      {"SeedSuiteWithEngineOption", Seed("--engine-option sqlite.layout=without-rowid"), "--engine-option: suite seed"},
+      {"SeedSuiteWithNoSettle", Seed("--no-settle"), "--no-settle: suite seed"},
   };
   return rows;
 }

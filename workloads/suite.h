@@ -171,6 +171,11 @@ class Suite {
   /// True when the suite is the one to run when --suite is not given and `args` are (e.g. ycsb when
   /// --workload is given). At most one registered suite claims any arguments.
   virtual bool ImpliedBy(const SuiteArgs&) const { return false; }
+  /// False when the suite runs its engines as code it replicates opens them (the seed suite), so that
+  /// the engine settings every run takes (--durability, --cache-size, --engine-option, --no-settle) are
+  /// not applied: the harness refuses them as bad input and records none, so that no result carries a
+  /// setting that was not run.
+  virtual bool AppliesEngineSettings() const { return true; }
   /// True when several client processes can run the suite on one database together (`run --clients`):
   /// each loads its share of the rows and inserts in key ranges of its own (SuiteCommon::client_index).
   virtual bool SplitsBetweenClients() const { return false; }

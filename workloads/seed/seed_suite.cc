@@ -7,6 +7,7 @@
 #include <system_error>
 
 #include "adapters/seed_replica.h"
+#include "common/disk_usage.h"
 #include "workloads/dataset.h"
 #include "workloads/micro_suite.h"
 #include "workloads/suite.h"
@@ -62,7 +63,8 @@ class SeedBenchmark final : public MicroBenchmark {
   uint64_t live_logical_bytes() const override {
     return data_->size() * (data_->key(0).size() + data_->value(0).size());
   }
-  uint64_t disk_bytes() const override { return 0; }
+  // The replica's stores under its directory (sled's and redb's files; 0 for the in-memory ones).
+  uint64_t disk_bytes() const override { return DirectoryBytes(dir_); }
 
  private:
   Status Verify() {
@@ -131,6 +133,7 @@ class SeedSuite final : public Suite {
   SuiteRecords records() const override { return SuiteRecords::kBenchmarks; }
   // Not used by the replicas: each runs as the seed's code opens it (see SeedConditionDifferences).
   Durability default_durability() const override { return Durability::kNone; }
+  bool AppliesEngineSettings() const override { return false; }
 
   bool Runs(const AdapterFactory& engine) const override { return static_cast<bool>(engine.seed_replica); }
 
