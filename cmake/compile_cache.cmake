@@ -11,14 +11,17 @@
 # -DDBXB_CCACHE=OFF compiles without it (as does a machine without ccache).
 option(DBXB_CCACHE "Compile through ccache, with its cache outside the clone" ON)
 find_program(DBXB_CCACHE_PROGRAM ccache)
+# DBXB_CACHE_ROOT: the root of every build cache outside the clone (as thirdparty/build.sh computes it);
+# the Rust bridge keeps cargo's target directory under it too.
+if(DEFINED ENV{DBXB_CACHE_DIR})
+  set(DBXB_CACHE_ROOT "$ENV{DBXB_CACHE_DIR}")
+elseif(DEFINED ENV{XDG_CACHE_HOME})
+  set(DBXB_CACHE_ROOT "$ENV{XDG_CACHE_HOME}/dbx-bench")
+else()
+  set(DBXB_CACHE_ROOT "$ENV{HOME}/.cache/dbx-bench")
+endif()
 if(DBXB_CCACHE AND DBXB_CCACHE_PROGRAM)
-  if(DEFINED ENV{DBXB_CACHE_DIR})
-    set(_dbxb_cache_root "$ENV{DBXB_CACHE_DIR}")
-  elseif(DEFINED ENV{XDG_CACHE_HOME})
-    set(_dbxb_cache_root "$ENV{XDG_CACHE_HOME}/dbx-bench")
-  else()
-    set(_dbxb_cache_root "$ENV{HOME}/.cache/dbx-bench")
-  endif()
+  set(_dbxb_cache_root "${DBXB_CACHE_ROOT}")
   # 8 GiB: the Release build and the two sanitizer builds of a few clones (about 1.5 GiB each).
   set(_dbxb_launcher /usr/bin/env "CCACHE_DIR=${_dbxb_cache_root}/ccache" "CCACHE_BASEDIR=${PROJECT_SOURCE_DIR}"
       CCACHE_MAXSIZE=8G "${DBXB_CCACHE_PROGRAM}")
